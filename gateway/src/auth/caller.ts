@@ -1,0 +1,32 @@
+import type { Environment } from "@bayad/kit";
+
+/** Every scope the platform knows. */
+export const allScopes = [
+  "payments:read",
+  "payments:write",
+  "payments:refunds:read",
+  "payments:refunds:write",
+  "otp:generate",
+  "otp:verify",
+  "otp:read",
+] as const;
+
+export type Scope = (typeof allScopes)[number];
+
+/** What a project API key may do: all of its own project's payments, no OTP. */
+export const apiKeyScopes: readonly Scope[] = [
+  "payments:read",
+  "payments:write",
+  "payments:refunds:read",
+  "payments:refunds:write",
+];
+
+/** Who is calling, as authentication established it. */
+export interface Caller {
+  kind: "api_key" | "service_token";
+  projectId: string;
+  environment: Environment;
+  scopes: readonly string[];
+  /** The API key's id, or the token's `sub`. */
+  subject: string;
+}

@@ -1,0 +1,60 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import { AppError } from "./errors/app-error.js";
+
+export type Environment = "test" | "live";
+
+/**
+ * Who is calling, as the gateway established it. It travels to services as gRPC metadata; every
+ * service query filters on projectId and environment. Services trust it because only the gateway
+ * can reach them (network policy).
+ */
+export interface CallerContext {
+  projectId: string;
+  environment: Environment;
+  correlationId: string;
+  /** Present on mutations: services record it uniquely on what they create. */
+  idempotencyKey?: string;
+}
+
+const header = {
+  projectId: "bayad-project-id",
+  environment: "bayad-environment",
+  correlationId: "bayad-correlation-id",
+  idempotencyKey: "bayad-idempotency-key",
+} as const;
+
+export function callerHeaders(caller: CallerContext): Record<string, string> {
+  const headers: Record<string, string> = {
+    [header.projectId]: caller.projectId,
+    [header.environment]: caller.environment,
+    [header.correlationId]: caller.correlationId,
+  };
+  if (caller.idempotencyKey !== undefined) headers[header.idempotencyKey] = caller.idempotencyKey;
+  return headers;
+}
+
+export function callerFromHeaders(headers: Headers): CallerContext {
+  const projectId = headers.get(header.projectId);
+  const environment = headers.get(header.environment);
+  if (!projectId || (environment !== "test" && environment !== "live")) {
+    throw new AppError("AUTHENTICATION_REQUIRED", "The call carries no caller context.");
+  }
+  return {
+    projectId,
+    environment,
+    correlationId: headers.get(header.correlationId) ?? "",
+    idempotencyKey: headers.get(header.idempotencyKey) ?? undefined,
+  };
+}
+
+/** The caller of a service method. */
+export function callerOf(context: HandlerContext): CallerContext {
+  return callerFromHeaders(context.requestHeader);
+}
+
+/** The caller of a mutation: the Idempotency-Key must be there. */
+export function mutatingCallerOf(context: HandlerContext): CallerContext & { idempotencyKey: string } {
+  const caller = callerOf(context);
+  if (!caller.idempotencyKey) throw new AppError("IDEMPOTENCY_KEY_REQUIRED");
+  return caller as CallerContext & { idempotencyKey: string };
+}

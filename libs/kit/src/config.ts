@@ -1,0 +1,65 @@
+/**
+ * Environment-only configuration, validated at start. A bad or missing value throws a
+ * ConfigError whose message is the one line the process prints before it stops.
+ */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`${variable} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function raw(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+export function envString(env: Env, name: string, fallback?: string): string {
+  const value = raw(env, name) ?? fallback;
+  if (value === undefined) throw new ConfigError(name, "is required but not set");
+  return value;
+}
+
+export function envOptional(env: Env, name: string): string | undefined {
+  return raw(env, name);
+}
+
+export function envInt(env: Env, name: string, fallback: number, bounds: { min: number; max: number }): number {
+  const text = raw(env, name);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^-?\d+$/.test(text) || value < bounds.min || value > bounds.max) {
+    throw new ConfigError(name, `must be an integer from ${bounds.min} to ${bounds.max}, got "${text}"`);
+  }
+  return value;
+}
+
+export function envBool(env: Env, name: string, fallback: boolean): boolean {
+  const text = raw(env, name);
+  if (text === undefined) return fallback;
+  if (["true", "1", "on", "yes"].includes(text.toLowerCase())) return true;
+  if (["false", "0", "off", "no"].includes(text.toLowerCase())) return false;
+  throw new ConfigError(name, `must be true or false, got "${text}"`);
+}
+
+export function envEnum<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const text = raw(env, name);
+  if (text === undefined) return fallback;
+  if (!(values as readonly string[]).includes(text)) {
+    throw new ConfigError(name, `must be one of ${values.join(", ")}, got "${text}"`);
+  }
+  return text as T;
+}
+
+export function envUrl(env: Env, name: string, fallback?: string): string | undefined {
+  const text = raw(env, name) ?? fallback;
+  if (text === undefined) return undefined;
+  try {
+    new URL(text);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${text}"`);
+  }
+  return text;
+}

@@ -1,0 +1,38 @@
+import { Code } from "@connectrpc/connect";
+
+/**
+ * The one catalogue of error codes: each machine code with its HTTP status and its gRPC code.
+ * Services throw AppError with a code from here; the gateway answers with the same code, so a
+ * consumer sees one stable `error.code` whichever side found the problem.
+ */
+export const errorCatalogue = {
+  VALIDATION_FAILED: { http: 400, grpc: Code.InvalidArgument, message: "The request is invalid." },
+  MALFORMED_JSON: { http: 400, grpc: Code.InvalidArgument, message: "The request body is not valid JSON." },
+  IDEMPOTENCY_KEY_REQUIRED: { http: 400, grpc: Code.InvalidArgument, message: "The Idempotency-Key header is required." },
+  IDEMPOTENCY_KEY_INVALID: { http: 400, grpc: Code.InvalidArgument, message: "The Idempotency-Key header must be 16 to 255 characters." },
+  AUTHENTICATION_REQUIRED: { http: 401, grpc: Code.Unauthenticated, message: "A Bearer credential is required." },
+  INVALID_CREDENTIALS: { http: 401, grpc: Code.Unauthenticated, message: "The credential is not valid." },
+  INSUFFICIENT_SCOPE: { http: 403, grpc: Code.PermissionDenied, message: "The credential lacks the scope this operation needs." },
+  SERVICE_TOKEN_REQUIRED: { http: 403, grpc: Code.PermissionDenied, message: "This operation needs a service access token." },
+  TEST_MODE_ONLY: { http: 403, grpc: Code.PermissionDenied, message: "This operation is only available with test-mode credentials." },
+  ROUTE_NOT_FOUND: { http: 404, grpc: Code.NotFound, message: "No such route." },
+  RESOURCE_NOT_FOUND: { http: 404, grpc: Code.NotFound, message: "The resource does not exist." },
+  METHOD_NOT_ALLOWED: { http: 405, grpc: Code.Unimplemented, message: "The method is not allowed on this route." },
+  RESOURCE_ALREADY_EXISTS: { http: 409, grpc: Code.AlreadyExists, message: "A resource with this identity already exists." },
+  INVALID_STATE_TRANSITION: { http: 409, grpc: Code.FailedPrecondition, message: "The resource's status does not allow this operation." },
+  IDEMPOTENCY_KEY_PAYLOAD_MISMATCH: { http: 409, grpc: Code.FailedPrecondition, message: "The Idempotency-Key was used with a different request." },
+  IDEMPOTENCY_KEY_IN_PROGRESS: { http: 409, grpc: Code.Aborted, message: "A request with this Idempotency-Key is still being processed." },
+  IDEMPOTENCY_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of the request with this Idempotency-Key is being reconciled." },
+  PAYMENT_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of this payment call is being reconciled; retry with the same Idempotency-Key later." },
+  PAYLOAD_TOO_LARGE: { http: 413, grpc: Code.InvalidArgument, message: "The request body is too large." },
+  UNSUPPORTED_MEDIA_TYPE: { http: 415, grpc: Code.InvalidArgument, message: "The request body must be application/json." },
+  RATE_LIMITED: { http: 429, grpc: Code.ResourceExhausted, message: "Too many requests." },
+  INTERNAL_ERROR: { http: 500, grpc: Code.Internal, message: "Something went wrong on our side." },
+  SERVICE_UNAVAILABLE: { http: 503, grpc: Code.Unavailable, message: "The service is temporarily unavailable." },
+} as const satisfies Record<string, { http: number; grpc: Code; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(errorCatalogue, value);
+}

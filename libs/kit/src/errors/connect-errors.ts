@@ -1,0 +1,31 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ErrorDetailSchema } from "@bayad/proto";
+import { create } from "@bufbuild/protobuf";
+import { AppError } from "./app-error.js";
+import { errorCatalogue, isErrorCode } from "./catalogue.js";
+
+/** Turns an AppError into a ConnectError that carries the catalogue code as an error detail. */
+export function toConnectError(error: AppError): ConnectError {
+  const detail = create(ErrorDetailSchema, { code: error.code, details: error.details ?? [] });
+  return new ConnectError(error.message, errorCatalogue[error.code].grpc, undefined, [
+    { desc: ErrorDetailSchema, value: detail },
+  ]);
+}
+
+/**
+ * Turns whatever a gRPC call threw back into an AppError. A catalogue detail wins; otherwise the
+ * gRPC code decides, and anything unexplained is an internal error (its text stays in `cause`).
+ */
+export function fromConnectError(thrown: unknown): AppError {
+  if (thrown instanceof AppError) return thrown;
+  const error = ConnectError.from(thrown);
+  const [detail] = error.findDetails(ErrorDetailSchema);
+  if (detail && isErrorCode(detail.code)) {
+    return new AppError(detail.code, error.rawMessage, {
+      details: detail.details.length > 0 ? detail.details : undefined,
+      cause: error,
+    });
+  }
+  if (error.code === Code.Unavailable) return new AppError("SERVICE_UNAVAILABLE", undefined, { cause: error });
+  return new AppError("INTERNAL_ERROR", undefined, { cause: error });
+}

@@ -1,0 +1,25 @@
+export { errorCatalogue, isErrorCode, type ErrorCode } from "./errors/catalogue.js";
+export { AppError, notFound, invalidTransition, type AppErrorOptions } from "./errors/app-error.js";
+export { toConnectError, fromConnectError } from "./errors/connect-errors.js";
+export { newId, randomBase62, type IdPrefix } from "./ids.js";
+export { CURRENCY, isValidAmountMinor, amountToDecimalText, type Money } from "./money.js";
+export {
+  ConfigError,
+  envString,
+  envOptional,
+  envInt,
+  envBool,
+  envEnum,
+  envUrl,
+} from "./config.js";
+export { createLogger, type Logger } from "./logger.js";
+export {
+  callerHeaders,
+  callerFromHeaders,
+  callerOf,
+  mutatingCallerOf,
+  type CallerContext,
+  type Environment,
+} from "./caller-context.js";
+export { enumToText, textToEnum } from "./enum-names.js";
+export { startServiceServer, type ServiceServerOptions, type RunningServer } from "./service-server.js";

@@ -1,0 +1,32 @@
+import { pino, type Logger } from "pino";
+
+export type { Logger };
+
+/**
+ * JSON logs. Credentials and passcodes are redacted by path wherever they appear, so a careless
+ * log line cannot leak them.
+ */
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
+  return pino({
+    name,
+    level,
+    base: { service: name },
+    redact: {
+      paths: [
+        "authorization",
+        "*.authorization",
+        "headers.authorization",
+        "req.headers.authorization",
+        "apiKey",
+        "*.apiKey",
+        "accessToken",
+        "*.accessToken",
+        "code",
+        "*.code",
+        "secret",
+        "*.secret",
+      ],
+      censor: "[redacted]",
+    },
+  });
+}

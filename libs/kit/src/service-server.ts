@@ -1,0 +1,109 @@
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { create } from "@bufbuild/protobuf";
+import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "@bayad/proto";
+import { AppError } from "./errors/app-error.js";
+import { toConnectError } from "./errors/connect-errors.js";
+import type { Logger } from "./logger.js";
+
+export interface ServiceServerOptions {
+  /** Fully-qualified proto service name, e.g. bayad.payments.v1.PaymentsService. */
+  serviceName: string;
+  routes: (router: ConnectRouter) => void;
+  /** Whether the service can serve now (its store answers); drives grpc.health.v1. */
+  isReady: () => Promise<boolean>;
+  logger: Logger;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+}
+
+export interface RunningServer {
+  /** http://host:port, for Connect/gRPC transports. */
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight calls finish, then resolves. */
+  close(): Promise<void>;
+}
+
+/**
+ * Converts what a handler throws into what crosses the wire: catalogue errors keep their code,
+ * anything else becomes a bare INTERNAL with no text from inside (it is logged here instead).
+ */
+function errorBoundary(logger: Logger): Interceptor {
+  return (next) => async (request) => {
+    try {
+      return await next(request);
+    } catch (thrown) {
+      if (thrown instanceof AppError) {
+        if (thrown.httpStatus >= 500) logger.error({ err: thrown.cause ?? thrown, procedure: request.method.name }, thrown.message);
+        throw toConnectError(thrown);
+      }
+      if (thrown instanceof ConnectError) throw thrown;
+      logger.error({ err: thrown, procedure: request.method.name }, "unhandled error in handler");
+      throw toConnectError(new AppError("INTERNAL_ERROR"));
+    }
+  };
+}
+
+function healthRoutes(options: ServiceServerOptions) {
+  const statusOf = async (service: string) => {
+    if (service !== "" && service !== options.serviceName) {
+      throw new ConnectError(`unknown service ${service}`, Code.NotFound);
+    }
+    const ready = await options.isReady().catch(() => false);
+    return create(HealthCheckResponseSchema, {
+      status: ready ? HealthCheckResponse_ServingStatus.SERVING : HealthCheckResponse_ServingStatus.NOT_SERVING,
+    });
+  };
+  return (router: ConnectRouter) =>
+    router.service(Health, {
+      check: (request) => statusOf(request.service),
+      async *watch(request, context) {
+        let last: HealthCheckResponse_ServingStatus | undefined;
+        while (!context.signal.aborted) {
+          const response = await statusOf(request.service);
+          if (response.status !== last) {
+            last = response.status;
+            yield response;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 1000).unref());
+        }
+      },
+    });
+}
+
+/** Serves one service (plus grpc.health.v1) over HTTP/2 cleartext: gRPC, gRPC-Web and Connect. */
+export async function startServiceServer(options: ServiceServerOptions): Promise<RunningServer> {
+  const handler = connectNodeAdapter({
+    routes: (router) => {
+      options.routes(router);
+      healthRoutes(options)(router);
+    },
+    interceptors: [errorBoundary(options.logger)],
+  });
+  const server = http2.createServer(handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.on("close", () => sessions.delete(session));
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Graceful: GOAWAY lets in-flight streams finish while refusing new ones.
+        for (const session of sessions) session.close();
+      }),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The document-store port. Every service and the gateway persist through this interface only;
+ * two adapters implement it (MongoDB for production, embedded in-process for `npm start` and
+ * tests) and one contract suite (./contract) pins that both behave the same.
+ *
+ * The query and update language is a deliberately small subset of MongoDB's, so the MongoDB
+ * adapter stays a thin pass-through and the embedded adapter stays small.
+ */
+
+/** Every stored document has a string `_id`. Values are JSON-like plus Date. */
+export interface Doc {
+  _id: string;
+}
+
+/**
+ * A filter. Field paths may be dotted ("amount.currency"). Per field: a plain value (equality;
+ * `null` also matches a missing field) or an operator object using $eq $ne $gt $gte $lt $lte
+ * $in $nin $exists. Top level may also hold $and / $or (arrays of filters).
+ */
+export type Filter = Record<string, unknown>;
+
+/** Updates: $set, $unset, $inc and (with upsert) $setOnInsert. Paths may be dotted. */
+export interface Update {
+  $set?: Record<string, unknown>;
+  $unset?: Record<string, true>;
+  $inc?: Record<string, number>;
+  $setOnInsert?: Record<string, unknown>;
+}
+
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface IndexSpec {
+  /** Stable name; the MongoDB adapter creates it with this name. */
+  name: string;
+  keys: Record<string, 1 | -1>;
+  unique?: boolean;
+  /**
+   * Only documents matching this filter are indexed (MongoDB partialFilterExpression). Limited
+   * to equality and {$exists: true} on fields.
+   */
+  partial?: Filter;
+  /** TTL on a Date field (single-key index): documents are removed some time after it passes. */
+  expireAfterSeconds?: number;
+}
+
+export interface CollectionDef {
+  name: string;
+  indexes?: IndexSpec[];
+}
+
+/** A transaction's handle, passed as `{ session }` to every operation that belongs to it. */
+export interface Session {
+  readonly id: string;
+}
+
+export interface OperationOptions {
+  session?: Session;
+}
+
+export interface FindOptions extends OperationOptions {
+  sort?: SortSpec;
+  limit?: number;
+  skip?: number;
+}
+
+export interface UpdateOptions extends OperationOptions {
+  upsert?: boolean;
+}
+
+export interface FindOneAndUpdateOptions extends UpdateOptions {
+  /** Default "after". */
+  returnDocument?: "before" | "after";
+  /** Which document to pick when several match. */
+  sort?: SortSpec;
+}
+
+export interface UpdateResult {
+  matched: number;
+  modified: number;
+  /** The `_id` of the inserted document when an upsert inserted one. */
+  upsertedId?: string;
+}
+
+export interface Collection<T extends Doc> {
+  readonly name: string;
+  /** Throws DuplicateKeyError when `_id` or a unique index is taken. */
+  insertOne(doc: T, options?: OperationOptions): Promise<void>;
+  findOne(filter: Filter, options?: FindOptions): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter: Filter, options?: OperationOptions): Promise<number>;
+  /** Updates the first match. Throws DuplicateKeyError when the result breaks a unique index. */
+  updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  /** Atomic: the document is matched and updated in one step (the basis of leases and claims). */
+  findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<T | null>;
+  deleteOne(filter: Filter, options?: OperationOptions): Promise<number>;
+  deleteMany(filter: Filter, options?: OperationOptions): Promise<number>;
+}
+
+export interface Store {
+  /** A handle on a collection; its indexes are created by `ensureIndexes`. */
+  collection<T extends Doc>(def: CollectionDef): Collection<T>;
+  /** Creates the indexes of every collection obtained so far (idempotent). */
+  ensureIndexes(): Promise<void>;
+  /**
+   * Runs `work` as one atomic unit: its writes (made with `{ session }`) become visible together
+   * when it resolves, or not at all when it throws (the error is rethrown). Reads with the
+   * session see the transaction's own writes. `work` may be run again on a transient conflict,
+   * so it must not have side effects outside the store.
+   */
+  transaction<R>(work: (session: Session) => Promise<R>): Promise<R>;
+  /** Resolves when the store answers; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A write broke `_id` uniqueness or a unique index. */
+export class DuplicateKeyError extends Error {
+  constructor(
+    /** The index name, or "_id_" for the primary key. */
+    readonly index: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`duplicate key for index ${index}`, options);
+    this.name = "DuplicateKeyError";
+  }
+}
+
+export function isDuplicateKeyError(error: unknown, index?: string): error is DuplicateKeyError {
+  return error instanceof DuplicateKeyError && (index === undefined || error.index === index);
+}
