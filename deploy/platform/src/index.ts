@@ -1,0 +1,1 @@
+export { startPlatform, type PlatformOptions, type RunningPlatform } from "./platform.js";

@@ -1,0 +1,119 @@
+import { randomBytes } from "node:crypto";
+import { createLogger } from "@bayad/kit";
+import { createResponseValidator } from "@bayad/gateway";
+import { startPlatform, type PlatformOptions, type RunningPlatform } from "../platform.js";
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // The parsed JSON body; tests read into it freely.
+  body: any;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is, for malformed-body tests. */
+  rawBody?: string;
+  /** Bearer credential; defaults to the platform's test API key; null sends none. */
+  credential?: string | null;
+  /** Defaults to a fresh key on POST/PATCH; null sends none. */
+  idempotencyKey?: string | null;
+  headers?: Record<string, string>;
+  /** Skip the OpenAPI check (for routes outside the contract). */
+  unchecked?: boolean;
+}
+
+export function newIdempotencyKey(): string {
+  return `test-${randomBytes(12).toString("hex")}`;
+}
+
+const checkResponse = createResponseValidator();
+
+/**
+ * The platform started the way `npm start` starts it, on a free port, plus a client that checks
+ * every response it receives against the OpenAPI document.
+ */
+export async function startTestPlatform(env: Record<string, string> = {}, options: Omit<PlatformOptions, "env"> = {}) {
+  const platform: RunningPlatform = await startPlatform({
+    env: {
+      PORT: "0",
+      ADMIN_API_KEY: `adm_test_${randomBytes(16).toString("hex")}`,
+      IDEMPOTENCY_RECONCILE_INTERVAL_MS: "100",
+      IDEMPOTENCY_RETRY_BASE_MS: "50",
+      ...env,
+    },
+    logger: createLogger("test", process.env.LOG_LEVEL ?? "silent"),
+    ...options,
+  });
+
+  async function request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    const credential = options.credential === undefined ? platform.testApiKey : options.credential;
+    if (credential !== null) headers.Authorization = `Bearer ${credential}`;
+    const mutation = method !== "GET";
+    const key = options.idempotencyKey === undefined ? (mutation ? newIdempotencyKey() : null) : options.idempotencyKey;
+    if (key !== null) headers["Idempotency-Key"] = key;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["Content-Type"] ??= "application/json";
+    }
+    const response = await fetch(`${platform.gatewayUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+    }
+    if (!options.unchecked) {
+      const check = checkResponse(method, path, response.status, parsed);
+      if (check.problems.length > 0) {
+        throw new Error(
+          `${method} ${path} → ${response.status} does not match the OpenAPI document: ${check.problems.join("; ")}\n${text}`,
+        );
+      }
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    request(method, path, { body, credential: platform.adminApiKey, idempotencyKey: null });
+
+  /** A fresh project with a test and a live API key. */
+  async function newProject(name = "Test project") {
+    const project = await admin("POST", "/admin/v1/projects", { name });
+    const projectId = project.body.data.projectId as string;
+    const test = await admin("POST", `/admin/v1/projects/${projectId}/api-keys`, { environment: "test" });
+    const live = await admin("POST", `/admin/v1/projects/${projectId}/api-keys`, { environment: "live" });
+    return { projectId, testKey: test.body.data.apiKey as string, liveKey: live.body.data.apiKey as string };
+  }
+
+  /** A development service token of a project with the given scopes. */
+  async function serviceToken(projectId: string, scopes: string[], environment = "test", ttlSeconds = 600) {
+    const response = await admin("POST", "/admin/v1/service-tokens", {
+      projectId,
+      environment,
+      subject: "test-service",
+      scopes,
+      ttlSeconds,
+    });
+    if (response.status !== 201) throw new Error(`could not issue a token: ${JSON.stringify(response.body)}`);
+    return response.body.data.accessToken as string;
+  }
+
+  return { platform, request, admin, newProject, serviceToken, close: () => platform.close() };
+}
+
+export type TestPlatform = Awaited<ReturnType<typeof startTestPlatform>>;
+
+/** Polls `probe` until it returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not met before the deadline");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

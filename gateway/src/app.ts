@@ -1,0 +1,63 @@
+import Koa from "koa";
+import Router from "@koa/router";
+import type { Logger } from "@bayad/kit";
+import type { OperationSpec } from "./openapi/document.js";
+import type { RequestValidator } from "./openapi/request-validator.js";
+import type { OperationHandlers, OperationRunner } from "./routes/operation.js";
+import type { IdempotentExecution } from "./idempotency/idempotent-execution.js";
+import { AppError } from "@bayad/kit";
+import { correlationId } from "./middleware/correlation-id.js";
+import { errorHandler } from "./middleware/error-handler.js";
+import { routeNotFound } from "./middleware/route-not-found.js";
+import { authenticate, type Authenticators } from "./middleware/authenticate.js";
+import { jsonBody } from "./middleware/json-body.js";
+import { idempotencyKey } from "./middleware/idempotency-key.js";
+import { validateRequest } from "./middleware/validate-request.js";
+import { executeOperation } from "./middleware/execute-operation.js";
+
+export interface GatewayAppDeps {
+  operations: OperationSpec[];
+  validators: Map<string, RequestValidator>;
+  handlers: OperationHandlers;
+  run: OperationRunner;
+  idempotent: IdempotentExecution;
+  authenticators: Authenticators;
+  bodyLimitBytes: number;
+  logger: Logger;
+  /** Routes outside the API contract: the document itself, the docs page, the JWKS. */
+  extraRoutes?: (router: Router) => void;
+}
+
+/**
+ * The gateway's Koa app. Every operation of the OpenAPI document is mounted with the same
+ * pipeline: authenticate → read the JSON body → Idempotency-Key → validate → execute. An
+ * operation whose handler does not exist yet answers 501 after authentication.
+ */
+export function createGatewayApp(deps: GatewayAppDeps): Koa {
+  const app = new Koa();
+  app.silent = true;
+  const router = new Router();
+
+  for (const spec of deps.operations) {
+    const validator = deps.validators.get(spec.operationId);
+    if (!validator) throw new Error(`no validator for ${spec.operationId}`);
+    const pipeline: Koa.Middleware[] = [authenticate(spec, deps.authenticators)];
+    if (!deps.handlers[spec.operationId]) {
+      pipeline.push(async () => {
+        throw new AppError("NOT_IMPLEMENTED", `${spec.operationId} is not available yet.`);
+      });
+    } else {
+      if (spec.method !== "GET") pipeline.push(jsonBody(deps.bodyLimitBytes));
+      if (spec.idempotency) pipeline.push(idempotencyKey());
+      pipeline.push(validateRequest(validator), executeOperation(spec, deps.run, deps.idempotent));
+    }
+    router.register(spec.routerPath, [spec.method], pipeline, { name: spec.operationId });
+  }
+  deps.extraRoutes?.(router);
+
+  app.use(correlationId());
+  app.use(errorHandler(deps.logger));
+  app.use(routeNotFound(deps.operations));
+  app.use(router.routes());
+  return app;
+}

@@ -1,0 +1,252 @@
+#!/usr/bin/env node
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/**
+ * `bayad` — the operator CLI. It talks to the gateway's admin HTTP API rather than to the store,
+ * so it works against any deployment (one process, services mode, Kubernetes) and goes through
+ * the same admin-key check and validation as any other admin client.
+ */
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processIo: CliIo = {
+  out: (text) => void process.stdout.write(`${text}\n`),
+  err: (text) => void process.stderr.write(`${text}\n`),
+};
+
+const defaultUrl = "http://127.0.0.1:8080";
+const requestTimeoutMs = 30_000;
+
+const usage = `Usage: bayad <command> [options]
+
+Commands:
+  projects create --name <name>
+      Create a project; prints its projectId.
+  api-keys create --project <prj_…> --environment test|live
+      Issue a project API key; the key is printed once and cannot be shown again.
+  service-tokens create --project <prj_…> --environment test|live --subject <subject>
+                        --scopes <scope,scope> --ttl <seconds>
+      Mint a service access token (needed for the OTP API).
+  help
+      Show this text.
+
+Environment:
+  BAYAD_URL        the gateway's base URL (default ${defaultUrl})
+  ADMIN_API_KEY    the gateway's admin key (required)
+
+Exit status: 0 on success, 1 when the request fails, 2 on a usage error.`;
+
+/** A mistake in the command line: reported with a pointer to `bayad help`, exit status 2. */
+class UsageError extends Error {}
+
+interface AdminRequest {
+  /** Relative to the gateway base URL, without a leading slash. */
+  path: string;
+  body: Record<string, unknown>;
+}
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+interface Command {
+  options: NonNullable<ParseArgsConfig["options"]>;
+  toRequest(values: Values): AdminRequest;
+}
+
+const environmentOption = { type: "string" } as const;
+
+const commands: Record<string, Command> = {
+  "projects create": {
+    options: { name: { type: "string" } },
+    toRequest: (values) => ({ path: "admin/v1/projects", body: { name: required(values, "name") } }),
+  },
+  "api-keys create": {
+    options: { project: { type: "string" }, environment: environmentOption },
+    toRequest: (values) => ({
+      path: `admin/v1/projects/${encodeURIComponent(required(values, "project"))}/api-keys`,
+      body: { environment: environmentOf(values) },
+    }),
+  },
+  "service-tokens create": {
+    options: {
+      project: { type: "string" },
+      environment: environmentOption,
+      subject: { type: "string" },
+      scopes: { type: "string" },
+      ttl: { type: "string" },
+    },
+    toRequest: (values) => ({
+      path: "admin/v1/service-tokens",
+      body: {
+        projectId: required(values, "project"),
+        environment: environmentOf(values),
+        subject: required(values, "subject"),
+        scopes: required(values, "scopes")
+          .split(",")
+          .map((scope) => scope.trim())
+          .filter((scope) => scope.length > 0),
+        ttlSeconds: ttlOf(values),
+      },
+    }),
+  },
+};
+
+function required(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function environmentOf(values: Values): string {
+  const environment = required(values, "environment");
+  if (environment !== "test" && environment !== "live") {
+    throw new UsageError(`--environment must be test or live, got "${environment}"`);
+  }
+  return environment;
+}
+
+function ttlOf(values: Values): number {
+  const text = required(values, "ttl");
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    throw new UsageError(`--ttl must be a whole number of seconds, got "${text}"`);
+  }
+  return Number(text);
+}
+
+/**
+ * Parses `argv` (without node and the script), sends the admin request and prints the outcome.
+ * Returns the exit status instead of exiting, so tests can run it in process.
+ */
+export async function runCli(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  fetchImpl: typeof fetch = fetch,
+  io: CliIo = processIo,
+): Promise<number> {
+  const [group, action, ...rest] = argv;
+  const wantsHelp = (word: string | undefined) => word === "help" || word === "--help" || word === "-h";
+  if (group === undefined || wantsHelp(group) || rest.some(wantsHelp) || wantsHelp(action)) {
+    io.out(usage);
+    return 0;
+  }
+
+  let request: AdminRequest;
+  try {
+    const command = commands[`${group} ${action ?? ""}`];
+    if (!command) throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(" ")}"`);
+    const { values } = parseArgs({ args: [...rest], options: command.options, strict: true });
+    request = command.toRequest(values);
+  } catch (error) {
+    // parseArgs reports unknown options and missing values with a TypeError whose message is
+    // already one readable line.
+    if (error instanceof UsageError || error instanceof TypeError) {
+      io.err(`error: ${error.message}\nRun "bayad help" for usage.`);
+      return 2;
+    }
+    throw error;
+  }
+
+  const adminKey = env.ADMIN_API_KEY?.trim();
+  if (!adminKey) {
+    io.err("error: ADMIN_API_KEY is not set; export the gateway's admin key and try again.");
+    return 1;
+  }
+  const baseText = env.BAYAD_URL?.trim() || defaultUrl;
+  let url: URL;
+  try {
+    // Relative resolution keeps a path prefix in BAYAD_URL (a gateway behind /bayad/, say).
+    url = new URL(request.path, baseText.endsWith("/") ? baseText : `${baseText}/`);
+  } catch {
+    io.err(`error: BAYAD_URL is not a valid URL: "${baseText}"`);
+    return 1;
+  }
+
+  let response: Response;
+  try {
+    response = await fetchImpl(url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${adminKey}`,
+        "content-type": "application/json",
+        accept: "application/json",
+      },
+      body: JSON.stringify(request.body),
+      signal: AbortSignal.timeout(requestTimeoutMs),
+    });
+  } catch (error) {
+    io.err(`error: cannot reach ${url.origin}: ${describe(error)}`);
+    return 1;
+  }
+  return printOutcome(response, url, io);
+}
+
+async function printOutcome(response: Response, url: URL, io: CliIo): Promise<number> {
+  let envelope: unknown;
+  try {
+    envelope = await response.json();
+  } catch {
+    envelope = undefined;
+  }
+  if (isEnvelope(envelope)) {
+    if (envelope.success) {
+      io.out(JSON.stringify(envelope.data, null, 2));
+      return 0;
+    }
+    const { code, message, details } = envelope.error;
+    io.err([`${code}: ${message}`, ...(details ?? []).map((detail) => `  - ${detail}`)].join("\n"));
+    return 1;
+  }
+  // Something other than the gateway answered (a proxy's error page, a wrong BAYAD_URL).
+  io.err(`error: unexpected response from ${url.origin}${url.pathname}: HTTP ${response.status}`);
+  return 1;
+}
+
+type Envelope =
+  | { success: true; data: unknown }
+  | { success: false; error: { code: string; message: string; details?: string[] } };
+
+function isEnvelope(value: unknown): value is Envelope {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as { success?: unknown; data?: unknown; error?: unknown };
+  if (candidate.success === true) return "data" in candidate;
+  if (candidate.success !== false) return false;
+  const error = candidate.error as { code?: unknown; message?: unknown; details?: unknown } | undefined;
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof error.code === "string" &&
+    typeof error.message === "string" &&
+    (error.details === undefined ||
+      (Array.isArray(error.details) && error.details.every((d) => typeof d === "string")))
+  );
+}
+
+/** fetch hides the real reason (ECONNREFUSED, a timeout) in `cause`; show it. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === "string" ? `${code} (${cause.message})` : cause.message;
+  }
+  return error.message;
+}
+
+function isRunDirectly(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    // realpath on both sides: npm links bin scripts, so argv[1] is often a symlink.
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isRunDirectly()) {
+  process.exitCode = await runCli(process.argv.slice(2), process.env);
+}

@@ -1,0 +1,64 @@
+import { ConfigError, envBool, envInt, envOptional, envString, envUrl, randomBase62 } from "@bayad/kit";
+
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  adminApiKey: string;
+  /** True when ADMIN_API_KEY was unset and a key was generated for this run. */
+  adminApiKeyGenerated: boolean;
+  bodyLimitBytes: number;
+  rpcTimeoutMs: number;
+  idempotency: {
+    leaseMs: number;
+    reconcileIntervalMs: number;
+    retryBaseMs: number;
+    windowMs: { payment: number; otp: number };
+  };
+  tokens: {
+    /** The platform's own development issuer (admin-issued service tokens). */
+    devIssuer: boolean;
+    issuer: string;
+    audience: string;
+    /** A production issuer whose JWKS the gateway trusts. */
+    external?: { jwksUrl: string; issuer: string; audience: string };
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+const hour = 3_600_000;
+
+/** Reads and checks the gateway's environment; a bad value throws a one-line ConfigError. */
+export function readGatewayConfig(env: Env): GatewayConfig {
+  const givenAdminKey = envOptional(env, "ADMIN_API_KEY");
+  if (givenAdminKey !== undefined && givenAdminKey.length < 16) {
+    throw new ConfigError("ADMIN_API_KEY", "must be at least 16 characters");
+  }
+  const jwksUrl = envUrl(env, "JWKS_URL");
+  return {
+    host: envString(env, "HOST", "127.0.0.1"),
+    port: envInt(env, "PORT", 8080, { min: 0, max: 65535 }),
+    adminApiKey: givenAdminKey ?? `adm_${randomBase62(32)}`,
+    adminApiKeyGenerated: givenAdminKey === undefined,
+    bodyLimitBytes: envInt(env, "BODY_LIMIT_BYTES", 65_536, { min: 1_024, max: 10_485_760 }),
+    rpcTimeoutMs: envInt(env, "RPC_TIMEOUT_MS", 10_000, { min: 100, max: 120_000 }),
+    idempotency: {
+      leaseMs: envInt(env, "IDEMPOTENCY_LEASE_MS", 30_000, { min: 100, max: 600_000 }),
+      reconcileIntervalMs: envInt(env, "IDEMPOTENCY_RECONCILE_INTERVAL_MS", 5_000, { min: 50, max: 600_000 }),
+      retryBaseMs: envInt(env, "IDEMPOTENCY_RETRY_BASE_MS", 1_000, { min: 10, max: 600_000 }),
+      windowMs: { payment: 24 * hour, otp: 7 * 24 * hour },
+    },
+    tokens: {
+      devIssuer: envBool(env, "DEV_TOKEN_ISSUER", true),
+      issuer: envString(env, "DEV_TOKEN_ISSUER_NAME", "bayad-dev-issuer"),
+      audience: envString(env, "TOKEN_AUDIENCE", "bayad-api"),
+      external: jwksUrl
+        ? {
+            jwksUrl,
+            issuer: envString(env, "JWT_ISSUER"),
+            audience: envString(env, "JWT_AUDIENCE", envString(env, "TOKEN_AUDIENCE", "bayad-api")),
+          }
+        : undefined,
+    },
+  };
+}

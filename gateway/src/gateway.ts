@@ -1,0 +1,136 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type Router from "@koa/router";
+import type { Logger } from "@bayad/kit";
+import type { Store } from "@bayad/store";
+import { createGatewayApp } from "./app.js";
+import type { GatewayConfig } from "./config.js";
+import { listOperations, loadOpenApiDocument } from "./openapi/document.js";
+import { compileRequestValidators } from "./openapi/request-validator.js";
+import { createApiKeys } from "./auth/api-keys.js";
+import { createDevTokenIssuer } from "./auth/service-tokens.js";
+import { createCredentialVerifier } from "./auth/credential-verifier.js";
+import { createAdminKeyCheck } from "./auth/admin-key.js";
+import { createProjects } from "./admin/projects.js";
+import { createIdempotencyRecords } from "./idempotency/idempotency-records.js";
+import { createReconciler } from "./idempotency/reconciler.js";
+import { createIdempotentExecution } from "./idempotency/idempotent-execution.js";
+import { createOperationRunner } from "./routes/operation.js";
+import { paymentsRoutes } from "./routes/payments.js";
+import { adminRoutes } from "./routes/admin.js";
+import { healthRoutes } from "./routes/health.js";
+import { createServiceClients, type ServiceAddresses } from "./rpc/service-clients.js";
+import { renderDocsPage } from "./openapi/docs-page.js";
+
+export interface GatewayOptions {
+  config: GatewayConfig;
+  /** The gateway's own store: projects, API keys, signing keys, idempotency records. */
+  store: Store;
+  services: ServiceAddresses;
+  logger: Logger;
+  /** Fault injection for tests: runs after a mutation's outcome is known, before it is recorded. */
+  afterOutcome?: (operationId: string) => void | Promise<void>;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  /** Operator access, for the launcher's first project and key. */
+  admin: { projects: ReturnType<typeof createProjects>; apiKeys: ReturnType<typeof createApiKeys> };
+  close(): Promise<void>;
+}
+
+/** Builds the gateway from its store and the services' addresses, and starts listening. */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const { config, store, logger } = options;
+  const doc = loadOpenApiDocument();
+  const operations = listOperations(doc);
+
+  const projects = createProjects(store);
+  const apiKeys = createApiKeys(store);
+  const records = createIdempotencyRecords(store);
+  const devIssuer = config.tokens.devIssuer
+    ? await createDevTokenIssuer(store, { issuer: config.tokens.issuer, audience: config.tokens.audience })
+    : undefined;
+  await store.ensureIndexes();
+
+  const clients = createServiceClients(options.services);
+  const handlers = {
+    ...healthRoutes(store, clients),
+    ...adminRoutes({ projects, apiKeys, devIssuer }),
+    ...paymentsRoutes(clients.payments),
+  };
+  const run = createOperationRunner(handlers, config.rpcTimeoutMs);
+  const reconciler = createReconciler({
+    records,
+    run,
+    leaseMs: config.idempotency.leaseMs,
+    intervalMs: config.idempotency.reconcileIntervalMs,
+    retryBaseMs: config.idempotency.retryBaseMs,
+    logger,
+  });
+  const idempotent = createIdempotentExecution({
+    records,
+    reconciler,
+    run,
+    leaseMs: config.idempotency.leaseMs,
+    windowMs: config.idempotency.windowMs,
+    afterOutcome: options.afterOutcome,
+  });
+
+  const app = createGatewayApp({
+    operations,
+    validators: compileRequestValidators(doc, operations),
+    handlers,
+    run,
+    idempotent,
+    authenticators: {
+      verifyCredential: createCredentialVerifier({
+        apiKeys,
+        devIssuer: devIssuer
+          ? { issuer: config.tokens.issuer, audience: config.tokens.audience, jwks: () => devIssuer.jwks() }
+          : undefined,
+        external: config.tokens.external,
+      }).verify,
+      checkAdminKey: createAdminKeyCheck(config.adminApiKey),
+    },
+    bodyLimitBytes: config.bodyLimitBytes,
+    logger,
+    extraRoutes: (router: Router) => {
+      router.get("/openapi.json", (ctx) => {
+        ctx.body = doc;
+      });
+      router.get("/docs", (ctx) => {
+        ctx.type = "html";
+        ctx.body = renderDocsPage(doc);
+      });
+      if (devIssuer) {
+        router.get("/.well-known/jwks.json", (ctx) => {
+          ctx.body = devIssuer.jwks();
+        });
+      }
+    },
+  });
+
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  reconciler.start();
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, "gateway listening");
+
+  return {
+    url: `http://${config.host}:${port}`,
+    port,
+    admin: { projects, apiKeys },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await reconciler.stop();
+    },
+  };
+}

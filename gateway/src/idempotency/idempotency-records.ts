@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import { isDuplicateKeyError, type CollectionDef, type Doc, type Store } from "@bayad/store";
+import type { Environment } from "@bayad/kit";
+
+export type IdempotencyState = "in_progress" | "unknown" | "completed";
+
+/** A stored response, replayed as it was first sent. */
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+/** One Idempotency-Key of one project and environment. */
+export interface IdempotencyRecord extends Doc {
+  _id: string;
+  projectId: string;
+  environment: Environment;
+  idempotencyKey: string;
+  operationId: string;
+  fingerprint: string;
+  state: IdempotencyState;
+  /** Which attempt holds the record; only that attempt may settle it. */
+  attempt: string;
+  /** in_progress: when the holder's lease runs out; unknown: when reconciliation may try again. */
+  leaseUntil: Date;
+  reconcileAttempts: number;
+  /** JSON of the validated request, so reconciliation can run it again. */
+  request: string;
+  /** JSON of the StoredResponse once completed. */
+  response?: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+const idempotencyCollection: CollectionDef = {
+  name: "idempotency_records",
+  indexes: [
+    { name: "idempotency_claimable", keys: { state: 1, leaseUntil: 1 } },
+    { name: "idempotency_expiry", keys: { expiresAt: 1 }, expireAfterSeconds: 0 },
+  ],
+};
+
+export interface NewAttempt {
+  id: string;
+  projectId: string;
+  environment: Environment;
+  idempotencyKey: string;
+  operationId: string;
+  fingerprint: string;
+  request: string;
+  leaseMs: number;
+  windowMs: number;
+}
+
+export type BeginResult = { started: true; attempt: string } | { started: false; existing: IdempotencyRecord };
+
+/** The only code that knows the `idempotency_records` collection. */
+export function createIdempotencyRecords(store: Store) {
+  const records = store.collection<IdempotencyRecord>(idempotencyCollection);
+
+  return {
+    /**
+     * Claims the key for a new attempt, atomically: of any number of concurrent requests with
+     * one key exactly one starts. An expired record is replaced.
+     */
+    async begin(input: NewAttempt): Promise<BeginResult> {
+      for (;;) {
+        const now = new Date();
+        const attempt = randomUUID();
+        try {
+          await records.insertOne({
+            _id: input.id,
+            projectId: input.projectId,
+            environment: input.environment,
+            idempotencyKey: input.idempotencyKey,
+            operationId: input.operationId,
+            fingerprint: input.fingerprint,
+            state: "in_progress",
+            attempt,
+            leaseUntil: new Date(now.getTime() + input.leaseMs),
+            reconcileAttempts: 0,
+            request: input.request,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + input.windowMs),
+          });
+          return { started: true, attempt };
+        } catch (error) {
+          if (!isDuplicateKeyError(error)) throw error;
+        }
+        const existing = await records.findOne({ _id: input.id });
+        if (!existing) continue;
+        if (existing.expiresAt.getTime() > now.getTime()) return { started: false, existing };
+        await records.deleteOne({ _id: input.id, attempt: existing.attempt });
+      }
+    },
+
+    /** Settles the record with its response, if `attempt` still holds it. */
+    async complete(id: string, attempt: string, response: StoredResponse): Promise<void> {
+      await records.updateOne(
+        { _id: id, attempt },
+        { $set: { state: "completed", response: JSON.stringify(response) } },
+      );
+    },
+
+    /** The outcome is not known: reconciliation may claim the record from `retryAt` on. */
+    async markUnknown(id: string, attempt: string, retryAt: Date): Promise<void> {
+      await records.updateOne({ _id: id, attempt }, { $set: { state: "unknown", leaseUntil: retryAt } });
+    },
+
+    /**
+     * Claims a record whose outcome is unknown or whose holder's lease ran out (it crashed), for
+     * one reconciliation attempt. Atomic, so replicas never reconcile the same record at once.
+     */
+    claimForReconciliation(leaseMs: number, id?: string): Promise<IdempotencyRecord | null> {
+      const now = new Date();
+      return records.findOneAndUpdate(
+        { ...(id ? { _id: id } : {}), state: { $in: ["in_progress", "unknown"] }, leaseUntil: { $lte: now } },
+        {
+          $set: { state: "in_progress", attempt: randomUUID(), leaseUntil: new Date(now.getTime() + leaseMs) },
+          $inc: { reconcileAttempts: 1 },
+        },
+        { sort: { leaseUntil: 1 }, returnDocument: "after" },
+      );
+    },
+
+    find(id: string): Promise<IdempotencyRecord | null> {
+      return records.findOne({ _id: id });
+    },
+  };
+}
+
+export type IdempotencyRecords = ReturnType<typeof createIdempotencyRecords>;
+
+export function storedResponseOf(record: IdempotencyRecord): StoredResponse {
+  return JSON.parse(record.response ?? "null") as StoredResponse;
+}

@@ -1,0 +1,91 @@
+import { AppError, type CallerContext } from "@bayad/kit";
+import type { OperationSpec } from "../openapi/document.js";
+import type { ValidatedInput } from "../openapi/request-validator.js";
+import type { OperationRunner } from "../routes/operation.js";
+import { idempotencyRecordId, requestFingerprint } from "./fingerprint.js";
+import { storedResponseOf, type IdempotencyRecords, type StoredResponse } from "./idempotency-records.js";
+import { settleOutcome } from "./outcome.js";
+import type { Reconciler } from "./reconciler.js";
+
+export interface IdempotencyWindows {
+  /** How long a payment operation's response is replayed. */
+  payment: number;
+  /** How long an OTP generate/verify response is replayed. */
+  otp: number;
+}
+
+export interface IdempotentExecutionOptions {
+  records: IdempotencyRecords;
+  reconciler: Reconciler;
+  run: OperationRunner;
+  /** How long an attempt may hold a key before it is presumed crashed. */
+  leaseMs: number;
+  windowMs: IdempotencyWindows;
+  /** Fault injection for tests: runs after the outcome is known and before it is recorded. */
+  afterOutcome?: (operationId: string) => void | Promise<void>;
+}
+
+export interface ExecutionResult {
+  response: StoredResponse;
+  replayed: boolean;
+}
+
+const unknownOutcomeCode = { payment: "PAYMENT_OUTCOME_UNKNOWN", otp: "IDEMPOTENCY_OUTCOME_UNKNOWN" } as const;
+
+/**
+ * Idempotency, end to end: the same key and request replay the first response; the same key
+ * with another request, a key still in flight, and a key whose outcome is not known yet are
+ * 409s with their own codes. Unknown outcomes are reconciled in the background.
+ */
+export function createIdempotentExecution(options: IdempotentExecutionOptions) {
+  const { records, reconciler } = options;
+
+  return async function execute(
+    spec: OperationSpec,
+    caller: CallerContext & { idempotencyKey: string },
+    input: ValidatedInput,
+  ): Promise<ExecutionResult> {
+    const kind = spec.idempotency ?? "payment";
+    const id = idempotencyRecordId(caller.projectId, caller.environment, caller.idempotencyKey);
+    const fingerprint = requestFingerprint(spec.operationId, input);
+    const begun = await records.begin({
+      id,
+      projectId: caller.projectId,
+      environment: caller.environment,
+      idempotencyKey: caller.idempotencyKey,
+      operationId: spec.operationId,
+      fingerprint,
+      request: JSON.stringify(input),
+      leaseMs: options.leaseMs,
+      windowMs: options.windowMs[kind],
+    });
+
+    if (!begun.started) {
+      const existing = begun.existing;
+      if (existing.fingerprint !== fingerprint) {
+        throw new AppError("IDEMPOTENCY_KEY_PAYLOAD_MISMATCH", undefined, {
+          details: ["Idempotency-Key: was first used with a different request"],
+        });
+      }
+      if (existing.state === "completed") return { response: storedResponseOf(existing), replayed: true };
+      if (existing.state === "in_progress" && existing.leaseUntil.getTime() > Date.now()) {
+        throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
+      }
+      // Its holder crashed or its outcome is unknown: reconcile now rather than at the next sweep.
+      void reconciler.reconcileNow(id).catch(() => undefined);
+      throw new AppError(unknownOutcomeCode[kind]);
+    }
+
+    const outcome = await settleOutcome(() => options.run(spec.operationId, input, caller), caller.correlationId);
+    await options.afterOutcome?.(spec.operationId);
+    if (outcome.known) {
+      await records.complete(id, begun.attempt, outcome.response);
+      return { response: outcome.response, replayed: false };
+    }
+    await records.markUnknown(id, begun.attempt, new Date());
+    void reconciler.reconcileNow(id).catch(() => undefined);
+    throw new AppError(unknownOutcomeCode[kind], undefined, { cause: outcome.error });
+  };
+}
+
+export type IdempotentExecution = ReturnType<typeof createIdempotentExecution>;

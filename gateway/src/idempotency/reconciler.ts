@@ -1,0 +1,84 @@
+import type { Logger } from "@bayad/kit";
+import type { ValidatedInput } from "../openapi/request-validator.js";
+import type { OperationRunner } from "../routes/operation.js";
+import type { IdempotencyRecord, IdempotencyRecords } from "./idempotency-records.js";
+import { settleOutcome } from "./outcome.js";
+
+export interface ReconcilerOptions {
+  records: IdempotencyRecords;
+  run: OperationRunner;
+  leaseMs: number;
+  intervalMs: number;
+  /** First retry delay after a reconciliation that still could not learn the outcome. */
+  retryBaseMs: number;
+  logger: Logger;
+}
+
+const maxRetryDelayMs = 5 * 60_000;
+
+/**
+ * Resolves keys whose outcome is unknown (the service timed out or failed, or the gateway holding
+ * the key crashed) by running the stored request again with the same Idempotency-Key. Services
+ * record the key on what they create, so the second run returns what the first one made instead
+ * of making it twice. Safe with several gateway replicas: each record is claimed atomically.
+ */
+export function createReconciler(options: ReconcilerOptions) {
+  const { records, logger } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+
+  async function reconcile(record: IdempotencyRecord): Promise<void> {
+    const input = JSON.parse(record.request) as ValidatedInput;
+    const caller = {
+      projectId: record.projectId,
+      environment: record.environment,
+      idempotencyKey: record.idempotencyKey,
+      correlationId: `reconcile-${record.attempt}`,
+    };
+    const outcome = await settleOutcome(() => options.run(record.operationId, input, caller), caller.correlationId);
+    if (outcome.known) {
+      await records.complete(record._id, record.attempt, outcome.response);
+      logger.info({ operationId: record.operationId, status: outcome.response.status }, "idempotency key reconciled");
+      return;
+    }
+    const delay = Math.min(options.retryBaseMs * 2 ** Math.max(0, record.reconcileAttempts - 1), maxRetryDelayMs);
+    await records.markUnknown(record._id, record.attempt, new Date(Date.now() + delay));
+    logger.warn({ operationId: record.operationId, err: outcome.error, retryInMs: delay }, "idempotency key still unresolved");
+  }
+
+  async function sweep(): Promise<void> {
+    for (;;) {
+      const record = await records.claimForReconciliation(options.leaseMs);
+      if (!record) return;
+      await reconcile(record);
+    }
+  }
+
+  function sweepOnce(): Promise<void> {
+    sweeping ??= sweep()
+      .catch((error: unknown) => logger.error({ err: error }, "idempotency reconciliation sweep failed"))
+      .finally(() => {
+        sweeping = undefined;
+      });
+    return sweeping;
+  }
+
+  return {
+    start(): void {
+      timer = setInterval(() => void sweepOnce(), options.intervalMs);
+      timer.unref();
+    },
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      await sweeping;
+    },
+    /** Reconciles one record now, if it is claimable (a retry just found it unresolved). */
+    async reconcileNow(id: string): Promise<void> {
+      const record = await records.claimForReconciliation(options.leaseMs, id);
+      if (record) await reconcile(record);
+    },
+    sweepOnce,
+  };
+}
+
+export type Reconciler = ReturnType<typeof createReconciler>;

@@ -1,0 +1,34 @@
+import type { Middleware } from "koa";
+import type { CallerContext } from "@bayad/kit";
+import type { OperationSpec } from "../openapi/document.js";
+import type { ValidatedInput } from "../openapi/request-validator.js";
+import type { Caller } from "../auth/caller.js";
+import type { OperationRunner } from "../routes/operation.js";
+import type { IdempotentExecution } from "../idempotency/idempotent-execution.js";
+
+/**
+ * The last step of every operation: run its handler (through idempotency when it takes a key)
+ * and send the envelope it produced.
+ */
+export function executeOperation(spec: OperationSpec, run: OperationRunner, idempotent: IdempotentExecution): Middleware {
+  return async function executeOperation(ctx) {
+    const input = ctx.state.input as ValidatedInput;
+    const caller = ctx.state.caller as Caller | undefined;
+    const context: CallerContext = {
+      projectId: caller?.projectId ?? "",
+      environment: caller?.environment ?? "test",
+      correlationId: ctx.state.correlationId as string,
+    };
+    if (spec.idempotency) {
+      const key = ctx.state.idempotencyKey as string;
+      const { response, replayed } = await idempotent(spec, { ...context, idempotencyKey: key }, input);
+      if (replayed) ctx.set("Idempotent-Replayed", "true");
+      ctx.status = response.status;
+      ctx.body = response.body;
+      return;
+    }
+    const response = await run(spec.operationId, input, context);
+    ctx.status = response.status;
+    ctx.body = response.body;
+  };
+}

@@ -1,0 +1,47 @@
+import { AppError, type Environment } from "@bayad/kit";
+import type { createApiKeys } from "../auth/api-keys.js";
+import type { createDevTokenIssuer } from "../auth/service-tokens.js";
+import type { createProjects } from "../admin/projects.js";
+import type { OperationHandlers } from "./operation.js";
+
+export interface AdminDeps {
+  projects: ReturnType<typeof createProjects>;
+  apiKeys: ReturnType<typeof createApiKeys>;
+  /** Absent when the development token issuer is switched off. */
+  devIssuer?: Awaited<ReturnType<typeof createDevTokenIssuer>>;
+}
+
+/** The operators' API: projects, their API keys, and development service tokens. */
+export function adminRoutes(deps: AdminDeps): OperationHandlers {
+  const requireProject = async (projectId: string) => {
+    const project = await deps.projects.get(projectId);
+    if (!project) throw new AppError("RESOURCE_NOT_FOUND", `No project with id ${projectId}.`);
+    return project;
+  };
+
+  return {
+    async createProject({ body }) {
+      return { status: 201, data: await deps.projects.create(body.name as string) };
+    },
+
+    async createApiKey({ params, body }) {
+      await requireProject(params.projectId!);
+      return { status: 201, data: await deps.apiKeys.issue(params.projectId!, body.environment as Environment) };
+    },
+
+    async createServiceToken({ body }) {
+      if (!deps.devIssuer) {
+        throw new AppError("ROUTE_NOT_FOUND", "The development token issuer is switched off (DEV_TOKEN_ISSUER=off).");
+      }
+      await requireProject(body.projectId as string);
+      const token = await deps.devIssuer.issue({
+        projectId: body.projectId as string,
+        environment: body.environment as Environment,
+        subject: body.subject as string,
+        scopes: body.scopes as string[],
+        ttlSeconds: body.ttlSeconds as number,
+      });
+      return { status: 201, data: { accessToken: token.accessToken, expiresAt: token.expiresAt.toISOString() } };
+    },
+  };
+}

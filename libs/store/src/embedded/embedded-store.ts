@@ -1,0 +1,212 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomBytes, randomUUID } from "node:crypto";
+import type {
+  Collection,
+  CollectionDef,
+  Doc,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexSpec,
+  OperationOptions,
+  Session,
+  Store,
+  Update,
+  UpdateOptions,
+} from "../port.js";
+import { AsyncMutex } from "./async-mutex.js";
+import { deleteDocuments, findDocuments, insertDocument, updateFirst, type Table, type TableView } from "./table.js";
+import { purgeExpired } from "./ttl-sweep.js";
+import { assertIndexHolds } from "./unique-index.js";
+
+export interface EmbeddedStoreOptions {
+  /** How often expired TTL documents are purged, in ms. MongoDB's TTL monitor runs every 60 s. */
+  ttlSweepMs?: number;
+}
+
+interface Transaction {
+  /** Private copies of the tables this transaction wrote, swapped in whole at commit. */
+  readonly tables: Map<string, Table>;
+  open: boolean;
+  /** The first write that failed; like MongoDB, it dooms the transaction even if `work` catches it. */
+  failure?: unknown;
+}
+
+const EMPTY_TABLE: Table = new Map();
+
+/**
+ * The in-process store for `npm start` and tests. Nothing is persisted.
+ *
+ * Serializability comes from one store-wide lock: a transaction holds it from start to commit or
+ * abort, and every write outside a transaction takes it too, so the transaction sees no
+ * concurrent writes and can stage its own in private table copies that commit by swapping them
+ * in (all or nothing, with no await in between). Reads take no lock: they see committed tables
+ * (plus, with `{ session }`, the transaction's copies), which never hold half a transaction.
+ */
+export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
+  const committed = new Map<string, Table>();
+  const declared = new Map<string, Map<string, IndexSpec>>();
+  const enforced = new Map<string, readonly IndexSpec[]>();
+  const transactions = new WeakMap<Session, Transaction>();
+  const lock = new AsyncMutex();
+  // Lets a write tell that it runs inside a transaction's `work`, where taking the lock would wait forever.
+  const runningTransaction = new AsyncLocalStorage<Transaction>();
+  let closed = false;
+
+  const sweep = setInterval(() => void sweepExpired(), options.ttlSweepMs ?? 60_000);
+  sweep.unref();
+
+  function assertOpen(): void {
+    if (closed) throw new Error("The embedded store is closed");
+  }
+
+  function transactionOf(session: Session | undefined): Transaction | undefined {
+    if (session === undefined) return undefined;
+    const transaction = transactions.get(session);
+    if (transaction === undefined || !transaction.open) {
+      throw new Error(`Session ${session.id} is not an open transaction of this store`);
+    }
+    if (transaction.failure !== undefined) throw transaction.failure;
+    return transaction;
+  }
+
+  function exclusive<R>(work: () => R | Promise<R>): Promise<R> {
+    if (runningTransaction.getStore()?.open) {
+      throw new Error("Inside a transaction, pass { session } to store writes (without it the write would wait for the transaction forever)");
+    }
+    return lock.runExclusive(() => {
+      assertOpen();
+      return work();
+    });
+  }
+
+  function committedTable(name: string): Table {
+    let table = committed.get(name);
+    if (table === undefined) {
+      table = new Map();
+      committed.set(name, table);
+    }
+    return table;
+  }
+
+  async function read<R>(name: string, session: Session | undefined, query: (docs: Table) => R): Promise<R> {
+    assertOpen();
+    const transaction = transactionOf(session);
+    return query(transaction?.tables.get(name) ?? committed.get(name) ?? EMPTY_TABLE);
+  }
+
+  async function write<R>(name: string, session: Session | undefined, change: (view: TableView) => R): Promise<R> {
+    assertOpen();
+    const transaction = transactionOf(session);
+    if (transaction === undefined) {
+      return exclusive(() => change({ docs: committedTable(name), indexes: enforced.get(name) ?? [] }));
+    }
+    let docs = transaction.tables.get(name);
+    if (docs === undefined) {
+      docs = new Map(committed.get(name));
+      transaction.tables.set(name, docs);
+    }
+    try {
+      return change({ docs, indexes: enforced.get(name) ?? [] });
+    } catch (error) {
+      transaction.failure = error;
+      throw error;
+    }
+  }
+
+  async function sweepExpired(): Promise<void> {
+    if (closed) return;
+    await lock.runExclusive(() => {
+      if (closed) return;
+      const now = new Date();
+      for (const [name, indexes] of enforced) {
+        const table = committed.get(name);
+        if (table !== undefined) purgeExpired(table, indexes, now);
+      }
+    });
+  }
+
+  function collection<T extends Doc>(def: CollectionDef): Collection<T> {
+    const { name } = def;
+    const indexes = declared.get(name) ?? new Map<string, IndexSpec>();
+    for (const index of def.indexes ?? []) indexes.set(index.name, index);
+    declared.set(name, indexes);
+    const copy = (doc: object | null | undefined): T | null => (doc ? (structuredClone(doc) as T) : null);
+    return {
+      name,
+      insertOne: async (doc: T, options?: OperationOptions) => {
+        await write(name, options?.session, (view) => insertDocument(view, doc));
+      },
+      findOne: (filter: Filter, options?: FindOptions) =>
+        read(name, options?.session, (docs) => copy(findDocuments(docs, { ...options, filter, limit: 1 })[0])),
+      find: (filter: Filter, options?: FindOptions) =>
+        read(name, options?.session, (docs) => findDocuments(docs, { ...options, filter }).map((doc) => structuredClone(doc) as T)),
+      count: (filter: Filter, options?: OperationOptions) =>
+        read(name, options?.session, (docs) => findDocuments(docs, { filter }).length),
+      updateOne: (filter: Filter, update: Update, options?: UpdateOptions) =>
+        write(name, options?.session, (view) => {
+          const { matched, modified, upsertedId } = updateFirst(view, filter, update, { upsert: options?.upsert }, newId);
+          return upsertedId === undefined ? { matched, modified } : { matched, modified, upsertedId };
+        }),
+      findOneAndUpdate: (filter: Filter, update: Update, options?: FindOneAndUpdateOptions) =>
+        write(name, options?.session, (view) => {
+          const outcome = updateFirst(view, filter, update, { upsert: options?.upsert, sort: options?.sort }, newId);
+          return copy(options?.returnDocument === "before" ? outcome.before : outcome.after);
+        }),
+      deleteOne: (filter: Filter, options?: OperationOptions) =>
+        write(name, options?.session, (view) => deleteDocuments(view.docs, filter, 1)),
+      deleteMany: (filter: Filter, options?: OperationOptions) =>
+        write(name, options?.session, (view) => deleteDocuments(view.docs, filter)),
+    };
+  }
+
+  return {
+    collection,
+
+    async ensureIndexes() {
+      assertOpen();
+      await exclusive(() => {
+        for (const [name, indexes] of declared) {
+          const table = committed.get(name) ?? EMPTY_TABLE;
+          const current = enforced.get(name) ?? [];
+          for (const index of indexes.values()) {
+            if (!current.includes(index)) assertIndexHolds(table, index);
+          }
+          enforced.set(name, [...indexes.values()]);
+        }
+      });
+    },
+
+    async transaction<R>(work: (session: Session) => Promise<R>): Promise<R> {
+      assertOpen();
+      return exclusive(async () => {
+        const session: Session = Object.freeze({ id: randomUUID() });
+        const transaction: Transaction = { tables: new Map(), open: true };
+        transactions.set(session, transaction);
+        try {
+          const result = await runningTransaction.run(transaction, () => work(session));
+          if (transaction.failure !== undefined) throw transaction.failure;
+          assertOpen();
+          for (const [name, table] of transaction.tables) committed.set(name, table);
+          return result;
+        } finally {
+          transaction.open = false;
+        }
+      });
+    },
+
+    async ping() {
+      assertOpen();
+    },
+
+    async close() {
+      closed = true;
+      clearInterval(sweep);
+    },
+  };
+}
+
+/** Same shape as a MongoDB ObjectId in hex, which is what the MongoDB adapter generates. */
+function newId(): string {
+  return randomBytes(12).toString("hex");
+}

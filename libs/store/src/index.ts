@@ -1,0 +1,21 @@
+export {
+  DuplicateKeyError,
+  isDuplicateKeyError,
+  type Collection,
+  type CollectionDef,
+  type Doc,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type OperationOptions,
+  type Session,
+  type SortSpec,
+  type Store,
+  type Update,
+  type UpdateOptions,
+  type UpdateResult,
+} from "./port.js";
+export { createEmbeddedStore, type EmbeddedStoreOptions } from "./embedded/embedded-store.js";
+export { createMongoStore, type MongoStoreOptions } from "./mongo/mongo-store.js";
+export { openStore, type OpenStoreOptions } from "./open-store.js";

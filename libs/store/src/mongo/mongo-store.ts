@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import { MongoClient, ObjectId, type ClientSession, type Document, type IndexDescription } from "mongodb";
+import type {
+  Collection,
+  CollectionDef,
+  Doc,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexSpec,
+  OperationOptions,
+  Session,
+  Store,
+  Update,
+  UpdateOptions,
+} from "../port.js";
+import { toStoreError } from "./duplicate-key.js";
+
+type StoredDoc = Doc & Document;
+
+export interface MongoStoreOptions {
+  /** A MongoDB connection string; see `transaction` for why it must reach a replica set. */
+  uri: string;
+  database: string;
+}
+
+/**
+ * The production store, on the official driver. Filters, updates and sorts pass straight through:
+ * the port's language is a subset of MongoDB's. Writes wait for a majority and reads see only
+ * majority-committed data, so nothing a caller saw can be rolled back by a failover. Undefined
+ * fields are dropped rather than stored as null, matching the embedded store.
+ *
+ * `transaction` needs a replica set (a single-node one is enough): a standalone server rejects
+ * transactions.
+ *
+ * The client connects on first use; `openStore` pings it so a bad URI fails at start.
+ */
+export function createMongoStore(options: MongoStoreOptions): Store {
+  const client = new MongoClient(options.uri, {
+    writeConcern: { w: "majority" },
+    readConcern: { level: "majority" },
+    ignoreUndefined: true,
+  });
+  const db = client.db(options.database);
+  const defs = new Map<string, CollectionDef>();
+  const driverSessions = new WeakMap<Session, ClientSession>();
+  let closed = false;
+
+  /** Runs a driver call on behalf of the port: refuses after close, maps duplicate keys. */
+  async function call<R>(operation: () => Promise<R>): Promise<R> {
+    if (closed) throw new Error("The MongoDB store is closed");
+    try {
+      return await operation();
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  /** The port's options with the port session swapped for the driver session behind it. */
+  function driverOptions<O extends OperationOptions>(options: O | undefined): Omit<O, "session"> & { session?: ClientSession } {
+    const { session, ...rest } = options ?? ({} as O);
+    if (session === undefined) return rest;
+    const clientSession = driverSessions.get(session);
+    if (clientSession === undefined) throw new Error(`Session ${session.id} is not a transaction of this store`);
+    return { ...rest, session: clientSession };
+  }
+
+  function collection<T extends Doc>(def: CollectionDef): Collection<T> {
+    const merged = defs.get(def.name)?.indexes?.filter((index) => !def.indexes?.some((next) => next.name === index.name)) ?? [];
+    defs.set(def.name, { name: def.name, indexes: [...merged, ...(def.indexes ?? [])] });
+    const driver = db.collection<StoredDoc>(def.name);
+    return {
+      name: def.name,
+      insertOne: (doc: T, options?: OperationOptions) =>
+        call(async () => {
+          await driver.insertOne(doc as StoredDoc, driverOptions(options));
+        }),
+      findOne: (filter: Filter, options?: FindOptions) =>
+        call(async () => (await driver.findOne(filter, driverOptions(options))) as T | null),
+      find: (filter: Filter, options?: FindOptions) =>
+        call(async () => (await driver.find(filter, driverOptions(options)).toArray()) as T[]),
+      count: (filter: Filter, options?: OperationOptions) => call(() => driver.countDocuments(filter, driverOptions(options))),
+      updateOne: (filter: Filter, update: Update, options?: UpdateOptions) =>
+        call(async () => {
+          const result = await driver.updateOne(filter, withStringId(filter, update, options?.upsert), driverOptions(options));
+          const counts = { matched: result.matchedCount, modified: result.modifiedCount };
+          return result.upsertedId === null ? counts : { ...counts, upsertedId: String(result.upsertedId) };
+        }),
+      findOneAndUpdate: (filter: Filter, update: Update, options?: FindOneAndUpdateOptions) =>
+        call(async () => {
+          const found = await driver.findOneAndUpdate(filter, withStringId(filter, update, options?.upsert), {
+            ...driverOptions(options),
+            returnDocument: options?.returnDocument ?? "after",
+            includeResultMetadata: false,
+          });
+          return found as T | null;
+        }),
+      deleteOne: (filter: Filter, options?: OperationOptions) =>
+        call(async () => (await driver.deleteOne(filter, driverOptions(options))).deletedCount),
+      deleteMany: (filter: Filter, options?: OperationOptions) =>
+        call(async () => (await driver.deleteMany(filter, driverOptions(options))).deletedCount),
+    };
+  }
+
+  return {
+    collection,
+
+    ensureIndexes: () =>
+      call(async () => {
+        for (const def of defs.values()) {
+          if (def.indexes === undefined || def.indexes.length === 0) continue;
+          await db.collection(def.name).createIndexes(def.indexes.map(toIndexDescription));
+        }
+      }),
+
+    /**
+     * Runs `work` in a MongoDB transaction; the driver reruns it on transient errors (write
+     * conflicts, failovers). Requires a replica set.
+     */
+    transaction: <R>(work: (session: Session) => Promise<R>) =>
+      call(() =>
+        client.withSession((clientSession) => {
+          const session: Session = Object.freeze({ id: randomUUID() });
+          driverSessions.set(session, clientSession);
+          return clientSession.withTransaction(() => work(session));
+        }),
+      ),
+
+    ping: () =>
+      call(async () => {
+        await db.command({ ping: 1 });
+      }),
+
+    async close() {
+      closed = true;
+      await client.close();
+    },
+  };
+}
+
+function toIndexDescription(index: IndexSpec): IndexDescription {
+  return {
+    name: index.name,
+    key: index.keys,
+    ...(index.unique === undefined ? {} : { unique: index.unique }),
+    ...(index.partial === undefined ? {} : { partialFilterExpression: index.partial }),
+    ...(index.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: index.expireAfterSeconds }),
+  };
+}
+
+/**
+ * Left alone, an upsert whose filter does not fix `_id` makes the server generate an ObjectId, and
+ * the port promises string ids; so such upserts get a string `_id` in ObjectId form instead.
+ */
+function withStringId(filter: Filter, update: Update, upsert: boolean | undefined): Update {
+  if (!upsert || pinsId(filter) || update.$set?._id !== undefined || update.$setOnInsert?._id !== undefined) return update;
+  return { ...update, $setOnInsert: { ...update.$setOnInsert, _id: new ObjectId().toHexString() } };
+}
+
+/** Whether an upsert's inserted document takes its `_id` from the filter (an equality on `_id`). */
+function pinsId(filter: Filter): boolean {
+  const condition: unknown = filter._id;
+  const isOperatorObject =
+    typeof condition === "object" && condition !== null && !(condition instanceof Date) && Object.keys(condition).some((key) => key.startsWith("$"));
+  if (condition !== undefined && (!isOperatorObject || "$eq" in (condition as object))) return true;
+  return Array.isArray(filter.$and) && filter.$and.some((part: Filter) => pinsId(part));
+}

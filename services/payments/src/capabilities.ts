@@ -1,0 +1,18 @@
+import { create } from "@bufbuild/protobuf";
+import { CapabilitiesSchema, type Capabilities } from "@bayad/proto";
+import { CURRENCY } from "@bayad/kit";
+
+/**
+ * What this payments service can do right now. Resources are listed by their public path name
+ * and only once the service serves them; payment methods come from the payment provider, and
+ * none is offered until a provider is wired in.
+ */
+export const servedResources = ["customers"] as const;
+
+export function describeCapabilities(paymentMethods: readonly string[]): Capabilities {
+  return create(CapabilitiesSchema, {
+    currency: CURRENCY,
+    paymentMethods: [...paymentMethods],
+    resources: [...servedResources],
+  });
+}

@@ -1,0 +1,56 @@
+import { isDuplicateKeyError, type CollectionDef, type Session, type Store } from "@bayad/store";
+import type { CallerContext } from "@bayad/kit";
+import type { CustomerRecord } from "./customer.js";
+
+const customersCollection: CollectionDef = {
+  name: "customers",
+  indexes: [
+    {
+      name: "customers_idempotency_key",
+      keys: { projectId: 1, environment: 1, idempotencyKey: 1 },
+      unique: true,
+    },
+    {
+      name: "customers_reference",
+      keys: { projectId: 1, environment: 1, customerReference: 1 },
+      unique: true,
+    },
+  ],
+};
+
+export type InsertCustomerResult =
+  | { inserted: true }
+  | { inserted: false; conflict: "idempotency_key" | "customer_reference" };
+
+type Scope = Pick<CallerContext, "projectId" | "environment">;
+
+/** The only code that knows the `customers` collection. */
+export function createCustomersRepository(store: Store) {
+  const customers = store.collection<CustomerRecord & { name?: string }>(customersCollection);
+  return {
+    async insert(record: CustomerRecord, session: Session): Promise<InsertCustomerResult> {
+      try {
+        await customers.insertOne(record, { session });
+        return { inserted: true };
+      } catch (error) {
+        if (isDuplicateKeyError(error, "customers_idempotency_key")) return { inserted: false, conflict: "idempotency_key" };
+        if (isDuplicateKeyError(error, "customers_reference")) return { inserted: false, conflict: "customer_reference" };
+        throw error;
+      }
+    },
+
+    findById(scope: Scope, customerId: string): Promise<CustomerRecord | null> {
+      return customers.findOne({ _id: customerId, projectId: scope.projectId, environment: scope.environment });
+    },
+
+    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<CustomerRecord | null> {
+      return customers.findOne({
+        projectId: scope.projectId,
+        environment: scope.environment,
+        idempotencyKey,
+      });
+    },
+  };
+}
+
+export type CustomersRepository = ReturnType<typeof createCustomersRepository>;

@@ -1,0 +1,78 @@
+import { AppError, newId, notFound, type CallerContext } from "@bayad/kit";
+import type { Outbox } from "@bayad/events";
+import type { Store } from "@bayad/store";
+import { customerToProto, type CustomerRecord } from "./customer.js";
+import type { CustomersRepository } from "./customers-repository.js";
+
+export interface CustomersDeps {
+  store: Store;
+  repository: CustomersRepository;
+  outbox: Outbox;
+}
+
+export interface CreateCustomerInput {
+  customerReference: string;
+  email: string;
+  name?: string;
+}
+
+/**
+ * Creates a customer, or returns the one this Idempotency-Key already created: a retry after a
+ * crash anywhere between here and the gateway never makes a second customer. A
+ * customerReference names at most one customer per project and environment.
+ */
+export async function createCustomer(
+  deps: CustomersDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  input: CreateCustomerInput,
+): Promise<CustomerRecord> {
+  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+  if (existing) return existing;
+
+  const record: CustomerRecord = {
+    _id: newId("cus"),
+    projectId: caller.projectId,
+    environment: caller.environment,
+    customerReference: input.customerReference,
+    email: input.email,
+    ...(input.name ? { name: input.name } : {}),
+    idempotencyKey: caller.idempotencyKey,
+    aggregateVersion: 1,
+    createdAt: new Date(),
+  };
+  const result = await deps.store.transaction(async (session) => {
+    const inserted = await deps.repository.insert(record, session);
+    if (inserted.inserted) {
+      await deps.outbox.append(
+        {
+          name: "customer.created",
+          caller,
+          resourceId: record._id,
+          aggregateVersion: record.aggregateVersion,
+          snapshot: { case: "customer", value: customerToProto(record) },
+        },
+        session,
+      );
+    }
+    return inserted;
+  });
+  if (result.inserted) return record;
+  if (result.conflict === "idempotency_key") {
+    // A concurrent request with the same key won the race: answer with what it created.
+    const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+    if (winner) return winner;
+  }
+  throw new AppError("RESOURCE_ALREADY_EXISTS", "A customer with this customerReference already exists.", {
+    details: ["customerReference: a customer with this reference already exists"],
+  });
+}
+
+export async function getCustomer(
+  deps: CustomersDeps,
+  caller: CallerContext,
+  customerId: string,
+): Promise<CustomerRecord> {
+  const record = await deps.repository.findById(caller, customerId);
+  if (!record) throw notFound("customer", customerId);
+  return record;
+}

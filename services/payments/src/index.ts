@@ -1,0 +1,2 @@
+export { createPaymentsService, type PaymentsServiceDeps } from "./payments-service.js";
+export { startPaymentsServer, type PaymentsServerOptions } from "./server.js";
