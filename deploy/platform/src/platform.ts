@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from "@bayad/kit";
+import { createLogger, type Logger, type RunningServer } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { readGatewayConfig, startGateway, type GatewayConfig } from "@bayad/gateway";
 import { startPaymentsServer } from "@bayad/payments-service";
@@ -21,6 +21,8 @@ export interface RunningPlatform {
   config: GatewayConfig;
   /** Each service's own store, for operators and tests that inspect what was written. */
   stores: { gateway: Store; payments: Store };
+  /** Each service's gRPC server. */
+  services: { payments: RunningServer };
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     testApiKey: key.apiKey,
     config,
     stores,
+    services: { payments },
     async close() {
       await gateway.close();
       await payments.close();

@@ -1,7 +1,7 @@
 /**
  * The document-store port. Every service and the gateway persist through this interface only;
  * two adapters implement it (MongoDB for production, embedded in-process for `npm start` and
- * tests) and one contract suite (./contract) pins that both behave the same.
+ * tests) and one contract suite (./test-support/store-contract.ts) pins that both behave the same.
  *
  * The query and update language is a deliberately small subset of MongoDB's, so the MongoDB
  * adapter stays a thin pass-through and the embedded adapter stays small.

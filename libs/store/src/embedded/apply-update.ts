@@ -27,7 +27,11 @@ export function parseUpdate(update: Update): ParsedUpdate {
 }
 
 /** Returns an updated copy of `doc`; `inserting` is true when an upsert creates the document. */
-export function applyUpdate(doc: Record<string, unknown>, update: ParsedUpdate, inserting: boolean): Record<string, unknown> {
+export function applyUpdate(
+  doc: Record<string, unknown>,
+  update: ParsedUpdate,
+  inserting: boolean,
+): Record<string, unknown> {
   const next = structuredClone(doc) as Record<string, unknown>;
   for (const change of update) {
     if (change.kind === "unset") unsetPath(next, change.path);

@@ -3,7 +3,10 @@
  * compares and keeps values exactly as the MongoDB adapter does.
  */
 
-/** Copies a value the way the driver (with `ignoreUndefined`) serializes it: undefined fields vanish, undefined array items become null. */
+/**
+ * Copies a value the way the driver (with `ignoreUndefined`) serializes it: undefined fields
+ * vanish and undefined array items become null.
+ */
 export function toBson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item: unknown) => (item === undefined ? null : toBson(item)));
   if (value instanceof Date) return new Date(value.getTime());

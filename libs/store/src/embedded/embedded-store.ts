@@ -15,7 +15,15 @@ import type {
   UpdateOptions,
 } from "../port.js";
 import { AsyncMutex } from "./async-mutex.js";
-import { deleteDocuments, findDocuments, insertDocument, updateFirst, type Table, type TableView } from "./table.js";
+import {
+  deleteDocuments,
+  findDocuments,
+  insertDocument,
+  updateFirst,
+  type StoredDoc,
+  type Table,
+  type TableView,
+} from "./table.js";
 import { purgeExpired } from "./ttl-sweep.js";
 import { assertIndexHolds } from "./unique-index.js";
 
@@ -52,6 +60,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   // Lets a write tell that it runs inside a transaction's `work`, where taking the lock would wait forever.
   const runningTransaction = new AsyncLocalStorage<Transaction>();
   let closed = false;
+  let sweeping = false;
 
   const sweep = setInterval(() => void sweepExpired(), options.ttlSweepMs ?? 60_000);
   sweep.unref();
@@ -72,7 +81,10 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
 
   function exclusive<R>(work: () => R | Promise<R>): Promise<R> {
     if (runningTransaction.getStore()?.open) {
-      throw new Error("Inside a transaction, pass { session } to store writes (without it the write would wait for the transaction forever)");
+      throw new Error(
+        "This would wait forever for the transaction it runs in: inside a transaction, " +
+          "pass { session } to writes and start no other transaction",
+      );
     }
     return lock.runExclusive(() => {
       assertOpen();
@@ -115,15 +127,21 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   }
 
   async function sweepExpired(): Promise<void> {
-    if (closed) return;
-    await lock.runExclusive(() => {
-      if (closed) return;
-      const now = new Date();
-      for (const [name, indexes] of enforced) {
-        const table = committed.get(name);
-        if (table !== undefined) purgeExpired(table, indexes, now);
-      }
-    });
+    // A long transaction holds the lock; one waiting sweep is enough, not one per tick.
+    if (closed || sweeping) return;
+    sweeping = true;
+    try {
+      await lock.runExclusive(() => {
+        if (closed) return;
+        const now = new Date();
+        for (const [name, indexes] of enforced) {
+          const table = committed.get(name);
+          if (table !== undefined) purgeExpired(table, indexes, now);
+        }
+      });
+    } finally {
+      sweeping = false;
+    }
   }
 
   function collection<T extends Doc>(def: CollectionDef): Collection<T> {
@@ -131,7 +149,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     const indexes = declared.get(name) ?? new Map<string, IndexSpec>();
     for (const index of def.indexes ?? []) indexes.set(index.name, index);
     declared.set(name, indexes);
-    const copy = (doc: object | null | undefined): T | null => (doc ? (structuredClone(doc) as T) : null);
+    const copy = (doc: StoredDoc | null | undefined): T | null => (doc ? (structuredClone(doc) as T) : null);
     return {
       name,
       insertOne: async (doc: T, options?: OperationOptions) => {
@@ -140,7 +158,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       findOne: (filter: Filter, options?: FindOptions) =>
         read(name, options?.session, (docs) => copy(findDocuments(docs, { ...options, filter, limit: 1 })[0])),
       find: (filter: Filter, options?: FindOptions) =>
-        read(name, options?.session, (docs) => findDocuments(docs, { ...options, filter }).map((doc) => structuredClone(doc) as T)),
+        read(name, options?.session, (docs) => findDocuments(docs, { ...options, filter }).map((doc) => copy(doc) as T)),
       count: (filter: Filter, options?: OperationOptions) =>
         read(name, options?.session, (docs) => findDocuments(docs, { filter }).length),
       updateOne: (filter: Filter, update: Update, options?: UpdateOptions) =>

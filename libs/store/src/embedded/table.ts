@@ -54,12 +54,19 @@ export function findDocuments(docs: Table, query: Query): StoredDoc[] {
   // A limit of 0 means no limit, as in MongoDB.
   const limit = query.limit || Infinity;
   const matches: StoredDoc[] = [];
-  for (const doc of docs.values()) {
+  for (const doc of candidates(docs, filter)) {
     if (matchesFilter(doc, filter)) matches.push(doc);
     if (query.sort === undefined && matches.length >= skip + limit) break;
   }
   const ordered = query.sort === undefined ? matches : sortDocuments(matches, query.sort);
   return ordered.slice(skip, skip + limit);
+}
+
+/** A string `_id` equality pins at most one document, so the lookup skips the scan. */
+function candidates(docs: Table, filter: Filter): Iterable<StoredDoc> {
+  if (typeof filter._id !== "string") return docs.values();
+  const doc = docs.get(filter._id);
+  return doc === undefined ? [] : [doc];
 }
 
 /** Updates the first match (by `sort` when given) or, with `upsert`, inserts; checks unique indexes before writing. */

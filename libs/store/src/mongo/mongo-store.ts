@@ -42,7 +42,7 @@ export function createMongoStore(options: MongoStoreOptions): Store {
     ignoreUndefined: true,
   });
   const db = client.db(options.database);
-  const defs = new Map<string, CollectionDef>();
+  const declared = new Map<string, Map<string, IndexSpec>>();
   const driverSessions = new WeakMap<Session, ClientSession>();
   let closed = false;
 
@@ -57,7 +57,9 @@ export function createMongoStore(options: MongoStoreOptions): Store {
   }
 
   /** The port's options with the port session swapped for the driver session behind it. */
-  function driverOptions<O extends OperationOptions>(options: O | undefined): Omit<O, "session"> & { session?: ClientSession } {
+  function driverOptions<O extends OperationOptions>(
+    options: O | undefined,
+  ): Omit<O, "session"> & { session?: ClientSession } {
     const { session, ...rest } = options ?? ({} as O);
     if (session === undefined) return rest;
     const clientSession = driverSessions.get(session);
@@ -66,8 +68,9 @@ export function createMongoStore(options: MongoStoreOptions): Store {
   }
 
   function collection<T extends Doc>(def: CollectionDef): Collection<T> {
-    const merged = defs.get(def.name)?.indexes?.filter((index) => !def.indexes?.some((next) => next.name === index.name)) ?? [];
-    defs.set(def.name, { name: def.name, indexes: [...merged, ...(def.indexes ?? [])] });
+    const indexes = declared.get(def.name) ?? new Map<string, IndexSpec>();
+    for (const index of def.indexes ?? []) indexes.set(index.name, index);
+    declared.set(def.name, indexes);
     const driver = db.collection<StoredDoc>(def.name);
     return {
       name: def.name,
@@ -79,10 +82,12 @@ export function createMongoStore(options: MongoStoreOptions): Store {
         call(async () => (await driver.findOne(filter, driverOptions(options))) as T | null),
       find: (filter: Filter, options?: FindOptions) =>
         call(async () => (await driver.find(filter, driverOptions(options)).toArray()) as T[]),
-      count: (filter: Filter, options?: OperationOptions) => call(() => driver.countDocuments(filter, driverOptions(options))),
+      count: (filter: Filter, options?: OperationOptions) =>
+        call(() => driver.countDocuments(filter, driverOptions(options))),
       updateOne: (filter: Filter, update: Update, options?: UpdateOptions) =>
         call(async () => {
-          const result = await driver.updateOne(filter, withStringId(filter, update, options?.upsert), driverOptions(options));
+          const withId = withStringId(filter, update, options?.upsert);
+          const result = await driver.updateOne(filter, withId, driverOptions(options));
           const counts = { matched: result.matchedCount, modified: result.modifiedCount };
           return result.upsertedId === null ? counts : { ...counts, upsertedId: String(result.upsertedId) };
         }),
@@ -107,9 +112,8 @@ export function createMongoStore(options: MongoStoreOptions): Store {
 
     ensureIndexes: () =>
       call(async () => {
-        for (const def of defs.values()) {
-          if (def.indexes === undefined || def.indexes.length === 0) continue;
-          await db.collection(def.name).createIndexes(def.indexes.map(toIndexDescription));
+        for (const [name, indexes] of declared) {
+          if (indexes.size > 0) await db.collection(name).createIndexes([...indexes.values()].map(toIndexDescription));
         }
       }),
 
@@ -153,15 +157,17 @@ function toIndexDescription(index: IndexSpec): IndexDescription {
  * the port promises string ids; so such upserts get a string `_id` in ObjectId form instead.
  */
 function withStringId(filter: Filter, update: Update, upsert: boolean | undefined): Update {
-  if (!upsert || pinsId(filter) || update.$set?._id !== undefined || update.$setOnInsert?._id !== undefined) return update;
+  const updateSetsId = update.$set?._id !== undefined || update.$setOnInsert?._id !== undefined;
+  if (!upsert || updateSetsId || pinsId(filter)) return update;
   return { ...update, $setOnInsert: { ...update.$setOnInsert, _id: new ObjectId().toHexString() } };
 }
 
 /** Whether an upsert's inserted document takes its `_id` from the filter (an equality on `_id`). */
 function pinsId(filter: Filter): boolean {
   const condition: unknown = filter._id;
-  const isOperatorObject =
-    typeof condition === "object" && condition !== null && !(condition instanceof Date) && Object.keys(condition).some((key) => key.startsWith("$"));
-  if (condition !== undefined && (!isOperatorObject || "$eq" in (condition as object))) return true;
+  if (condition !== undefined) {
+    const operators = typeof condition === "object" && condition !== null ? Object.keys(condition) : [];
+    if (!operators.some((key) => key.startsWith("$")) || operators.includes("$eq")) return true;
+  }
   return Array.isArray(filter.$and) && filter.$and.some((part: Filter) => pinsId(part));
 }

@@ -18,9 +18,8 @@ const customersCollection: CollectionDef = {
   ],
 };
 
-export type InsertCustomerResult =
-  | { inserted: true }
-  | { inserted: false; conflict: "idempotency_key" | "customer_reference" };
+/** Which uniqueness a failed insert broke, if it was a uniqueness failure. */
+export type CustomerConflict = "idempotency_key" | "customer_reference";
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
 
@@ -28,15 +27,15 @@ type Scope = Pick<CallerContext, "projectId" | "environment">;
 export function createCustomersRepository(store: Store) {
   const customers = store.collection<CustomerRecord & { name?: string }>(customersCollection);
   return {
-    async insert(record: CustomerRecord, session: Session): Promise<InsertCustomerResult> {
-      try {
-        await customers.insertOne(record, { session });
-        return { inserted: true };
-      } catch (error) {
-        if (isDuplicateKeyError(error, "customers_idempotency_key")) return { inserted: false, conflict: "idempotency_key" };
-        if (isDuplicateKeyError(error, "customers_reference")) return { inserted: false, conflict: "customer_reference" };
-        throw error;
-      }
+    /** Within a transaction; a uniqueness failure aborts it (see `conflictOf`). */
+    insert(record: CustomerRecord, session: Session): Promise<void> {
+      return customers.insertOne(record, { session });
+    },
+
+    conflictOf(error: unknown): CustomerConflict | null {
+      if (isDuplicateKeyError(error, "customers_idempotency_key")) return "idempotency_key";
+      if (isDuplicateKeyError(error, "customers_reference")) return "customer_reference";
+      return null;
     },
 
     findById(scope: Scope, customerId: string): Promise<CustomerRecord | null> {

@@ -40,9 +40,9 @@ export async function createCustomer(
     aggregateVersion: 1,
     createdAt: new Date(),
   };
-  const result = await deps.store.transaction(async (session) => {
-    const inserted = await deps.repository.insert(record, session);
-    if (inserted.inserted) {
+  try {
+    await deps.store.transaction(async (session) => {
+      await deps.repository.insert(record, session);
       await deps.outbox.append(
         {
           name: "customer.created",
@@ -53,18 +53,22 @@ export async function createCustomer(
         },
         session,
       );
+    });
+    return record;
+  } catch (error) {
+    const conflict = deps.repository.conflictOf(error);
+    if (conflict === "idempotency_key") {
+      // A concurrent request with the same key won the race: answer with what it created.
+      const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+      if (winner) return winner;
     }
-    return inserted;
-  });
-  if (result.inserted) return record;
-  if (result.conflict === "idempotency_key") {
-    // A concurrent request with the same key won the race: answer with what it created.
-    const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-    if (winner) return winner;
+    if (conflict === "customer_reference") {
+      throw new AppError("RESOURCE_ALREADY_EXISTS", "A customer with this customerReference already exists.", {
+        details: ["customerReference: a customer with this reference already exists"],
+      });
+    }
+    throw error;
   }
-  throw new AppError("RESOURCE_ALREADY_EXISTS", "A customer with this customerReference already exists.", {
-    details: ["customerReference: a customer with this reference already exists"],
-  });
 }
 
 export async function getCustomer(
