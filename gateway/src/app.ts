@@ -31,7 +31,7 @@ export interface GatewayAppDeps {
 /**
  * The gateway's Koa app. Every operation of the OpenAPI document is mounted with the same
  * pipeline: authenticate → read the JSON body → Idempotency-Key → validate → execute. An
- * operation whose handler does not exist yet answers 501 after authentication.
+ * operation whose service is not built yet still checks its input, then answers 501.
  */
 export function createGatewayApp(deps: GatewayAppDeps): Koa {
   const app = new Koa();
@@ -42,15 +42,16 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
     const validator = deps.validators.get(spec.operationId);
     if (!validator) throw new Error(`no validator for ${spec.operationId}`);
     const pipeline: Koa.Middleware[] = [authenticate(spec, deps.authenticators)];
-    if (!deps.handlers[spec.operationId]) {
-      pipeline.push(async () => {
-        throw new AppError("NOT_IMPLEMENTED", `${spec.operationId} is not available yet.`);
-      });
-    } else {
-      if (spec.method !== "GET") pipeline.push(jsonBody(deps.bodyLimitBytes));
-      if (spec.idempotency) pipeline.push(idempotencyKey());
-      pipeline.push(validateRequest(validator), executeOperation(spec, deps.run, deps.idempotent));
-    }
+    if (spec.method !== "GET") pipeline.push(jsonBody(deps.bodyLimitBytes));
+    if (spec.idempotency) pipeline.push(idempotencyKey());
+    pipeline.push(validateRequest(validator));
+    pipeline.push(
+      deps.handlers[spec.operationId]
+        ? executeOperation(spec, deps.run, deps.idempotent)
+        : async () => {
+            throw new AppError("NOT_IMPLEMENTED", `${spec.operationId} is not available yet.`);
+          },
+    );
     router.register(spec.routerPath, [spec.method], pipeline, { name: spec.operationId });
   }
   deps.extraRoutes?.(router);

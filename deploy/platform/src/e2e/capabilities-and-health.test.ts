@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+
+/**
+ * getPaymentCapabilities, and the liveness and readiness probes. Readiness is checked on a
+ * platform of its own whose payments store is closed part-way, so the break cannot leak into
+ * other tests.
+ */
+
+let api: TestPlatform;
+
+beforeAll(async () => {
+  api = await startTestPlatform();
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+describe("getPaymentCapabilities", () => {
+  it("reports PHP as the currency, with lists of payment methods and resources", async () => {
+    const response = await api.request("GET", "/api/v1/payments/capabilities");
+
+    expect(response.status).toBe(200);
+    expect(response.body.success).toBe(true);
+    expect(response.body.data.currency).toBe("PHP");
+    expect(Array.isArray(response.body.data.paymentMethods)).toBe(true);
+    expect(Array.isArray(response.body.data.resources)).toBe(true);
+    for (const value of [...response.body.data.paymentMethods, ...response.body.data.resources]) {
+      expect(value).toBeTypeOf("string");
+    }
+  });
+
+  it("lists customers among the resources it serves", async () => {
+    const response = await api.request("GET", "/api/v1/payments/capabilities");
+
+    expect(response.body.data.resources).toContain("customers");
+  });
+
+  it("reports the same capabilities to a live key as to a test key", async () => {
+    const project = await api.newProject();
+
+    const test = await api.request("GET", "/api/v1/payments/capabilities", { credential: project.testKey });
+    const live = await api.request("GET", "/api/v1/payments/capabilities", { credential: project.liveKey });
+
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual(test.body);
+  });
+
+  it("needs a credential", async () => {
+    const response = await api.request("GET", "/api/v1/payments/capabilities", { credential: null });
+
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe("AUTHENTICATION_REQUIRED");
+  });
+
+  it("refuses query parameters it does not define, naming them", async () => {
+    const response = await api.request("GET", "/api/v1/payments/capabilities?currency=USD");
+
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe("VALIDATION_FAILED");
+    expect(response.body.error.details).toEqual(expect.arrayContaining([expect.stringContaining("currency")]));
+  });
+});
+
+describe("healthz", () => {
+  it("answers 200 with status ok and no credential", async () => {
+    const response = await api.request("GET", "/healthz", { credential: null });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, data: { status: "ok" } });
+  });
+
+  it("ignores a credential, even a wrong one", async () => {
+    const response = await api.request("GET", "/healthz", { credential: "not-a-key" });
+
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("readyz", () => {
+  it("answers 200 with every check ok while the store and the services answer", async () => {
+    const response = await api.request("GET", "/readyz", { credential: null });
+
+    expect(response.status).toBe(200);
+    expect(response.body.data.status).toBe("ready");
+    expect(Object.keys(response.body.data.checks).length).toBeGreaterThan(0);
+    for (const state of Object.values(response.body.data.checks)) expect(state).toBe("ok");
+  });
+
+  describe("on a platform whose payments store has closed", () => {
+    let broken: TestPlatform;
+
+    beforeAll(async () => {
+      broken = await startTestPlatform();
+    });
+
+    afterAll(async () => {
+      await broken?.close();
+    });
+
+    it("answers 503 SERVICE_UNAVAILABLE naming the payments service, while healthz stays 200", async () => {
+      expect((await broken.request("GET", "/readyz", { credential: null })).status).toBe(200);
+
+      await broken.platform.stores.payments.close();
+
+      const response = await eventually(async () => {
+        const probe = await broken.request("GET", "/readyz", { credential: null });
+        return probe.status === 503 ? probe : undefined;
+      });
+      expect(response.body.success).toBe(false);
+      expect(response.body.error.code).toBe("SERVICE_UNAVAILABLE");
+      expect(response.body.error.details).toEqual(expect.arrayContaining([expect.stringContaining("payments")]));
+      expect(response.body.meta.correlationId).toBe(response.headers.get("X-Correlation-Id"));
+      expect((await broken.request("GET", "/healthz", { credential: null })).status).toBe(200);
+    });
+  });
+});
