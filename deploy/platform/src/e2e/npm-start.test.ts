@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+
+const main = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+
+function launch(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(read: () => string, pattern: RegExp, exited: Promise<unknown>): Promise<RegExpMatchArray> {
+  let done = false;
+  void exited.then(() => (done = true));
+  for (;;) {
+    const match = read().match(pattern);
+    if (match) return match;
+    if (done) throw new Error(`the process exited before printing ${pattern}:\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("npm start (the all-in-one launcher)", () => {
+  let running: ChildProcess | undefined;
+  afterEach(() => {
+    running?.kill("SIGKILL");
+    running = undefined;
+  });
+
+  it("prints the gateway URL, the admin key and a working test API key, and stops cleanly on SIGTERM", async () => {
+    const { child, output, exited } = launch({ PORT: "0" });
+    running = child;
+    const [, url] = await waitFor(output, /Gateway URL:\s+(http:\/\/\S+)/, exited);
+    const [, adminKey] = await waitFor(output, /Admin key:\s+(\S+)/, exited);
+    const [, apiKey] = await waitFor(output, /Test API key:\s+(sk_test_\S+)/, exited);
+
+    const capabilities = await fetch(`${url}/api/v1/payments/capabilities`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect(capabilities.status).toBe(200);
+    const project = await fetch(`${url}/admin/v1/projects`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${adminKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "From the banner" }),
+    });
+    expect(project.status).toBe(201);
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("refuses a bad setting with one line naming the variable", async () => {
+    const { child, output, exited } = launch({ PORT: "eighty" });
+    running = child;
+    expect(await exited).toBe(1);
+    expect(output().trim()).toBe('Configuration error: PORT must be an integer from 0 to 65535, got "eighty"');
+  });
+});
