@@ -22,13 +22,23 @@ export function executeOperation(spec: OperationSpec, run: OperationRunner, idem
     if (spec.idempotency) {
       const key = ctx.state.idempotencyKey as string;
       const { response, replayed } = await idempotent(spec, { ...context, idempotencyKey: key }, input);
-      if (replayed) ctx.set("Idempotent-Replayed", "true");
       ctx.status = response.status;
-      ctx.body = response.body;
+      ctx.body = replayed ? asReplay(response.body, context.correlationId) : response.body;
+      if (replayed) ctx.set("Idempotent-Replayed", "true");
       return;
     }
     const response = await run(spec.operationId, input, context);
     ctx.status = response.status;
     ctx.body = response.body;
   };
+}
+
+/**
+ * A replay repeats the first status, data and error; only the envelope's `meta` (which describes
+ * this response, not the outcome) is this request's, so `meta.correlationId` always equals the
+ * X-Correlation-Id header.
+ */
+function asReplay(body: unknown, correlationId: string): unknown {
+  if (typeof body !== "object" || body === null || !("meta" in body)) return body;
+  return { ...body, meta: { timestamp: new Date().toISOString(), correlationId } };
 }

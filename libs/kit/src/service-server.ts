@@ -4,6 +4,7 @@ import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@conne
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { create } from "@bufbuild/protobuf";
 import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "@bayad/proto";
+import { StoreUnavailableError } from "@bayad/store";
 import { AppError } from "./errors/app-error.js";
 import { toConnectError } from "./errors/connect-errors.js";
 import type { Logger } from "./logger.js";
@@ -30,7 +31,8 @@ export interface RunningServer {
 
 /**
  * Converts what a handler throws into what crosses the wire: catalogue errors keep their code,
- * anything else becomes a bare INTERNAL with no text from inside (it is logged here instead).
+ * an unreachable store is UNAVAILABLE, and anything else becomes a bare INTERNAL with no text
+ * from inside (it is logged here instead).
  */
 function errorBoundary(logger: Logger): Interceptor {
   return (next) => async (request) => {
@@ -42,6 +44,10 @@ function errorBoundary(logger: Logger): Interceptor {
         throw toConnectError(thrown);
       }
       if (thrown instanceof ConnectError) throw thrown;
+      if (thrown instanceof StoreUnavailableError) {
+        logger.warn({ err: thrown, procedure: request.method.name }, "store unavailable");
+        throw toConnectError(new AppError("SERVICE_UNAVAILABLE", undefined, { cause: thrown }));
+      }
       logger.error({ err: thrown, procedure: request.method.name }, "unhandled error in handler");
       throw toConnectError(new AppError("INTERNAL_ERROR"));
     }

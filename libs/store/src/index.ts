@@ -1,5 +1,6 @@
 export {
   DuplicateKeyError,
+  StoreUnavailableError,
   isDuplicateKeyError,
   type Collection,
   type CollectionDef,

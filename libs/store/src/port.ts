@@ -125,6 +125,17 @@ export class DuplicateKeyError extends Error {
   }
 }
 
+/**
+ * The store cannot be reached (closed, network down, no server selectable). Services answer it as
+ * 503 SERVICE_UNAVAILABLE rather than as an internal fault.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoreUnavailableError";
+  }
+}
+
 export function isDuplicateKeyError(error: unknown, index?: string): error is DuplicateKeyError {
   return error instanceof DuplicateKeyError && (index === undefined || error.index === index);
 }

@@ -114,5 +114,11 @@ describe("readyz", () => {
       expect(response.body.meta.correlationId).toBe(response.headers.get("X-Correlation-Id"));
       expect((await broken.request("GET", "/healthz", { credential: null })).status).toBe(200);
     });
+
+    it("answers reads that need the store with 503 SERVICE_UNAVAILABLE, not a 500", async () => {
+      const read = await broken.request("GET", "/api/v1/payments/customers/cus_unreachable");
+      expect(read.status).toBe(503);
+      expect(read.body.error.code).toBe("SERVICE_UNAVAILABLE");
+    });
   });
 });

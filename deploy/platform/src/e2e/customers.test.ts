@@ -213,6 +213,9 @@ describe("createCustomer writes nothing when it refuses a request", () => {
 
     for (const response of rejected) expect(response.status).toBeGreaterThanOrEqual(400);
     expect(await countCustomers()).toBe(before);
+    // The probe itself sees writes: one accepted request is one more customer.
+    expect((await api.request("POST", customers, { credential: project.testKey, body: validCustomer() })).status).toBe(201);
+    expect(await countCustomers()).toBe(before + 1);
   });
 
   it.each([

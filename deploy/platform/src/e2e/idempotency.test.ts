@@ -48,8 +48,11 @@ describe("idempotency", () => {
     const second = await api.request("POST", customers, { body: customerBody("taken-1"), idempotencyKey: key });
     expect(first.status).toBe(409);
     expect(first.body.error.code).toBe("RESOURCE_ALREADY_EXISTS");
-    expect(second.body).toEqual(first.body);
+    expect(second.body.error).toEqual(first.body.error);
     expect(second.headers.get("Idempotent-Replayed")).toBe("true");
+    // meta describes this response: its correlation id is this request's, as in the header.
+    expect(second.body.meta.correlationId).toBe(second.headers.get("X-Correlation-Id"));
+    expect(second.body.meta.correlationId).not.toBe(first.body.meta.correlationId);
   });
 
   it("answers 409 IDEMPOTENCY_KEY_PAYLOAD_MISMATCH when the key is reused with a different body", async () => {

@@ -14,6 +14,7 @@ import type {
   Update,
   UpdateOptions,
 } from "../port.js";
+import { StoreUnavailableError } from "../port.js";
 import { AsyncMutex } from "./async-mutex.js";
 import {
   deleteDocuments,
@@ -66,7 +67,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   sweep.unref();
 
   function assertOpen(): void {
-    if (closed) throw new Error("The embedded store is closed");
+    if (closed) throw new StoreUnavailableError("The embedded store is closed");
   }
 
   function transactionOf(session: Session | undefined): Transaction | undefined {

@@ -14,7 +14,8 @@ import type {
   Update,
   UpdateOptions,
 } from "../port.js";
-import { toStoreError } from "./duplicate-key.js";
+import { StoreUnavailableError } from "../port.js";
+import { toStoreError } from "./store-errors.js";
 
 type StoredDoc = Doc & Document;
 
@@ -46,13 +47,13 @@ export function createMongoStore(options: MongoStoreOptions): Store {
   const driverSessions = new WeakMap<Session, ClientSession>();
   let closed = false;
 
-  /** Runs a driver call on behalf of the port: refuses after close, maps duplicate keys. */
-  async function call<R>(operation: () => Promise<R>): Promise<R> {
-    if (closed) throw new Error("The MongoDB store is closed");
+  /** Runs a driver call on behalf of the port: refuses after close, maps errors to the port's. */
+  async function call<R>(operation: () => Promise<R>, options?: OperationOptions): Promise<R> {
+    if (closed) throw new StoreUnavailableError("The MongoDB store is closed");
     try {
       return await operation();
     } catch (error) {
-      throw toStoreError(error);
+      throw toStoreError(error, options?.session !== undefined);
     }
   }
 
@@ -77,20 +78,20 @@ export function createMongoStore(options: MongoStoreOptions): Store {
       insertOne: (doc: T, options?: OperationOptions) =>
         call(async () => {
           await driver.insertOne(doc as StoredDoc, driverOptions(options));
-        }),
+        }, options),
       findOne: (filter: Filter, options?: FindOptions) =>
-        call(async () => (await driver.findOne(filter, driverOptions(options))) as T | null),
+        call(async () => (await driver.findOne(filter, driverOptions(options))) as T | null, options),
       find: (filter: Filter, options?: FindOptions) =>
-        call(async () => (await driver.find(filter, driverOptions(options)).toArray()) as T[]),
+        call(async () => (await driver.find(filter, driverOptions(options)).toArray()) as T[], options),
       count: (filter: Filter, options?: OperationOptions) =>
-        call(() => driver.countDocuments(filter, driverOptions(options))),
+        call(() => driver.countDocuments(filter, driverOptions(options)), options),
       updateOne: (filter: Filter, update: Update, options?: UpdateOptions) =>
         call(async () => {
           const withId = withStringId(filter, update, options?.upsert);
           const result = await driver.updateOne(filter, withId, driverOptions(options));
           const counts = { matched: result.matchedCount, modified: result.modifiedCount };
           return result.upsertedId === null ? counts : { ...counts, upsertedId: String(result.upsertedId) };
-        }),
+        }, options),
       findOneAndUpdate: (filter: Filter, update: Update, options?: FindOneAndUpdateOptions) =>
         call(async () => {
           const found = await driver.findOneAndUpdate(filter, withStringId(filter, update, options?.upsert), {
@@ -99,11 +100,11 @@ export function createMongoStore(options: MongoStoreOptions): Store {
             includeResultMetadata: false,
           });
           return found as T | null;
-        }),
+        }, options),
       deleteOne: (filter: Filter, options?: OperationOptions) =>
-        call(async () => (await driver.deleteOne(filter, driverOptions(options))).deletedCount),
+        call(async () => (await driver.deleteOne(filter, driverOptions(options))).deletedCount, options),
       deleteMany: (filter: Filter, options?: OperationOptions) =>
-        call(async () => (await driver.deleteMany(filter, driverOptions(options))).deletedCount),
+        call(async () => (await driver.deleteMany(filter, driverOptions(options))).deletedCount, options),
     };
   }
 
