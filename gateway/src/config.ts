@@ -3,6 +3,8 @@ import { ConfigError, envBool, envInt, envOptional, envString, envUrl, randomBas
 export interface GatewayConfig {
   host: string;
   port: number;
+  /** Where payers' browsers reach the gateway (hosted pages, QR images); defaults to its own URL. */
+  publicBaseUrl?: string;
   adminApiKey: string;
   /** True when ADMIN_API_KEY was unset and a key was generated for this run. */
   adminApiKeyGenerated: boolean;
@@ -38,6 +40,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
   return {
     host: envString(env, "HOST", "127.0.0.1"),
     port: envInt(env, "PORT", 8080, { min: 0, max: 65535 }),
+    publicBaseUrl: envUrl(env, "PUBLIC_BASE_URL"),
     adminApiKey: givenAdminKey ?? `adm_${randomBase62(32)}`,
     adminApiKeyGenerated: givenAdminKey === undefined,
     bodyLimitBytes: envInt(env, "BODY_LIMIT_BYTES", 65_536, { min: 1_024, max: 10_485_760 }),

@@ -21,6 +21,7 @@ import { adminRoutes } from "./routes/admin.js";
 import { healthRoutes } from "./routes/health.js";
 import { createServiceClients, type ServiceAddresses } from "./rpc/service-clients.js";
 import { renderDocsPage } from "./openapi/docs-page.js";
+import { hostedCheckoutRoutes } from "./sandbox/hosted-checkout.js";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -55,10 +56,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await store.ensureIndexes();
 
   const clients = createServiceClients(options.services);
+  // Known once listening when PUBLIC_BASE_URL is unset; only read while serving requests.
+  let publicBaseUrl = config.publicBaseUrl ?? "";
+  const publicUrl = (pathOrUrl: string) => new URL(pathOrUrl, publicBaseUrl).toString();
   const handlers = {
     ...healthRoutes(store, clients),
     ...adminRoutes({ projects, apiKeys, devIssuer }),
-    ...paymentsRoutes(clients.payments),
+    ...paymentsRoutes(clients.payments, publicUrl),
   };
   const run = createOperationRunner(handlers, config.rpcTimeoutMs);
   const reconciler = createReconciler({
@@ -104,6 +108,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         ctx.type = "html";
         ctx.body = renderDocsPage(doc);
       });
+      hostedCheckoutRoutes(clients.payments)(router);
       if (devIssuer) {
         router.get("/.well-known/jwks.json", (ctx) => {
           ctx.body = devIssuer.jwks();
@@ -119,6 +124,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   reconciler.start();
   const port = (server.address() as AddressInfo).port;
+  publicBaseUrl ||= `http://${config.host}:${port}`;
   logger.info({ port }, "gateway listening");
 
   return {

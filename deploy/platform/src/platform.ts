@@ -1,7 +1,7 @@
 import { createLogger, type Logger, type RunningServer } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { readGatewayConfig, startGateway, type GatewayConfig } from "@bayad/gateway";
-import { startPaymentsServer } from "@bayad/payments-service";
+import { readPaymentsConfig, startPaymentsServer } from "@bayad/payments-service";
 
 export interface PlatformOptions {
   /** Configuration as environment variables (PORT, ADMIN_API_KEY, …); defaults to process.env. */
@@ -37,7 +37,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const logger = options.logger ?? createLogger("bayad", env.LOG_LEVEL ?? "warn");
   const stores = { gateway: createEmbeddedStore(), payments: createEmbeddedStore() };
 
-  const payments = await startPaymentsServer({ store: stores.payments, logger: logger.child({ service: "payments" }) });
+  const payments = await startPaymentsServer({
+    store: stores.payments,
+    config: readPaymentsConfig(env),
+    logger: logger.child({ service: "payments" }),
+  });
   const gateway = await startGateway({
     config,
     store: stores.gateway,

@@ -1,4 +1,5 @@
 import type { Middleware } from "koa";
+import { AppError } from "@bayad/kit";
 import type { OperationSpec } from "../openapi/document.js";
 import type { Caller } from "../auth/caller.js";
 import { requireScopes } from "../auth/scopes.js";
@@ -10,7 +11,8 @@ export interface Authenticators {
 
 /**
  * Establishes who is calling, as the operation's security asks: the admin key, or a project API
- * key / service token holding one of the operation's scopes. The caller lands on ctx.state.caller.
+ * key / service token holding one of the operation's scopes (and, for sandbox test helpers, of
+ * test mode). The caller lands on ctx.state.caller.
  */
 export function authenticate(spec: OperationSpec, authenticators: Authenticators): Middleware {
   return async function authenticate(ctx, next) {
@@ -20,6 +22,7 @@ export function authenticate(spec: OperationSpec, authenticators: Authenticators
     } else if (spec.auth === "bearer") {
       const caller = await authenticators.verifyCredential(authorization);
       requireScopes(caller, spec.scopes, spec.credential);
+      if (spec.testModeOnly && caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
       ctx.state.caller = caller;
     }
     await next();

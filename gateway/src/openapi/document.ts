@@ -26,6 +26,7 @@ export interface OpenApiOperation {
   security?: Array<Record<string, string[]>>;
   "x-scopes"?: string[];
   "x-credential"?: "service_token";
+  "x-test-mode-only"?: boolean;
 }
 
 /** One operation of the document, as the gateway mounts it. */
@@ -39,6 +40,8 @@ export interface OperationSpec {
   auth: "none" | "admin" | "bearer";
   scopes: readonly string[];
   credential: "any" | "service_token";
+  /** Sandbox test helpers: live credentials are refused. */
+  testModeOnly: boolean;
   /** Which idempotency rules apply, or null when the operation takes no Idempotency-Key. */
   idempotency: null | "payment" | "otp";
   operation: OpenApiOperation;
@@ -84,6 +87,7 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
         auth: schemes.includes("adminAuth") ? "admin" : schemes.includes("bearerAuth") ? "bearer" : "none",
         scopes: operation["x-scopes"] ?? [],
         credential: operation["x-credential"] ?? "any",
+        testModeOnly: operation["x-test-mode-only"] === true,
         idempotency: takesKey ? ((operation.tags ?? []).includes("OTP") ? "otp" : "payment") : null,
         operation,
       });

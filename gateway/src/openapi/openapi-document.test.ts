@@ -62,6 +62,9 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/admin/v1/service-tokens", "createServiceToken", "Admin"],
   ["get", "/healthz", "healthz", "Health"],
   ["get", "/readyz", "readyz", "Health"],
+  ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/pay", "payCheckoutTestHelper", "Test helpers"],
+  ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/fail", "failCheckoutTestHelper", "Test helpers"],
+  ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/expire", "expireCheckoutTestHelper", "Test helpers"],
 ];
 
 /** The scopes (any one of which grants access) of the operations whose scope is not the default. */
@@ -88,7 +91,15 @@ const pathParameterRules: Record<string, { pattern?: string; minLength?: number;
   projectId: { pattern: "^prj_[A-Za-z0-9]+$" },
 };
 
-const bodylessOperations = ["cancelCheckout", "confirmPaymentIntent", "cancelPaymentIntent", "cancelSubscription"];
+const bodylessOperations = [
+  "cancelCheckout",
+  "confirmPaymentIntent",
+  "cancelPaymentIntent",
+  "cancelSubscription",
+  "payCheckoutTestHelper",
+  "failCheckoutTestHelper",
+  "expireCheckoutTestHelper",
+];
 
 const idempotencyRef = "#/components/parameters/IdempotencyKey";
 

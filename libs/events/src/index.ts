@@ -6,3 +6,4 @@ export {
   type NewEvent,
   type EventSnapshot,
 } from "./outbox.js";
+export { commitChange, type Change, type Versioned } from "./versioned-change.js";

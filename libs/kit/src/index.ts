@@ -23,3 +23,4 @@ export {
 } from "./caller-context.js";
 export { enumToText, textToEnum } from "./enum-names.js";
 export { startServiceServer, type ServiceServerOptions, type RunningServer } from "./service-server.js";
+export { defineStateMachine, type StateMachine, type TransitionTable } from "./state-machine.js";

@@ -1,1 +1,23 @@
-export {};
+export {
+  ProviderNoAnswerError,
+  type PaymentProvider,
+  type ProviderCallContext,
+  type CheckoutSession,
+  type CheckoutSessionRequest,
+  type PaymentIntentConfirmation,
+  type QrPhRequest,
+  type QrPhCode,
+  type RefundRequest,
+  type PayerAction,
+} from "./port.js";
+export { createSandboxProvider, type SandboxProviderOptions } from "./sandbox/sandbox-provider.js";
+export { scenarioOf, scenarioAmounts, scenarioMetadataKey, type SandboxScenario } from "./sandbox/scenarios.js";
+export { crc16CcittFalse } from "./qrph/crc16.js";
+export { parseEmvTlv, parseEmvTemplate, type EmvDataObject } from "./qrph/emv-tlv.js";
+export {
+  buildQrPhPayload,
+  parseQrPhPayload,
+  type QrPhPayloadInput,
+  type ParsedQrPhPayload,
+} from "./qrph/qrph-payload.js";
+export { renderQrPng } from "./qrph/qr-image.js";

@@ -4,10 +4,10 @@ import { CURRENCY } from "@bayad/kit";
 
 /**
  * What this payments service can do right now. Resources are listed by their public path name
- * and only once the service serves them; payment methods come from the payment provider, and
- * none is offered until a provider is wired in.
+ * and only once the service serves them; payment methods are those of the provider of the
+ * caller's environment.
  */
-export const servedResources = ["customers"] as const;
+export const servedResources = ["customers", "checkouts"] as const;
 
 export function describeCapabilities(paymentMethods: readonly string[]): Capabilities {
   return create(CapabilitiesSchema, {

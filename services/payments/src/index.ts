@@ -1,2 +1,3 @@
 export { createPaymentsService, type PaymentsServiceDeps } from "./payments-service.js";
 export { startPaymentsServer, type PaymentsServerOptions } from "./server.js";
+export { readPaymentsConfig, type PaymentsConfig } from "./config.js";

@@ -1,14 +1,35 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { PaymentsService } from "@bayad/proto";
-import { callerOf, mutatingCallerOf } from "@bayad/kit";
+import { SimulatedOutcome, type PaymentsService } from "@bayad/proto";
+import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
 import { describeCapabilities } from "./capabilities.js";
 import { createCustomer, getCustomer, type CustomersDeps } from "./customers/customers.js";
 import { customerToProto } from "./customers/customer.js";
+import {
+  cancelCheckout,
+  createCheckout,
+  getCheckout,
+  getCheckoutByReference,
+  getHostedCheckout,
+  simulateCheckoutOutcome,
+  submitHostedCheckout,
+  type CheckoutsDeps,
+} from "./checkouts/checkouts.js";
+import { checkoutToProto } from "./checkouts/checkout.js";
 
 export interface PaymentsServiceDeps {
   customers: CustomersDeps;
-  /** Payment methods the configured provider offers. */
-  paymentMethods: readonly string[];
+  checkouts: CheckoutsDeps;
+}
+
+const payerActions = {
+  [SimulatedOutcome.SUCCEED]: "pay",
+  [SimulatedOutcome.FAIL]: "fail",
+} as const;
+
+function payerActionOf(outcome: SimulatedOutcome): "pay" | "fail" {
+  const action = payerActions[outcome as keyof typeof payerActions];
+  if (!action) throw new AppError("VALIDATION_FAILED", "Unknown outcome.", { details: ["outcome: must be succeed or fail"] });
+  return action;
 }
 
 /**
@@ -16,9 +37,11 @@ export interface PaymentsServiceDeps {
  * Methods not listed here answer UNIMPLEMENTED until their resource is served.
  */
 export function createPaymentsService(deps: PaymentsServiceDeps): Partial<ServiceImpl<typeof PaymentsService>> {
+  const { checkouts } = deps;
   return {
-    getCapabilities() {
-      return { capabilities: describeCapabilities(deps.paymentMethods) };
+    getCapabilities(_request, context) {
+      const provider = checkouts.providers[callerOf(context).environment];
+      return { capabilities: describeCapabilities(provider?.paymentMethods ?? []) };
     },
 
     async createCustomer(request, context) {
@@ -32,6 +55,45 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
 
     async getCustomer(request, context) {
       return { customer: customerToProto(await getCustomer(deps.customers, callerOf(context), request.customerId)) };
+    },
+
+    async createCheckout(request, context) {
+      const created = await createCheckout(checkouts, mutatingCallerOf(context), {
+        referenceId: request.referenceId,
+        amountMinor: Number(request.amount?.amountMinor ?? 0n),
+        successUrl: request.successUrl,
+        cancelUrl: request.cancelUrl,
+        metadata: request.metadata,
+      });
+      return { checkout: checkoutToProto(created.checkout), providerPending: created.providerPending };
+    },
+
+    async getCheckout(request, context) {
+      return { checkout: checkoutToProto(await getCheckout(checkouts, callerOf(context), request.checkoutId)) };
+    },
+
+    async getCheckoutByReference(request, context) {
+      return { checkout: checkoutToProto(await getCheckoutByReference(checkouts, callerOf(context), request.referenceId)) };
+    },
+
+    async cancelCheckout(request, context) {
+      return { checkout: checkoutToProto(await cancelCheckout(checkouts, callerOf(context), request.checkoutId)) };
+    },
+
+    async simulateCheckoutOutcome(request, context) {
+      const outcome = request.outcome === SimulatedOutcome.EXPIRE ? "expire" : payerActionOf(request.outcome);
+      const checkout = await simulateCheckoutOutcome(checkouts, callerOf(context), request.checkoutId, outcome);
+      return { checkout: checkoutToProto(checkout) };
+    },
+
+    async getHostedCheckout(request) {
+      const checkout = await getHostedCheckout(checkouts, request.checkoutId, request.pageToken);
+      return { checkout: checkoutToProto(checkout), environment: checkout.environment };
+    },
+
+    async submitHostedCheckout(request) {
+      const action = payerActionOf(request.outcome);
+      return { checkout: checkoutToProto(await submitHostedCheckout(checkouts, request.checkoutId, request.pageToken, action)) };
     },
   };
 }

@@ -1,31 +1,62 @@
 import { PaymentsService } from "@bayad/proto";
 import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
 import { createOutbox } from "@bayad/events";
+import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
+import type { PaymentsConfig } from "./config.js";
 import { createCustomersRepository } from "./customers/customers-repository.js";
+import { createCheckoutsRepository } from "./checkouts/checkouts-repository.js";
+import { reconcileStaleCheckouts } from "./checkouts/checkouts.js";
 import { createPaymentsService } from "./payments-service.js";
 
 export interface PaymentsServerOptions {
   store: Store;
+  config: PaymentsConfig;
   logger: Logger;
   host?: string;
   port?: number;
 }
 
-/** Wires the payments service to its store and serves it over gRPC/Connect with health. */
+/** Wires the payments service to its store and provider and serves it over gRPC with health. */
 export async function startPaymentsServer(options: PaymentsServerOptions): Promise<RunningServer> {
-  const { store } = options;
+  const { store, config, logger } = options;
+  const outbox = createOutbox(store, "payments");
+  const checkouts = {
+    store,
+    repository: createCheckoutsRepository(store),
+    outbox,
+    providers: { test: createSandboxProvider(config.sandbox) },
+    providerTimeoutMs: config.providerTimeoutMs,
+    logger,
+  };
   const service = createPaymentsService({
-    customers: { store, repository: createCustomersRepository(store), outbox: createOutbox(store, "payments") },
-    paymentMethods: [],
+    customers: { store, repository: createCustomersRepository(store), outbox },
+    checkouts,
   });
   await store.ensureIndexes();
-  return startServiceServer({
+
+  // Checkouts whose provider answer never arrived (silence, or a crash while waiting) are
+  // reconciled here, so they resolve even if no client retries.
+  const sweep = setInterval(() => {
+    reconcileStaleCheckouts(checkouts, config.providerTimeoutMs).catch((error: unknown) =>
+      logger.error({ err: error }, "checkout reconciliation failed"),
+    );
+  }, config.reconcileIntervalMs);
+  sweep.unref();
+
+  const server = await startServiceServer({
     serviceName: PaymentsService.typeName,
     routes: (router) => router.service(PaymentsService, service),
     isReady: () => store.ping().then(() => true),
-    logger: options.logger,
+    logger,
     host: options.host,
     port: options.port,
   });
+  return {
+    ...server,
+    async close() {
+      clearInterval(sweep);
+      await server.close();
+    },
+  };
 }

@@ -37,14 +37,17 @@ describe("getPaymentCapabilities", () => {
     expect(response.body.data.resources).toContain("customers");
   });
 
-  it("reports the same capabilities to a live key as to a test key", async () => {
+  it("reports the sandbox's payment methods in test mode and none in live mode until a live provider is configured", async () => {
     const project = await api.newProject();
 
     const test = await api.request("GET", "/api/v1/payments/capabilities", { credential: project.testKey });
     const live = await api.request("GET", "/api/v1/payments/capabilities", { credential: project.liveKey });
 
+    expect(test.body.data.paymentMethods).toEqual(["card", "qrph"]);
+    expect(test.body.data.resources).toEqual(expect.arrayContaining(["customers", "checkouts"]));
     expect(live.status).toBe(200);
-    expect(live.body).toEqual(test.body);
+    expect(live.body.data.paymentMethods).toEqual([]);
+    expect(live.body.data.resources).toEqual(test.body.data.resources);
   });
 
   it("needs a credential", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@bayad/kit";
-import { startPaymentsServer } from "@bayad/payments-service";
+import { readPaymentsConfig, startPaymentsServer } from "@bayad/payments-service";
 import { eventually, newIdempotencyKey, startTestPlatform, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
 
 const customers = "/api/v1/payments/customers";
@@ -173,7 +173,7 @@ describe("idempotency when the payments service is unreachable", () => {
     expect(retryDuring.status).toBe(409);
     expect(retryDuring.body.error.code).toBe("PAYMENT_OUTCOME_UNKNOWN");
 
-    const restarted = await startPaymentsServer({ store: platform.stores.payments, logger: createLogger("test", "silent"), port });
+    const restarted = await startPaymentsServer({ store: platform.stores.payments, config: readPaymentsConfig({}), logger: createLogger("test", "silent"), port });
     try {
       const settled = await eventually(async () => {
         const retry = await api.request("POST", customers, { body: customerBody("outage-1"), idempotencyKey: key });

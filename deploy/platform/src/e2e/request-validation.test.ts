@@ -113,7 +113,10 @@ describe("request validation from the OpenAPI document", () => {
   });
 
   it("lets a valid request through validation (its service answers 501 until it is built)", async () => {
-    const response = await api.request("POST", checkouts, { body: checkout(), unchecked: true });
+    const response = await api.request("POST", "/api/v1/payments/intents", {
+      body: { referenceId: "intent-1", amount: { amountMinor: 100, currency: "PHP" } },
+      unchecked: true,
+    });
     expect(response.status).toBe(501);
     expect(response.body.error.code).toBe("NOT_IMPLEMENTED");
   });

@@ -1,0 +1,46 @@
+import type { Collection, Store } from "@bayad/store";
+import type { NewEvent, Outbox } from "./outbox.js";
+
+/** A stored resource whose every change bumps its version. */
+export interface Versioned {
+  _id: string;
+  aggregateVersion: number;
+}
+
+export interface Change<T extends Versioned> {
+  store: Store;
+  collection: Collection<T>;
+  outbox: Outbox;
+  /** The resource as it is to be stored, its aggregateVersion already the new one. */
+  record: T;
+  /** The event announcing the change; its resource id and version come from `record`. */
+  event: Omit<NewEvent, "resourceId" | "aggregateVersion">;
+}
+
+/**
+ * Writes a resource change and the event announcing it in one transaction. The first version is
+ * inserted (a duplicate key propagates); later versions replace the stored document only if it
+ * is still at the version before, so of two concurrent changes exactly one lands. Returns false
+ * when another change got there first: re-read and decide again.
+ */
+export async function commitChange<T extends Versioned>(change: Change<T>): Promise<boolean> {
+  const { record } = change;
+  return change.store.transaction(async (session) => {
+    if (record.aggregateVersion === 1) {
+      await change.collection.insertOne(record, { session });
+    } else {
+      const { _id, ...fields } = record;
+      const result = await change.collection.updateOne(
+        { _id, aggregateVersion: record.aggregateVersion - 1 },
+        { $set: fields },
+        { session },
+      );
+      if (result.matched === 0) return false;
+    }
+    await change.outbox.append(
+      { ...change.event, resourceId: record._id, aggregateVersion: record.aggregateVersion },
+      session,
+    );
+    return true;
+  });
+}

@@ -1,0 +1,87 @@
+import type { Environment, Money } from "@bayad/kit";
+
+/**
+ * The payment-provider port. The payments service talks to providers only through this, so the
+ * sandbox (test mode) and real adapters (live mode) are interchangeable. Every call carries the
+ * Idempotency-Key of the request that caused it, so a retried call never creates twice at the
+ * provider either.
+ */
+export interface ProviderCallContext {
+  environment: Environment;
+  idempotencyKey: string;
+}
+
+export interface CheckoutSessionRequest {
+  checkoutId: string;
+  referenceId: string;
+  amount: Money;
+  successUrl: string;
+  cancelUrl: string;
+  metadata: Record<string, string>;
+}
+
+export interface CheckoutSession {
+  providerReference: string;
+  /** Where the payer pays. May be a path (the sandbox's hosted pages live on the gateway). */
+  checkoutUrl: string;
+  /** The secret part of checkoutUrl that proves a hosted-page request came from that URL. */
+  pageToken: string;
+}
+
+export interface PaymentIntentConfirmation {
+  providerReference: string;
+  /** processing: the provider accepted it and will report the outcome; declined: it refused. */
+  outcome: "processing" | "declined";
+}
+
+export interface QrPhRequest {
+  paymentIntentId: string;
+  referenceId: string;
+  amount: Money;
+  description: string;
+}
+
+export interface QrPhCode {
+  providerReference: string;
+  /** The EMVCo merchant-presented QR Ph payload. */
+  payload: string;
+  pageToken: string;
+}
+
+export interface RefundRequest {
+  refundId: string;
+  paymentId: string;
+  amount: Money;
+  reason: string;
+}
+
+/** What the payer did on a hosted page or through a test helper, before the provider decides. */
+export type PayerAction = "pay" | "fail";
+
+export interface PaymentProvider {
+  readonly name: string;
+  /** Payment method codes the provider accepts, as capabilities reports them. */
+  readonly paymentMethods: readonly string[];
+  createCheckoutSession(request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession>;
+  /** For reconciliation after an unanswered create: the session if the provider has it, else null. */
+  retrieveCheckoutSession(request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession | null>;
+  confirmPaymentIntent(
+    request: { paymentIntentId: string; referenceId: string; amount: Money },
+    context: ProviderCallContext,
+  ): Promise<PaymentIntentConfirmation>;
+  createQrPh(request: QrPhRequest, context: ProviderCallContext): Promise<QrPhCode>;
+  createRefund(request: RefundRequest, context: ProviderCallContext): Promise<{ providerReference: string }>;
+  /** Whether the provider accepts a payer's payment of this amount (sandbox: the decline scenario). */
+  decidePayment(amount: Money, metadata: Record<string, string>, action: PayerAction): "paid" | "failed";
+}
+
+/**
+ * The provider gave no answer at all (connection reset, timeout at the transport): whether it
+ * acted is unknown until reconciled.
+ */
+export class ProviderNoAnswerError extends Error {
+  constructor(operation: string) {
+    super(`the payment provider gave no answer to ${operation}`);
+    this.name = "ProviderNoAnswerError";
+  }
+}

@@ -1,0 +1,98 @@
+import { createHmac } from "node:crypto";
+import type { Money } from "@bayad/kit";
+import { buildQrPhPayload } from "../qrph/qrph-payload.js";
+import {
+  ProviderNoAnswerError,
+  type CheckoutSession,
+  type CheckoutSessionRequest,
+  type PaymentProvider,
+  type PayerAction,
+} from "../port.js";
+import { scenarioOf } from "./scenarios.js";
+
+export interface SandboxProviderOptions {
+  /** Keys the page tokens; replicas of one deployment share it. */
+  secret: string;
+  /** How late the provider answers in the delay scenario. */
+  delayMs: number;
+  /** How long, in the silence scenario, the provider also ignores look-ups of the session. */
+  silenceMs: number;
+}
+
+/**
+ * The sandbox provider, the default for test credentials. Deterministic: every answer is a
+ * function of its request, so a reconciliation look-up finds exactly what the lost create made,
+ * on any replica. Hosted pages for its checkout sessions and QR codes are served by the gateway.
+ */
+export function createSandboxProvider(options: SandboxProviderOptions): PaymentProvider {
+  const tokenFor = (id: string) => createHmac("sha256", options.secret).update(id).digest("base64url").slice(0, 32);
+  const referenceFor = (kind: string, id: string) => `${kind}_sandbox_${tokenFor(`${kind}:${id}`).slice(0, 20)}`;
+  // Silence also hides the session from look-ups for a while, so callers see "unknown" first.
+  const silentUntil = new Map<string, number>();
+
+  const sessionOf = (request: CheckoutSessionRequest): CheckoutSession => {
+    const pageToken = tokenFor(request.checkoutId);
+    return {
+      providerReference: referenceFor("cs", request.checkoutId),
+      checkoutUrl: `/sandbox/checkouts/${request.checkoutId}?token=${pageToken}`,
+      pageToken,
+    };
+  };
+
+  return {
+    name: "sandbox",
+    paymentMethods: ["card", "qrph"],
+
+    async createCheckoutSession(request) {
+      const scenario = scenarioOf(request.amount, request.metadata);
+      if (scenario === "silence") {
+        silentUntil.set(request.checkoutId, Date.now() + options.silenceMs);
+        throw new ProviderNoAnswerError("createCheckoutSession");
+      }
+      if (scenario === "delay") await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+      return sessionOf(request);
+    },
+
+    async retrieveCheckoutSession(request) {
+      const until = silentUntil.get(request.checkoutId);
+      if (until !== undefined) {
+        if (Date.now() < until) throw new ProviderNoAnswerError("retrieveCheckoutSession");
+        silentUntil.delete(request.checkoutId);
+      }
+      return sessionOf(request);
+    },
+
+    async confirmPaymentIntent(request) {
+      return {
+        providerReference: referenceFor("pi", request.paymentIntentId),
+        outcome: scenarioOf(request.amount) === "decline" ? "declined" : "processing",
+      };
+    },
+
+    async createQrPh(request) {
+      return {
+        providerReference: referenceFor("qr", request.paymentIntentId),
+        payload: buildQrPhPayload({
+          merchantName: "BAYAD SANDBOX MERCHANT",
+          merchantCity: "MANILA",
+          merchantCategoryCode: "5999",
+          acquirerId: "BAYDPHM1XXX",
+          merchantId: "SANDBOX0000001",
+          amountMinor: request.amount.amountMinor,
+          referenceId: request.referenceId,
+          paymentIntentId: request.paymentIntentId,
+        }),
+        pageToken: tokenFor(request.paymentIntentId),
+      };
+    },
+
+    async createRefund(request) {
+      return { providerReference: referenceFor("re", request.refundId) };
+    },
+
+    decidePayment(amount: Money, metadata: Record<string, string>, action: PayerAction) {
+      if (action === "fail") return "failed";
+      return scenarioOf(amount, metadata) === "decline" ? "failed" : "paid";
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { CheckoutSchema, CheckoutStatus, type Checkout } from "@bayad/proto";
+import { defineStateMachine, type Environment } from "@bayad/kit";
+import { fromStoredMetadata, type StoredMetadata } from "../shared/metadata.js";
+
+export type CheckoutState = "created" | "pending" | "paid" | "failed" | "cancelled" | "expired";
+
+/**
+ * A checkout's lifecycle. It is `created` while the provider prepares the payment page and
+ * `pending` once the payer can pay; the payer's payment makes it `paid` or `failed`; an unpaid
+ * checkout can be cancelled by the merchant or expire.
+ */
+export const checkoutStates = defineStateMachine<CheckoutState, "open" | "pay" | "fail" | "cancel" | "expire">(
+  "checkout",
+  {
+    open: { from: ["created"], to: "pending" },
+    pay: { from: ["pending"], to: "paid" },
+    fail: { from: ["pending"], to: "failed" },
+    cancel: { from: ["created", "pending"], to: "cancelled" },
+    expire: { from: ["created", "pending"], to: "expired" },
+  },
+  { open: "opened", pay: "paid", fail: "failed", cancel: "cancelled", expire: "expired" },
+);
+
+/** A checkout as stored in the `checkouts` collection. */
+export interface CheckoutRecord {
+  _id: string;
+  projectId: string;
+  environment: Environment;
+  referenceId: string;
+  status: CheckoutState;
+  amountMinor: number;
+  currency: "PHP";
+  successUrl: string;
+  cancelUrl: string;
+  metadata: StoredMetadata;
+  checkoutUrl?: string;
+  /** Proves that a hosted-page request came from checkoutUrl. */
+  pageToken?: string;
+  providerReference?: string;
+  /** What is left to refund once paid. */
+  refundableMinor?: number;
+  idempotencyKey: string;
+  aggregateVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const protoStatus: Record<CheckoutState, CheckoutStatus> = {
+  created: CheckoutStatus.CREATED,
+  pending: CheckoutStatus.PENDING,
+  paid: CheckoutStatus.PAID,
+  failed: CheckoutStatus.FAILED,
+  cancelled: CheckoutStatus.CANCELLED,
+  expired: CheckoutStatus.EXPIRED,
+};
+
+export function checkoutToProto(record: CheckoutRecord): Checkout {
+  return create(CheckoutSchema, {
+    checkoutId: record._id,
+    referenceId: record.referenceId,
+    status: protoStatus[record.status],
+    amount: { amountMinor: BigInt(record.amountMinor), currency: record.currency },
+    checkoutUrl: record.checkoutUrl ?? "",
+    aggregateVersion: record.aggregateVersion,
+    successUrl: record.successUrl,
+    cancelUrl: record.cancelUrl,
+    metadata: fromStoredMetadata(record.metadata),
+    createdAt: timestampFromDate(record.createdAt),
+  });
+}

@@ -1,0 +1,264 @@
+import { timingSafeEqual } from "node:crypto";
+import { AppError, CURRENCY, newId, notFound, type CallerContext, type Environment, type Logger } from "@bayad/kit";
+import { commitChange, type Outbox } from "@bayad/events";
+import {
+  ProviderNoAnswerError,
+  type CheckoutSession,
+  type CheckoutSessionRequest,
+  type PaymentProvider,
+  type PayerAction,
+} from "@bayad/provider";
+import type { Store } from "@bayad/store";
+import { fromStoredMetadata, toStoredMetadata } from "../shared/metadata.js";
+import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
+import type { CheckoutsRepository } from "./checkouts-repository.js";
+
+export interface CheckoutsDeps {
+  store: Store;
+  repository: CheckoutsRepository;
+  outbox: Outbox;
+  /** The sandbox serves test mode; live mode needs a real provider adapter. */
+  providers: { test: PaymentProvider; live?: PaymentProvider };
+  /** How long createCheckout waits for the provider before answering 202. */
+  providerTimeoutMs: number;
+  logger: Logger;
+}
+
+export interface CreateCheckoutInput {
+  referenceId: string;
+  amountMinor: number;
+  successUrl: string;
+  cancelUrl: string;
+  metadata: Record<string, string>;
+}
+
+export interface CreatedCheckout {
+  checkout: CheckoutRecord;
+  /** The provider has not answered yet: the checkout becomes pending by itself when it does. */
+  providerPending: boolean;
+}
+
+function providerOf(deps: CheckoutsDeps, environment: Environment): PaymentProvider {
+  const provider = deps.providers[environment];
+  if (!provider) throw new AppError("PROVIDER_NOT_CONFIGURED", `No payment provider is configured for ${environment} mode.`);
+  return provider;
+}
+
+type Action = Parameters<typeof checkoutStates.next>[1];
+
+/** Applies one move of the state table with its event; re-reads and decides again on a race. */
+async function move(deps: CheckoutsDeps, record: CheckoutRecord, action: Action, extra: Partial<CheckoutRecord> = {}) {
+  let current = record;
+  for (;;) {
+    const status = checkoutStates.next(current.status, action);
+    const next: CheckoutRecord = {
+      ...current,
+      ...extra,
+      status,
+      aggregateVersion: current.aggregateVersion + 1,
+      updatedAt: new Date(),
+    };
+    const committed = await commitChange({
+      store: deps.store,
+      collection: deps.repository.collection,
+      outbox: deps.outbox,
+      record: next,
+      event: { name: `checkout.${status}`, caller: next, snapshot: { case: "checkout", value: checkoutToProto(next) } },
+    });
+    if (committed) return next;
+    const fresh = await deps.repository.findByIdForPage(current._id);
+    if (!fresh) throw notFound("checkout", current._id);
+    current = fresh;
+  }
+}
+
+function sessionRequest(record: CheckoutRecord): CheckoutSessionRequest {
+  return {
+    checkoutId: record._id,
+    referenceId: record.referenceId,
+    amount: { amountMinor: record.amountMinor, currency: record.currency },
+    successUrl: record.successUrl,
+    cancelUrl: record.cancelUrl,
+    metadata: fromStoredMetadata(record.metadata),
+  };
+}
+
+/** Records the provider's session, unless another path (a late answer, reconciliation) already did. */
+async function openWith(deps: CheckoutsDeps, record: CheckoutRecord, session: CheckoutSession): Promise<CheckoutRecord> {
+  const current = (await deps.repository.findByIdForPage(record._id)) ?? record;
+  if (current.status !== "created") return current;
+  return move(deps, current, "open", {
+    checkoutUrl: session.checkoutUrl,
+    pageToken: session.pageToken,
+    providerReference: session.providerReference,
+  });
+}
+
+const outcomeUnknown = () =>
+  new AppError("PAYMENT_OUTCOME_UNKNOWN", "The payment provider has not answered; this checkout is being reconciled.");
+
+/**
+ * Creates a checkout and asks the provider for its payment page. The checkout is written first
+ * (status created), so whatever the provider does next is tied to one checkout: an answer in
+ * time → 201 pending; a late answer → 202 now and pending by itself later; no answer → 409
+ * PAYMENT_OUTCOME_UNKNOWN until reconciliation asks the provider what happened. A retry with the
+ * same Idempotency-Key finds the same checkout and, if it is still created, reconciles it.
+ */
+export async function createCheckout(
+  deps: CheckoutsDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  input: CreateCheckoutInput,
+): Promise<CreatedCheckout> {
+  const provider = providerOf(deps, caller.environment);
+  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+  if (existing) {
+    if (existing.status !== "created") return { checkout: existing, providerPending: false };
+    return { checkout: await reconcileCheckout(deps, existing), providerPending: false };
+  }
+
+  const now = new Date();
+  const record: CheckoutRecord = {
+    _id: newId("chk"),
+    projectId: caller.projectId,
+    environment: caller.environment,
+    referenceId: input.referenceId,
+    status: "created",
+    amountMinor: input.amountMinor,
+    currency: CURRENCY,
+    successUrl: input.successUrl,
+    cancelUrl: input.cancelUrl,
+    metadata: toStoredMetadata(input.metadata),
+    idempotencyKey: caller.idempotencyKey,
+    aggregateVersion: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await commitChange({
+      store: deps.store,
+      collection: deps.repository.collection,
+      outbox: deps.outbox,
+      record,
+      event: { name: "checkout.created", caller, snapshot: { case: "checkout", value: checkoutToProto(record) } },
+    });
+  } catch (error) {
+    const conflict = deps.repository.conflictOf(error);
+    if (conflict === "idempotency_key") return createCheckout(deps, caller, input);
+    if (conflict === "reference") {
+      throw new AppError("RESOURCE_ALREADY_EXISTS", "A checkout with this referenceId already exists.", {
+        details: ["referenceId: a checkout with this reference already exists"],
+      });
+    }
+    throw error;
+  }
+
+  const answer = provider.createCheckoutSession(sessionRequest(record), {
+    environment: caller.environment,
+    idempotencyKey: caller.idempotencyKey,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), deps.providerTimeoutMs);
+  });
+  try {
+    const first = await Promise.race([answer, late]);
+    if (first !== "late") return { checkout: await openWith(deps, record, first), providerPending: false };
+  } catch (error) {
+    if (error instanceof ProviderNoAnswerError) throw outcomeUnknown();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  // Answer 202 now and finish when the provider does; the stale sweep covers a crash meanwhile.
+  answer
+    .then((session) => openWith(deps, record, session))
+    .catch((error: unknown) => deps.logger.warn({ err: error, checkoutId: record._id }, "late provider answer not applied"));
+  return { checkout: record, providerPending: true };
+}
+
+/** Asks the provider whether a checkout still `created` got its session, and records it. */
+export async function reconcileCheckout(deps: CheckoutsDeps, record: CheckoutRecord): Promise<CheckoutRecord> {
+  const context = { environment: record.environment, idempotencyKey: record.idempotencyKey };
+  const provider = providerOf(deps, record.environment);
+  try {
+    const session =
+      (await provider.retrieveCheckoutSession(sessionRequest(record), context)) ??
+      (await provider.createCheckoutSession(sessionRequest(record), context));
+    return await openWith(deps, record, session);
+  } catch (error) {
+    if (error instanceof ProviderNoAnswerError) throw outcomeUnknown();
+    throw error;
+  }
+}
+
+/** Reconciles checkouts the provider has left without an answer for longer than `olderThanMs`. */
+export async function reconcileStaleCheckouts(deps: CheckoutsDeps, olderThanMs: number, limit = 50): Promise<number> {
+  const stale = await deps.repository.findStale("created", new Date(Date.now() - olderThanMs), limit);
+  let reconciled = 0;
+  for (const record of stale) {
+    try {
+      await reconcileCheckout(deps, record);
+      reconciled += 1;
+    } catch (error) {
+      deps.logger.info({ checkoutId: record._id, err: error }, "checkout still unreconciled");
+    }
+  }
+  return reconciled;
+}
+
+export async function getCheckout(deps: CheckoutsDeps, caller: CallerContext, checkoutId: string): Promise<CheckoutRecord> {
+  const record = await deps.repository.findById(caller, checkoutId);
+  if (!record) throw notFound("checkout", checkoutId);
+  return record;
+}
+
+export async function getCheckoutByReference(deps: CheckoutsDeps, caller: CallerContext, referenceId: string) {
+  const record = await deps.repository.findByReference(caller, referenceId);
+  if (!record) throw new AppError("RESOURCE_NOT_FOUND", `No checkout with referenceId ${referenceId}.`);
+  return record;
+}
+
+export async function cancelCheckout(deps: CheckoutsDeps, caller: CallerContext, checkoutId: string) {
+  return move(deps, await getCheckout(deps, caller, checkoutId), "cancel");
+}
+
+/** What the payer did, decided by the provider (the sandbox declines its decline scenario). */
+async function applyPayerAction(deps: CheckoutsDeps, record: CheckoutRecord, action: PayerAction) {
+  const amount = { amountMinor: record.amountMinor, currency: record.currency };
+  const decided = providerOf(deps, record.environment).decidePayment(amount, fromStoredMetadata(record.metadata), action);
+  return decided === "paid"
+    ? move(deps, record, "pay", { refundableMinor: record.amountMinor })
+    : move(deps, record, "fail");
+}
+
+/** Test helpers: drive a test-mode checkout as the payer and the provider would. */
+export async function simulateCheckoutOutcome(
+  deps: CheckoutsDeps,
+  caller: CallerContext,
+  checkoutId: string,
+  outcome: "pay" | "fail" | "expire",
+) {
+  if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
+  const record = await getCheckout(deps, caller, checkoutId);
+  return outcome === "expire" ? move(deps, record, "expire") : applyPayerAction(deps, record, outcome);
+}
+
+async function pageCheckout(deps: CheckoutsDeps, checkoutId: string, pageToken: string): Promise<CheckoutRecord> {
+  const record = await deps.repository.findByIdForPage(checkoutId);
+  const expected = Buffer.from(record?.pageToken ?? "");
+  const given = Buffer.from(pageToken);
+  if (!record || record.environment !== "test" || expected.length === 0 || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw new AppError("RESOURCE_NOT_FOUND", "No such payment page.");
+  }
+  return record;
+}
+
+/** The sandbox's hosted payment page: what it shows. */
+export function getHostedCheckout(deps: CheckoutsDeps, checkoutId: string, pageToken: string) {
+  return pageCheckout(deps, checkoutId, pageToken);
+}
+
+/** The sandbox's hosted payment page: the payer pays or gives up. */
+export async function submitHostedCheckout(deps: CheckoutsDeps, checkoutId: string, pageToken: string, action: PayerAction) {
+  return applyPayerAction(deps, await pageCheckout(deps, checkoutId, pageToken), action);
+}
