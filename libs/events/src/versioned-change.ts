@@ -1,4 +1,4 @@
-import type { Collection, Store } from "@bayad/store";
+import type { Collection, Session, Store } from "@bayad/store";
 import type { NewEvent, Outbox } from "./outbox.js";
 
 /** A stored resource whose every change bumps its version. */
@@ -15,6 +15,8 @@ export interface Change<T extends Versioned> {
   record: T;
   /** The event announcing the change; its resource id and version come from `record`. */
   event: Omit<NewEvent, "resourceId" | "aggregateVersion">;
+  /** Further writes that belong to the same change (run only if the change lands). */
+  also?: (session: Session) => Promise<void>;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function commitChange<T extends Versioned>(change: Change<T>): Prom
       );
       if (result.matched === 0) return false;
     }
+    await change.also?.(session);
     await change.outbox.append(
       { ...change.event, resourceId: record._id, aggregateVersion: record.aggregateVersion },
       session,

@@ -20,6 +20,7 @@ export const errorCatalogue = {
   METHOD_NOT_ALLOWED: { http: 405, grpc: Code.Unimplemented, message: "The method is not allowed on this route." },
   RESOURCE_ALREADY_EXISTS: { http: 409, grpc: Code.AlreadyExists, message: "A resource with this identity already exists." },
   INVALID_STATE_TRANSITION: { http: 409, grpc: Code.FailedPrecondition, message: "The resource's status does not allow this operation." },
+  REFUND_EXCEEDS_REFUNDABLE: { http: 409, grpc: Code.FailedPrecondition, message: "The refund is larger than what is left to refund of the payment." },
   PROVIDER_NOT_CONFIGURED: { http: 409, grpc: Code.FailedPrecondition, message: "No payment provider is configured for this environment." },
   IDEMPOTENCY_KEY_PAYLOAD_MISMATCH: { http: 409, grpc: Code.FailedPrecondition, message: "The Idempotency-Key was used with a different request." },
   IDEMPOTENCY_KEY_IN_PROGRESS: { http: 409, grpc: Code.Aborted, message: "A request with this Idempotency-Key is still being processed." },

@@ -1,0 +1,60 @@
+import type { Collection, Session } from "@bayad/store";
+import type { CallerContext } from "@bayad/kit";
+
+/** What refunds need of a payment document (a checkout or a payment intent). */
+interface RefundablePayment {
+  _id: string;
+  projectId: string;
+  environment: string;
+  status: string;
+  amountMinor: number;
+  /** Set to the amount when the payment completes; refunds take from it. */
+  refundableMinor?: number;
+}
+
+type Scope = Pick<CallerContext, "projectId" | "environment">;
+
+/** The payment collections refunds may draw on, by id prefix, with the status that means paid. */
+export type RefundableCollections = Record<"chk" | "pi", { collection: Collection<RefundablePayment & { aggregateVersion: number }>; paidStatus: string }>;
+
+export type Reservation =
+  | { reserved: true }
+  | { reserved: false; reason: "not_found" | "not_paid" | "exceeds"; refundableMinor?: number };
+
+function sourceOf(collections: RefundableCollections, paymentId: string) {
+  const prefix = paymentId.slice(0, paymentId.indexOf("_"));
+  return prefix === "chk" || prefix === "pi" ? collections[prefix] : undefined;
+}
+
+/**
+ * Takes `amountMinor` from a payment's refundable balance in one conditional update, so that
+ * however many refunds race, the sum of what they take never exceeds what was paid.
+ */
+export async function reserveRefund(
+  collections: RefundableCollections,
+  scope: Scope,
+  paymentId: string,
+  amountMinor: number,
+  session: Session,
+): Promise<Reservation> {
+  const source = sourceOf(collections, paymentId);
+  if (!source) return { reserved: false, reason: "not_found" };
+  const filter = { _id: paymentId, projectId: scope.projectId, environment: scope.environment };
+  const taken = await source.collection.updateOne(
+    { ...filter, status: source.paidStatus, refundableMinor: { $gte: amountMinor } },
+    { $inc: { refundableMinor: -amountMinor } },
+    { session },
+  );
+  if (taken.matched === 1) return { reserved: true };
+  const payment = await source.collection.findOne(filter, { session });
+  if (!payment) return { reserved: false, reason: "not_found" };
+  if (payment.status !== source.paidStatus) return { reserved: false, reason: "not_paid" };
+  return { reserved: false, reason: "exceeds", refundableMinor: payment.refundableMinor ?? 0 };
+}
+
+/** Gives a failed refund's amount back to the payment's refundable balance. */
+export async function releaseRefund(collections: RefundableCollections, paymentId: string, amountMinor: number, session: Session) {
+  const source = sourceOf(collections, paymentId);
+  if (!source) return;
+  await source.collection.updateOne({ _id: paymentId }, { $inc: { refundableMinor: amountMinor } }, { session });
+}

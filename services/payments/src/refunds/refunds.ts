@@ -1,0 +1,123 @@
+import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
+import { commitChange, type Outbox } from "@bayad/events";
+import type { PaymentProvider } from "@bayad/provider";
+import type { Store } from "@bayad/store";
+import { refundStates, refundToProto, type RefundRecord } from "./refund.js";
+import type { RefundsRepository } from "./refunds-repository.js";
+import { releaseRefund, reserveRefund, type RefundableCollections, type Reservation } from "./refundable-payments.js";
+
+export interface RefundsDeps {
+  store: Store;
+  repository: RefundsRepository;
+  outbox: Outbox;
+  /** The payments refunds draw on: paid checkouts and succeeded payment intents. */
+  payments: RefundableCollections;
+  providerOf: (environment: CallerContext["environment"]) => PaymentProvider;
+  logger: Logger;
+}
+
+export interface CreateRefundInput {
+  paymentId: string;
+  amountMinor: number;
+  reason: string;
+}
+
+function refusal(reservation: Exclude<Reservation, { reserved: true }>, paymentId: string): AppError {
+  switch (reservation.reason) {
+    case "not_found":
+      return notFound("payment", paymentId);
+    case "not_paid":
+      return new AppError("INVALID_STATE_TRANSITION", `Payment ${paymentId} is not paid, so it cannot be refunded.`);
+    case "exceeds":
+      return new AppError("REFUND_EXCEEDS_REFUNDABLE", undefined, {
+        details: [`amount.amountMinor: exceeds the ${reservation.refundableMinor ?? 0} centavos left to refund`],
+      });
+  }
+}
+
+/**
+ * Refunds (part of) a paid payment. The amount is taken from the payment's refundable balance in
+ * the same transaction that records the refund, so concurrent refunds can never together exceed
+ * what was paid; a failed refund gives its amount back.
+ */
+export async function createRefund(
+  deps: RefundsDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  input: CreateRefundInput,
+): Promise<RefundRecord> {
+  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+  if (existing) return existing;
+  const provider = deps.providerOf(caller.environment);
+
+  const now = new Date();
+  const record: RefundRecord = {
+    _id: newId("ref"),
+    projectId: caller.projectId,
+    environment: caller.environment,
+    paymentId: input.paymentId,
+    status: "pending",
+    amountMinor: input.amountMinor,
+    currency: CURRENCY,
+    reason: input.reason,
+    idempotencyKey: caller.idempotencyKey,
+    aggregateVersion: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await deps.store.transaction(async (session) => {
+      const reservation = await reserveRefund(deps.payments, caller, input.paymentId, input.amountMinor, session);
+      if (!reservation.reserved) throw refusal(reservation, input.paymentId);
+      await deps.repository.collection.insertOne(record, { session });
+      await deps.outbox.append(
+        { name: "refund.pending", caller, resourceId: record._id, aggregateVersion: 1, snapshot: { case: "refund", value: refundToProto(record) } },
+        session,
+      );
+    });
+  } catch (error) {
+    if (deps.repository.isIdempotencyConflict(error)) {
+      const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+      if (winner) return winner;
+    }
+    throw error;
+  }
+
+  try {
+    const { providerReference } = await provider.createRefund(
+      { refundId: record._id, paymentId: record.paymentId, amount: { amountMinor: record.amountMinor, currency: CURRENCY }, reason: record.reason },
+      { environment: caller.environment, idempotencyKey: caller.idempotencyKey },
+    );
+    await deps.repository.collection.updateOne({ _id: record._id }, { $set: { providerReference } });
+    return { ...record, providerReference };
+  } catch (error) {
+    // The refund stays pending: the provider reports its outcome later (test helpers in the sandbox).
+    deps.logger.warn({ err: error, refundId: record._id }, "refund not acknowledged by the provider yet");
+    return record;
+  }
+}
+
+export async function getRefund(deps: RefundsDeps, caller: CallerContext, refundId: string): Promise<RefundRecord> {
+  const record = await deps.repository.findById(caller, refundId);
+  if (!record) throw notFound("refund", refundId);
+  return record;
+}
+
+/** Test helpers: the provider reports the refund succeeded or failed. */
+export async function simulateRefundOutcome(deps: RefundsDeps, caller: CallerContext, refundId: string, action: "succeed" | "fail") {
+  if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
+  let current = await getRefund(deps, caller, refundId);
+  for (;;) {
+    const status = refundStates.next(current.status, action);
+    const next: RefundRecord = { ...current, status, aggregateVersion: current.aggregateVersion + 1, updatedAt: new Date() };
+    const committed = await commitChange({
+      store: deps.store,
+      collection: deps.repository.collection,
+      outbox: deps.outbox,
+      record: next,
+      event: { name: `refund.${status}`, caller: next, snapshot: { case: "refund", value: refundToProto(next) } },
+      also: status === "failed" ? (session) => releaseRefund(deps.payments, next.paymentId, next.amountMinor, session) : undefined,
+    });
+    if (committed) return next;
+    current = await getRefund(deps, caller, refundId);
+  }
+}
