@@ -22,6 +22,7 @@ import { healthRoutes } from "./routes/health.js";
 import { createServiceClients, type ServiceAddresses } from "./rpc/service-clients.js";
 import { renderDocsPage } from "./openapi/docs-page.js";
 import { hostedCheckoutRoutes } from "./sandbox/hosted-checkout.js";
+import { hostedQrPhRoutes } from "./sandbox/hosted-qrph.js";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -109,6 +110,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         ctx.body = renderDocsPage(doc);
       });
       hostedCheckoutRoutes(clients.payments)(router);
+      hostedQrPhRoutes(clients.payments)(router);
       if (devIssuer) {
         router.get("/.well-known/jwks.json", (ctx) => {
           ctx.body = devIssuer.jwks();

@@ -65,6 +65,8 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/pay", "payCheckoutTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/fail", "failCheckoutTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/expire", "expireCheckoutTestHelper", "Test helpers"],
+  ["post", "/api/v1/payments/test-helpers/intents/{paymentIntentId}/succeed", "succeedPaymentIntentTestHelper", "Test helpers"],
+  ["post", "/api/v1/payments/test-helpers/intents/{paymentIntentId}/fail", "failPaymentIntentTestHelper", "Test helpers"],
 ];
 
 /** The scopes (any one of which grants access) of the operations whose scope is not the default. */
@@ -99,6 +101,8 @@ const bodylessOperations = [
   "payCheckoutTestHelper",
   "failCheckoutTestHelper",
   "expireCheckoutTestHelper",
+  "succeedPaymentIntentTestHelper",
+  "failPaymentIntentTestHelper",
 ];
 
 const idempotencyRef = "#/components/parameters/IdempotencyKey";

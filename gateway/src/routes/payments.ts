@@ -1,6 +1,14 @@
 import type { Client } from "@connectrpc/connect";
-import { SimulatedOutcome, type Capabilities, type Checkout, type Customer, type PaymentsService } from "@bayad/proto";
-import { CheckoutStatusSchema } from "@bayad/proto";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import {
+  SimulatedOutcome,
+  type Capabilities,
+  type Checkout,
+  type Customer,
+  type PaymentIntent,
+  type PaymentsService,
+} from "@bayad/proto";
+import { CheckoutStatusSchema, PaymentIntentStatusSchema } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
 
@@ -41,6 +49,40 @@ function checkoutToJson(checkout: Checkout | undefined, publicUrl: PublicUrl) {
   };
 }
 
+/**
+ * The public PaymentIntent status has no QR Ph states: a ready, unpaid code reads
+ * `requires_action` (the payer has yet to act) and an expired one `cancelled` (it can no longer
+ * be paid), as the OpenAPI document describes.
+ */
+const publicIntentStatus: Record<string, string> = { awaiting_next_action: "requires_action", expired: "cancelled" };
+
+function paymentIntentToJson(intent: PaymentIntent | undefined) {
+  if (!intent) throw new Error("the payments service answered without a payment intent");
+  const status = enumToText(PaymentIntentStatusSchema, intent.status);
+  return {
+    paymentIntentId: intent.paymentIntentId,
+    referenceId: intent.referenceId,
+    status: publicIntentStatus[status] ?? status,
+    amount: moneyToJson(intent.amount),
+    aggregateVersion: intent.aggregateVersion,
+  };
+}
+
+function qrPhPaymentIntentToJson(intent: PaymentIntent | undefined, publicUrl: PublicUrl) {
+  if (!intent) throw new Error("the payments service answered without a payment intent");
+  return {
+    paymentIntentId: intent.paymentIntentId,
+    referenceId: intent.referenceId,
+    // What creation produced: the code is ready. Later states are read with getPaymentIntent.
+    status: "awaiting_next_action",
+    amount: moneyToJson(intent.amount),
+    qrCodeImageUrl: publicUrl(intent.qrCodeImageUrl),
+    expirySeconds: intent.expirySeconds,
+    aggregateVersion: intent.aggregateVersion,
+    ...(intent.expiresAt ? { expiresAt: timestampDate(intent.expiresAt).toISOString() } : {}),
+  };
+}
+
 const money = (body: Record<string, unknown>) => {
   const amount = body.amount as { amountMinor: number; currency: string };
   return { amountMinor: BigInt(amount.amountMinor), currency: amount.currency };
@@ -52,6 +94,12 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
     async ({ params }, { call }) => {
       const response = await payments.simulateCheckoutOutcome({ checkoutId: params.checkoutId, outcome }, call);
       return { status: 200, data: checkoutToJson(response.checkout, publicUrl) };
+    };
+
+  const simulatePaymentIntent = (outcome: SimulatedOutcome): OperationHandlers[string] =>
+    async ({ params }, { call }) => {
+      const response = await payments.simulatePaymentIntentOutcome({ paymentIntentId: params.paymentIntentId, outcome }, call);
+      return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
     };
 
   return {
@@ -112,5 +160,41 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
     payCheckoutTestHelper: simulateCheckout(SimulatedOutcome.SUCCEED),
     failCheckoutTestHelper: simulateCheckout(SimulatedOutcome.FAIL),
     expireCheckoutTestHelper: simulateCheckout(SimulatedOutcome.EXPIRE),
+
+    async createPaymentIntent({ body }, { call }) {
+      const response = await payments.createPaymentIntent({ referenceId: body.referenceId as string, amount: money(body) }, call);
+      return { status: 201, data: paymentIntentToJson(response.paymentIntent) };
+    },
+
+    async createQrPhPaymentIntent({ body }, { call }) {
+      const response = await payments.createQrPhPaymentIntent(
+        {
+          referenceId: body.referenceId as string,
+          amount: money(body),
+          description: (body.description as string | undefined) ?? "",
+          expirySeconds: (body.expirySeconds as number | undefined) ?? 0,
+        },
+        call,
+      );
+      return { status: 201, data: qrPhPaymentIntentToJson(response.paymentIntent, publicUrl) };
+    },
+
+    async getPaymentIntent({ params }, { call }) {
+      const response = await payments.getPaymentIntent({ paymentIntentId: params.paymentIntentId }, call);
+      return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
+    },
+
+    async confirmPaymentIntent({ params }, { call }) {
+      const response = await payments.confirmPaymentIntent({ paymentIntentId: params.paymentIntentId }, call);
+      return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
+    },
+
+    async cancelPaymentIntent({ params }, { call }) {
+      const response = await payments.cancelPaymentIntent({ paymentIntentId: params.paymentIntentId }, call);
+      return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
+    },
+
+    succeedPaymentIntentTestHelper: simulatePaymentIntent(SimulatedOutcome.SUCCEED),
+    failPaymentIntentTestHelper: simulatePaymentIntent(SimulatedOutcome.FAIL),
   };
 }

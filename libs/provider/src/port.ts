@@ -45,6 +45,9 @@ export interface QrPhCode {
   providerReference: string;
   /** The EMVCo merchant-presented QR Ph payload. */
   payload: string;
+  /** Where the code's image is. May be a path (the sandbox's images are served by the gateway). */
+  imageUrl: string;
+  /** The secret part of imageUrl that proves an image request came from that URL. */
   pageToken: string;
 }
 

@@ -3,7 +3,7 @@ import { envInt, envOptional, randomBase62 } from "@bayad/kit";
 export interface PaymentsConfig {
   /** How long createCheckout waits for the provider before answering 202. */
   providerTimeoutMs: number;
-  /** How often checkouts the provider left unanswered are reconciled. */
+  /** How often checkouts the provider left unanswered are reconciled and due QR Ph codes expired. */
   reconcileIntervalMs: number;
   sandbox: { secret: string; delayMs: number; silenceMs: number };
 }

@@ -15,10 +15,22 @@ import {
   type CheckoutsDeps,
 } from "./checkouts/checkouts.js";
 import { checkoutToProto } from "./checkouts/checkout.js";
+import {
+  cancelPaymentIntent,
+  confirmPaymentIntent,
+  createPaymentIntent,
+  createQrPhPaymentIntent,
+  getPaymentIntent,
+  getQrPhImage,
+  simulatePaymentIntentOutcome,
+  type PaymentIntentsDeps,
+} from "./payment-intents/payment-intents.js";
+import { paymentIntentToProto } from "./payment-intents/payment-intent.js";
 
 export interface PaymentsServiceDeps {
   customers: CustomersDeps;
   checkouts: CheckoutsDeps;
+  paymentIntents: PaymentIntentsDeps;
 }
 
 const payerActions = {
@@ -37,7 +49,7 @@ function payerActionOf(outcome: SimulatedOutcome): "pay" | "fail" {
  * Methods not listed here answer UNIMPLEMENTED until their resource is served.
  */
 export function createPaymentsService(deps: PaymentsServiceDeps): Partial<ServiceImpl<typeof PaymentsService>> {
-  const { checkouts } = deps;
+  const { checkouts, paymentIntents } = deps;
   return {
     getCapabilities(_request, context) {
       const provider = checkouts.providers[callerOf(context).environment];
@@ -94,6 +106,49 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
     async submitHostedCheckout(request) {
       const action = payerActionOf(request.outcome);
       return { checkout: checkoutToProto(await submitHostedCheckout(checkouts, request.checkoutId, request.pageToken, action)) };
+    },
+
+    async createPaymentIntent(request, context) {
+      const intent = await createPaymentIntent(paymentIntents, mutatingCallerOf(context), {
+        referenceId: request.referenceId,
+        amountMinor: Number(request.amount?.amountMinor ?? 0n),
+      });
+      return { paymentIntent: paymentIntentToProto(intent) };
+    },
+
+    async createQrPhPaymentIntent(request, context) {
+      const intent = await createQrPhPaymentIntent(paymentIntents, mutatingCallerOf(context), {
+        referenceId: request.referenceId,
+        amountMinor: Number(request.amount?.amountMinor ?? 0n),
+        description: request.description,
+        expirySeconds: request.expirySeconds,
+      });
+      return { paymentIntent: paymentIntentToProto(intent) };
+    },
+
+    async getPaymentIntent(request, context) {
+      const intent = await getPaymentIntent(paymentIntents, callerOf(context), request.paymentIntentId);
+      return { paymentIntent: paymentIntentToProto(intent) };
+    },
+
+    async confirmPaymentIntent(request, context) {
+      const intent = await confirmPaymentIntent(paymentIntents, mutatingCallerOf(context), request.paymentIntentId);
+      return { paymentIntent: paymentIntentToProto(intent) };
+    },
+
+    async cancelPaymentIntent(request, context) {
+      const intent = await cancelPaymentIntent(paymentIntents, callerOf(context), request.paymentIntentId);
+      return { paymentIntent: paymentIntentToProto(intent) };
+    },
+
+    async simulatePaymentIntentOutcome(request, context) {
+      const action = payerActionOf(request.outcome);
+      const intent = await simulatePaymentIntentOutcome(paymentIntents, callerOf(context), request.paymentIntentId, action);
+      return { paymentIntent: paymentIntentToProto(intent) };
+    },
+
+    async getQrPhImage(request) {
+      return getQrPhImage(paymentIntents, request.paymentIntentId, request.pageToken);
     },
   };
 }

@@ -7,6 +7,8 @@ import type { PaymentsConfig } from "./config.js";
 import { createCustomersRepository } from "./customers/customers-repository.js";
 import { createCheckoutsRepository } from "./checkouts/checkouts-repository.js";
 import { reconcileStaleCheckouts } from "./checkouts/checkouts.js";
+import { createPaymentIntentsRepository } from "./payment-intents/payment-intents-repository.js";
+import { expireDuePaymentIntents } from "./payment-intents/payment-intents.js";
 import { createPaymentsService } from "./payments-service.js";
 
 export interface PaymentsServerOptions {
@@ -21,25 +23,39 @@ export interface PaymentsServerOptions {
 export async function startPaymentsServer(options: PaymentsServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
   const outbox = createOutbox(store, "payments");
+  const providers = { test: createSandboxProvider(config.sandbox) };
   const checkouts = {
     store,
     repository: createCheckoutsRepository(store),
     outbox,
-    providers: { test: createSandboxProvider(config.sandbox) },
+    providers,
     providerTimeoutMs: config.providerTimeoutMs,
     logger,
+  };
+  const paymentIntents = {
+    store,
+    repository: createPaymentIntentsRepository(store),
+    outbox,
+    providers,
+    logger,
+    now: () => new Date(),
   };
   const service = createPaymentsService({
     customers: { store, repository: createCustomersRepository(store), outbox },
     checkouts,
+    paymentIntents,
   });
   await store.ensureIndexes();
 
   // Checkouts whose provider answer never arrived (silence, or a crash while waiting) are
-  // reconciled here, so they resolve even if no client retries.
+  // reconciled here, so they resolve even if no client retries; unpaid QR Ph codes past their
+  // expiry expire here, so their intents expire by themselves.
   const sweep = setInterval(() => {
     reconcileStaleCheckouts(checkouts, config.providerTimeoutMs).catch((error: unknown) =>
       logger.error({ err: error }, "checkout reconciliation failed"),
+    );
+    expireDuePaymentIntents(paymentIntents).catch((error: unknown) =>
+      logger.error({ err: error }, "payment intent expiry failed"),
     );
   }, config.reconcileIntervalMs);
   sweep.unref();

@@ -44,7 +44,7 @@ describe("getPaymentCapabilities", () => {
     const live = await api.request("GET", "/api/v1/payments/capabilities", { credential: project.liveKey });
 
     expect(test.body.data.paymentMethods).toEqual(["card", "qrph"]);
-    expect(test.body.data.resources).toEqual(expect.arrayContaining(["customers", "checkouts"]));
+    expect(test.body.data.resources).toEqual(expect.arrayContaining(["customers", "checkouts", "intents"]));
     expect(live.status).toBe(200);
     expect(live.body.data.paymentMethods).toEqual([]);
     expect(live.body.data.resources).toEqual(test.body.data.resources);

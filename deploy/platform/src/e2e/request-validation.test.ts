@@ -113,8 +113,8 @@ describe("request validation from the OpenAPI document", () => {
   });
 
   it("lets a valid request through validation (its service answers 501 until it is built)", async () => {
-    const response = await api.request("POST", "/api/v1/payments/intents", {
-      body: { referenceId: "intent-1", amount: { amountMinor: 100, currency: "PHP" } },
+    const response = await api.request("POST", "/api/v1/payments/plans", {
+      body: { name: "Gold", amount: 2000, interval: "monthly" },
       unchecked: true,
     });
     expect(response.status).toBe(501);

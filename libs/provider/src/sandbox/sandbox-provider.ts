@@ -70,6 +70,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): PaymentP
     },
 
     async createQrPh(request) {
+      const pageToken = tokenFor(request.paymentIntentId);
       return {
         providerReference: referenceFor("qr", request.paymentIntentId),
         payload: buildQrPhPayload({
@@ -82,7 +83,8 @@ export function createSandboxProvider(options: SandboxProviderOptions): PaymentP
           referenceId: request.referenceId,
           paymentIntentId: request.paymentIntentId,
         }),
-        pageToken: tokenFor(request.paymentIntentId),
+        imageUrl: `/sandbox/qrph/${request.paymentIntentId}.png?token=${pageToken}`,
+        pageToken,
       };
     },
 

@@ -1,15 +1,15 @@
-import { timingSafeEqual } from "node:crypto";
-import { AppError, CURRENCY, newId, notFound, type CallerContext, type Environment, type Logger } from "@bayad/kit";
+import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
 import { commitChange, type Outbox } from "@bayad/events";
 import {
   ProviderNoAnswerError,
   type CheckoutSession,
   type CheckoutSessionRequest,
-  type PaymentProvider,
   type PayerAction,
 } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { fromStoredMetadata, toStoredMetadata } from "../shared/metadata.js";
+import { providerOf, type PaymentProviders } from "../shared/providers.js";
+import { pageTokenMatches } from "../shared/page-token.js";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
 import type { CheckoutsRepository } from "./checkouts-repository.js";
 
@@ -17,8 +17,7 @@ export interface CheckoutsDeps {
   store: Store;
   repository: CheckoutsRepository;
   outbox: Outbox;
-  /** The sandbox serves test mode; live mode needs a real provider adapter. */
-  providers: { test: PaymentProvider; live?: PaymentProvider };
+  providers: PaymentProviders;
   /** How long createCheckout waits for the provider before answering 202. */
   providerTimeoutMs: number;
   logger: Logger;
@@ -36,12 +35,6 @@ export interface CreatedCheckout {
   checkout: CheckoutRecord;
   /** The provider has not answered yet: the checkout becomes pending by itself when it does. */
   providerPending: boolean;
-}
-
-function providerOf(deps: CheckoutsDeps, environment: Environment): PaymentProvider {
-  const provider = deps.providers[environment];
-  if (!provider) throw new AppError("PROVIDER_NOT_CONFIGURED", `No payment provider is configured for ${environment} mode.`);
-  return provider;
 }
 
 type Action = Parameters<typeof checkoutStates.next>[1];
@@ -109,7 +102,7 @@ export async function createCheckout(
   caller: CallerContext & { idempotencyKey: string },
   input: CreateCheckoutInput,
 ): Promise<CreatedCheckout> {
-  const provider = providerOf(deps, caller.environment);
+  const provider = providerOf(deps.providers, caller.environment);
   const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
   if (existing) {
     if (existing.status !== "created") return { checkout: existing, providerPending: false };
@@ -179,7 +172,7 @@ export async function createCheckout(
 /** Asks the provider whether a checkout still `created` got its session, and records it. */
 export async function reconcileCheckout(deps: CheckoutsDeps, record: CheckoutRecord): Promise<CheckoutRecord> {
   const context = { environment: record.environment, idempotencyKey: record.idempotencyKey };
-  const provider = providerOf(deps, record.environment);
+  const provider = providerOf(deps.providers, record.environment);
   try {
     const session =
       (await provider.retrieveCheckoutSession(sessionRequest(record), context)) ??
@@ -225,7 +218,7 @@ export async function cancelCheckout(deps: CheckoutsDeps, caller: CallerContext,
 /** What the payer did, decided by the provider (the sandbox declines its decline scenario). */
 async function applyPayerAction(deps: CheckoutsDeps, record: CheckoutRecord, action: PayerAction) {
   const amount = { amountMinor: record.amountMinor, currency: record.currency };
-  const decided = providerOf(deps, record.environment).decidePayment(amount, fromStoredMetadata(record.metadata), action);
+  const decided = providerOf(deps.providers, record.environment).decidePayment(amount, fromStoredMetadata(record.metadata), action);
   return decided === "paid"
     ? move(deps, record, "pay", { refundableMinor: record.amountMinor })
     : move(deps, record, "fail");
@@ -245,9 +238,7 @@ export async function simulateCheckoutOutcome(
 
 async function pageCheckout(deps: CheckoutsDeps, checkoutId: string, pageToken: string): Promise<CheckoutRecord> {
   const record = await deps.repository.findByIdForPage(checkoutId);
-  const expected = Buffer.from(record?.pageToken ?? "");
-  const given = Buffer.from(pageToken);
-  if (!record || record.environment !== "test" || expected.length === 0 || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+  if (!record || record.environment !== "test" || !pageTokenMatches(record.pageToken, pageToken)) {
     throw new AppError("RESOURCE_NOT_FOUND", "No such payment page.");
   }
   return record;

@@ -1,0 +1,49 @@
+import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import type { CallerContext } from "@bayad/kit";
+import type { PaymentIntentRecord } from "./payment-intent.js";
+
+export const paymentIntentsCollection: CollectionDef = {
+  name: "payment_intents",
+  indexes: [
+    { name: "payment_intents_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
+    { name: "payment_intents_status_expires", keys: { status: 1, expiresAt: 1 } },
+  ],
+};
+
+type Scope = Pick<CallerContext, "projectId" | "environment">;
+
+/** The only code that knows the `payment_intents` collection. */
+export function createPaymentIntentsRepository(store: Store) {
+  const intents = store.collection<PaymentIntentRecord>(paymentIntentsCollection);
+  return {
+    collection: intents,
+
+    /** Scoped to a project and environment; a stored record is itself a scope, for re-reads. */
+    findById(scope: Scope, paymentIntentId: string): Promise<PaymentIntentRecord | null> {
+      return intents.findOne({ _id: paymentIntentId, projectId: scope.projectId, environment: scope.environment });
+    },
+
+    /** Unscoped: for the sandbox's QR images, which prove access with the page token instead. */
+    findByIdForPage(paymentIntentId: string): Promise<PaymentIntentRecord | null> {
+      return intents.findOne({ _id: paymentIntentId });
+    },
+
+    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<PaymentIntentRecord | null> {
+      return intents.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
+    },
+
+    /** Unpaid QR Ph intents whose code has expired by `now`, soonest expired first. */
+    findDueForExpiry(now: Date, limit: number): Promise<PaymentIntentRecord[]> {
+      return intents.find(
+        { status: "awaiting_next_action", expiresAt: { $lte: now } },
+        { sort: { expiresAt: 1 }, limit },
+      );
+    },
+
+    isIdempotencyConflict(error: unknown): boolean {
+      return isDuplicateKeyError(error, "payment_intents_idempotency_key");
+    },
+  };
+}
+
+export type PaymentIntentsRepository = ReturnType<typeof createPaymentIntentsRepository>;
