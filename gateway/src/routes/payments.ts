@@ -8,7 +8,7 @@ import {
   type PaymentIntent,
   type PaymentsService,
 } from "@bayad/proto";
-import { CheckoutStatusSchema, PaymentIntentStatusSchema } from "@bayad/proto";
+import { CheckoutStatusSchema, PaymentIntentStatusSchema, RefundStatusSchema, type Refund } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
 
@@ -83,6 +83,17 @@ function qrPhPaymentIntentToJson(intent: PaymentIntent | undefined, publicUrl: P
   };
 }
 
+function refundToJson(refund: Refund | undefined) {
+  if (!refund) throw new Error("the payments service answered without a refund");
+  return {
+    refundId: refund.refundId,
+    paymentId: refund.paymentId,
+    status: enumToText(RefundStatusSchema, refund.status),
+    amount: moneyToJson(refund.amount),
+    ...(refund.reason ? { reason: refund.reason } : {}),
+  };
+}
+
 const money = (body: Record<string, unknown>) => {
   const amount = body.amount as { amountMinor: number; currency: string };
   return { amountMinor: BigInt(amount.amountMinor), currency: amount.currency };
@@ -100,6 +111,12 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
     async ({ params }, { call }) => {
       const response = await payments.simulatePaymentIntentOutcome({ paymentIntentId: params.paymentIntentId, outcome }, call);
       return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
+    };
+
+  const simulateRefund = (outcome: SimulatedOutcome): OperationHandlers[string] =>
+    async ({ params }, { call }) => {
+      const response = await payments.simulateRefundOutcome({ refundId: params.refundId, outcome }, call);
+      return { status: 200, data: refundToJson(response.refund) };
     };
 
   return {
@@ -194,6 +211,21 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
       return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
     },
 
+    async createRefund({ body }, { call }) {
+      const response = await payments.createRefund(
+        { paymentId: body.paymentId as string, amount: money(body), reason: (body.reason as string | undefined) ?? "" },
+        call,
+      );
+      return { status: 201, data: refundToJson(response.refund) };
+    },
+
+    async getRefund({ params }, { call }) {
+      const response = await payments.getRefund({ refundId: params.refundId }, call);
+      return { status: 200, data: refundToJson(response.refund) };
+    },
+
+    succeedRefundTestHelper: simulateRefund(SimulatedOutcome.SUCCEED),
+    failRefundTestHelper: simulateRefund(SimulatedOutcome.FAIL),
     succeedPaymentIntentTestHelper: simulatePaymentIntent(SimulatedOutcome.SUCCEED),
     failPaymentIntentTestHelper: simulatePaymentIntent(SimulatedOutcome.FAIL),
   };

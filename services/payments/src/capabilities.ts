@@ -7,7 +7,7 @@ import { CURRENCY } from "@bayad/kit";
  * and only once the service serves them; payment methods are those of the provider of the
  * caller's environment.
  */
-export const servedResources = ["customers", "checkouts", "intents"] as const;
+export const servedResources = ["customers", "checkouts", "intents", "refunds"] as const;
 
 export function describeCapabilities(paymentMethods: readonly string[]): Capabilities {
   return create(CapabilitiesSchema, {

@@ -26,11 +26,14 @@ import {
   type PaymentIntentsDeps,
 } from "./payment-intents/payment-intents.js";
 import { paymentIntentToProto } from "./payment-intents/payment-intent.js";
+import { createRefund, getRefund, simulateRefundOutcome, type RefundsDeps } from "./refunds/refunds.js";
+import { refundToProto } from "./refunds/refund.js";
 
 export interface PaymentsServiceDeps {
   customers: CustomersDeps;
   checkouts: CheckoutsDeps;
   paymentIntents: PaymentIntentsDeps;
+  refunds: RefundsDeps;
 }
 
 const payerActions = {
@@ -49,7 +52,7 @@ function payerActionOf(outcome: SimulatedOutcome): "pay" | "fail" {
  * Methods not listed here answer UNIMPLEMENTED until their resource is served.
  */
 export function createPaymentsService(deps: PaymentsServiceDeps): Partial<ServiceImpl<typeof PaymentsService>> {
-  const { checkouts, paymentIntents } = deps;
+  const { checkouts, paymentIntents, refunds } = deps;
   return {
     getCapabilities(_request, context) {
       const provider = checkouts.providers[callerOf(context).environment];
@@ -139,6 +142,24 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
     async cancelPaymentIntent(request, context) {
       const intent = await cancelPaymentIntent(paymentIntents, callerOf(context), request.paymentIntentId);
       return { paymentIntent: paymentIntentToProto(intent) };
+    },
+
+    async createRefund(request, context) {
+      const refund = await createRefund(refunds, mutatingCallerOf(context), {
+        paymentId: request.paymentId,
+        amountMinor: Number(request.amount?.amountMinor ?? 0n),
+        reason: request.reason,
+      });
+      return { refund: refundToProto(refund) };
+    },
+
+    async getRefund(request, context) {
+      return { refund: refundToProto(await getRefund(refunds, callerOf(context), request.refundId)) };
+    },
+
+    async simulateRefundOutcome(request, context) {
+      const action = payerActionOf(request.outcome) === "pay" ? "succeed" : "fail";
+      return { refund: refundToProto(await simulateRefundOutcome(refunds, callerOf(context), request.refundId, action)) };
     },
 
     async simulatePaymentIntentOutcome(request, context) {

@@ -10,6 +10,8 @@ import { reconcileStaleCheckouts } from "./checkouts/checkouts.js";
 import { createPaymentIntentsRepository } from "./payment-intents/payment-intents-repository.js";
 import { expireDuePaymentIntents } from "./payment-intents/payment-intents.js";
 import { createPaymentsService } from "./payments-service.js";
+import { createRefundsRepository } from "./refunds/refunds-repository.js";
+import { providerOf } from "./shared/providers.js";
 
 export interface PaymentsServerOptions {
   store: Store;
@@ -40,10 +42,22 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     logger,
     now: () => new Date(),
   };
+  const refunds = {
+    store,
+    repository: createRefundsRepository(store),
+    outbox,
+    payments: {
+      chk: { collection: checkouts.repository.collection, paidStatus: "paid" },
+      pi: { collection: paymentIntents.repository.collection, paidStatus: "succeeded" },
+    },
+    providerOf: (environment: "test" | "live") => providerOf(providers, environment),
+    logger,
+  };
   const service = createPaymentsService({
     customers: { store, repository: createCustomersRepository(store), outbox },
     checkouts,
     paymentIntents,
+    refunds,
   });
   await store.ensureIndexes();
 
