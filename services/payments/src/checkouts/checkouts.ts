@@ -1,5 +1,5 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { commitChange, type Outbox } from "@bayad/events";
+import { commitChange, moveResource, type Outbox } from "@bayad/events";
 import {
   ProviderNoAnswerError,
   type CheckoutSession,
@@ -39,30 +39,17 @@ export interface CreatedCheckout {
 
 type Action = Parameters<typeof checkoutStates.next>[1];
 
-/** Applies one move of the state table with its event; re-reads and decides again on a race. */
-async function move(deps: CheckoutsDeps, record: CheckoutRecord, action: Action, extra: Partial<CheckoutRecord> = {}) {
-  let current = record;
-  for (;;) {
-    const status = checkoutStates.next(current.status, action);
-    const next: CheckoutRecord = {
-      ...current,
-      ...extra,
-      status,
-      aggregateVersion: current.aggregateVersion + 1,
-      updatedAt: new Date(),
-    };
-    const committed = await commitChange({
-      store: deps.store,
-      collection: deps.repository.collection,
-      outbox: deps.outbox,
-      record: next,
-      event: { name: `checkout.${status}`, caller: next, snapshot: { case: "checkout", value: checkoutToProto(next) } },
-    });
-    if (committed) return next;
-    const fresh = await deps.repository.findByIdForPage(current._id);
-    if (!fresh) throw notFound("checkout", current._id);
-    current = fresh;
-  }
+/** One move of the checkout state table, written with its event. */
+function move(deps: CheckoutsDeps, record: CheckoutRecord, action: Action, extra: Partial<CheckoutRecord> = {}) {
+  const mover = {
+    store: deps.store,
+    collection: deps.repository.collection,
+    outbox: deps.outbox,
+    states: checkoutStates,
+    resource: "checkout",
+    snapshot: (next: CheckoutRecord) => ({ case: "checkout" as const, value: checkoutToProto(next) }),
+  };
+  return moveResource(mover, record, action, { extra });
 }
 
 function sessionRequest(record: CheckoutRecord): CheckoutSessionRequest {

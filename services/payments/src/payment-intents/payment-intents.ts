@@ -1,5 +1,5 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { commitChange, type Outbox } from "@bayad/events";
+import { commitChange, moveResource, type Outbox } from "@bayad/events";
 import { ProviderNoAnswerError, renderQrPng, type PayerAction } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { providerOf, type PaymentProviders } from "../shared/providers.js";
@@ -34,30 +34,18 @@ const qrPhExpirySeconds = { min: 60, max: 9000, default: 1800 } as const;
 
 type Action = Parameters<typeof paymentIntentStates.next>[1];
 
-/** Applies one move of the state table with its event; re-reads and decides again on a race. */
-async function move(deps: PaymentIntentsDeps, record: PaymentIntentRecord, action: Action, extra: Partial<PaymentIntentRecord> = {}) {
-  let current = record;
-  for (;;) {
-    const status = paymentIntentStates.next(current.status, action);
-    const next: PaymentIntentRecord = {
-      ...current,
-      ...extra,
-      status,
-      aggregateVersion: current.aggregateVersion + 1,
-      updatedAt: deps.now(),
-    };
-    const committed = await commitChange({
-      store: deps.store,
-      collection: deps.repository.collection,
-      outbox: deps.outbox,
-      record: next,
-      event: { name: `payment_intent.${status}`, caller: next, snapshot: { case: "paymentIntent", value: paymentIntentToProto(next) } },
-    });
-    if (committed) return next;
-    const fresh = await deps.repository.findById(current, current._id);
-    if (!fresh) throw notFound("payment intent", current._id);
-    current = fresh;
-  }
+/** One move of the payment intent state table, written with its event. */
+function move(deps: PaymentIntentsDeps, record: PaymentIntentRecord, action: Action, extra: Partial<PaymentIntentRecord> = {}) {
+  const mover = {
+    store: deps.store,
+    collection: deps.repository.collection,
+    outbox: deps.outbox,
+    states: paymentIntentStates,
+    resource: "payment_intent",
+    snapshot: (next: PaymentIntentRecord) => ({ case: "paymentIntent" as const, value: paymentIntentToProto(next) }),
+    now: deps.now,
+  };
+  return moveResource(mover, record, action, { extra });
 }
 
 /** Writes a new intent with its first event, or returns the one this Idempotency-Key created. */

@@ -1,5 +1,5 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { commitChange, type Outbox } from "@bayad/events";
+import { moveResource, type Outbox } from "@bayad/events";
 import type { PaymentProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { refundStates, refundToProto, type RefundRecord } from "./refund.js";
@@ -105,19 +105,17 @@ export async function getRefund(deps: RefundsDeps, caller: CallerContext, refund
 /** Test helpers: the provider reports the refund succeeded or failed. */
 export async function simulateRefundOutcome(deps: RefundsDeps, caller: CallerContext, refundId: string, action: "succeed" | "fail") {
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
-  let current = await getRefund(deps, caller, refundId);
-  for (;;) {
-    const status = refundStates.next(current.status, action);
-    const next: RefundRecord = { ...current, status, aggregateVersion: current.aggregateVersion + 1, updatedAt: new Date() };
-    const committed = await commitChange({
-      store: deps.store,
-      collection: deps.repository.collection,
-      outbox: deps.outbox,
-      record: next,
-      event: { name: `refund.${status}`, caller: next, snapshot: { case: "refund", value: refundToProto(next) } },
-      also: status === "failed" ? (session) => releaseRefund(deps.payments, next.paymentId, next.amountMinor, session) : undefined,
-    });
-    if (committed) return next;
-    current = await getRefund(deps, caller, refundId);
-  }
+  const mover = {
+    store: deps.store,
+    collection: deps.repository.collection,
+    outbox: deps.outbox,
+    states: refundStates,
+    resource: "refund",
+    snapshot: (next: RefundRecord) => ({ case: "refund" as const, value: refundToProto(next) }),
+  };
+  return moveResource(mover, await getRefund(deps, caller, refundId), action, {
+    // A failed refund gives its amount back to the payment, in the same transaction.
+    also: (next, session) =>
+      next.status === "failed" ? releaseRefund(deps.payments, next.paymentId, next.amountMinor, session) : Promise.resolve(),
+  });
 }

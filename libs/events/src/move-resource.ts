@@ -1,0 +1,67 @@
+import type { StateMachine } from "@bayad/kit";
+import type { Collection, Session, Store } from "@bayad/store";
+import type { EventSnapshot, Outbox } from "./outbox.js";
+import { commitChange, type Versioned } from "./versioned-change.js";
+
+/** A stored resource with a status driven by a state table. */
+export interface StatefulRecord<S extends string> extends Versioned {
+  projectId: string;
+  environment: "test" | "live";
+  status: S;
+  updatedAt: Date;
+}
+
+/** What moving one kind of resource needs: where it lives and how it is announced. */
+export interface ResourceMover<T extends StatefulRecord<S>, S extends string, A extends string> {
+  store: Store;
+  collection: Collection<T>;
+  outbox: Outbox;
+  states: StateMachine<S, A>;
+  /** The event name's first part: `<resource>.<new status>`, e.g. "checkout.paid". */
+  resource: string;
+  snapshot: (record: T) => EventSnapshot;
+  now?: () => Date;
+}
+
+export interface MoveOptions<T> {
+  /** Fields that change with the move. */
+  extra?: Partial<T>;
+  /** Further writes of the same change, in its transaction. */
+  also?: (next: T, session: Session) => Promise<void>;
+}
+
+/**
+ * Applies one move of a resource's state table, writing the new version and its event together.
+ * If another change landed first, it re-reads the resource and decides again from its new
+ * status (which may now refuse the move with INVALID_STATE_TRANSITION).
+ */
+export async function moveResource<T extends StatefulRecord<S>, S extends string, A extends string>(
+  mover: ResourceMover<T, S, A>,
+  record: T,
+  action: A,
+  options: MoveOptions<T> = {},
+): Promise<T> {
+  let current = record;
+  for (;;) {
+    const status = mover.states.next(current.status, action);
+    const next: T = {
+      ...current,
+      ...options.extra,
+      status,
+      aggregateVersion: current.aggregateVersion + 1,
+      updatedAt: mover.now?.() ?? new Date(),
+    };
+    const committed = await commitChange({
+      store: mover.store,
+      collection: mover.collection,
+      outbox: mover.outbox,
+      record: next,
+      event: { name: `${mover.resource}.${status}`, caller: next, snapshot: mover.snapshot(next) },
+      also: options.also ? (session) => options.also!(next, session) : undefined,
+    });
+    if (committed) return next;
+    const fresh = await mover.collection.findOne({ _id: current._id });
+    if (!fresh) throw new Error(`${mover.resource} ${current._id} disappeared while it was being moved`);
+    current = fresh;
+  }
+}
