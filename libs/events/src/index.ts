@@ -7,4 +7,4 @@ export {
   type EventSnapshot,
 } from "./outbox.js";
 export { commitChange, type Change, type Versioned } from "./versioned-change.js";
-export { moveResource, type ResourceMover, type MoveOptions, type StatefulRecord } from "./move-resource.js";
+export { createResource, moveResource, type ResourceMover, type MoveOptions, type StatefulRecord } from "./move-resource.js";

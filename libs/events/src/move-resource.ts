@@ -31,6 +31,26 @@ export interface MoveOptions<T> {
 }
 
 /**
+ * Writes a new resource (version 1) with its first event, `<resource>.<status>`. A duplicate key
+ * propagates, so callers can answer with what a concurrent request with the same key created.
+ */
+export async function createResource<T extends StatefulRecord<S>, S extends string, A extends string>(
+  mover: ResourceMover<T, S, A>,
+  record: T,
+  options: Pick<MoveOptions<T>, "also"> = {},
+): Promise<T> {
+  await commitChange({
+    store: mover.store,
+    collection: mover.collection,
+    outbox: mover.outbox,
+    record,
+    event: { name: `${mover.resource}.${record.status}`, caller: record, snapshot: mover.snapshot(record) },
+    also: options.also ? (session) => options.also!(record, session) : undefined,
+  });
+  return record;
+}
+
+/**
  * Applies one move of a resource's state table, writing the new version and its event together.
  * If another change landed first, it re-reads the resource and decides again from its new
  * status (which may now refuse the move with INVALID_STATE_TRANSITION).

@@ -1,14 +1,13 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { commitChange, moveResource, type Outbox } from "@bayad/events";
+import { createResource, moveResource, type Outbox } from "@bayad/events";
 import {
-  ProviderNoAnswerError,
   type CheckoutSession,
   type CheckoutSessionRequest,
   type PayerAction,
 } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { fromStoredMetadata, toStoredMetadata } from "../shared/metadata.js";
-import { providerOf, type PaymentProviders } from "../shared/providers.js";
+import { askProvider, providerOf, type PaymentProviders } from "../shared/providers.js";
 import { pageTokenMatches } from "../shared/page-token.js";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
 import type { CheckoutsRepository } from "./checkouts-repository.js";
@@ -39,9 +38,9 @@ export interface CreatedCheckout {
 
 type Action = Parameters<typeof checkoutStates.next>[1];
 
-/** One move of the checkout state table, written with its event. */
-function move(deps: CheckoutsDeps, record: CheckoutRecord, action: Action, extra: Partial<CheckoutRecord> = {}) {
-  const mover = {
+/** How checkouts are written: their collection, state table and events. */
+function checkoutMover(deps: CheckoutsDeps) {
+  return {
     store: deps.store,
     collection: deps.repository.collection,
     outbox: deps.outbox,
@@ -49,7 +48,10 @@ function move(deps: CheckoutsDeps, record: CheckoutRecord, action: Action, extra
     resource: "checkout",
     snapshot: (next: CheckoutRecord) => ({ case: "checkout" as const, value: checkoutToProto(next) }),
   };
-  return moveResource(mover, record, action, { extra });
+}
+
+function move(deps: CheckoutsDeps, record: CheckoutRecord, action: Action, extra: Partial<CheckoutRecord> = {}) {
+  return moveResource(checkoutMover(deps), record, action, { extra });
 }
 
 function sessionRequest(record: CheckoutRecord): CheckoutSessionRequest {
@@ -73,9 +75,6 @@ async function openWith(deps: CheckoutsDeps, record: CheckoutRecord, session: Ch
     providerReference: session.providerReference,
   });
 }
-
-const outcomeUnknown = () =>
-  new AppError("PAYMENT_OUTCOME_UNKNOWN", "The payment provider has not answered; this checkout is being reconciled.");
 
 /**
  * Creates a checkout and asks the provider for its payment page. The checkout is written first
@@ -114,13 +113,7 @@ export async function createCheckout(
     updatedAt: now,
   };
   try {
-    await commitChange({
-      store: deps.store,
-      collection: deps.repository.collection,
-      outbox: deps.outbox,
-      record,
-      event: { name: "checkout.created", caller, snapshot: { case: "checkout", value: checkoutToProto(record) } },
-    });
+    await createResource(checkoutMover(deps), record);
   } catch (error) {
     const conflict = deps.repository.conflictOf(error);
     if (conflict === "idempotency_key") return createCheckout(deps, caller, input);
@@ -140,15 +133,8 @@ export async function createCheckout(
   const late = new Promise<"late">((resolve) => {
     timer = setTimeout(() => resolve("late"), deps.providerTimeoutMs);
   });
-  try {
-    const first = await Promise.race([answer, late]);
-    if (first !== "late") return { checkout: await openWith(deps, record, first), providerPending: false };
-  } catch (error) {
-    if (error instanceof ProviderNoAnswerError) throw outcomeUnknown();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+  const first = await askProvider(() => Promise.race([answer, late])).finally(() => clearTimeout(timer));
+  if (first !== "late") return { checkout: await openWith(deps, record, first), providerPending: false };
   // Answer 202 now and finish when the provider does; the stale sweep covers a crash meanwhile.
   answer
     .then((session) => openWith(deps, record, session))
@@ -160,15 +146,12 @@ export async function createCheckout(
 export async function reconcileCheckout(deps: CheckoutsDeps, record: CheckoutRecord): Promise<CheckoutRecord> {
   const context = { environment: record.environment, idempotencyKey: record.idempotencyKey };
   const provider = providerOf(deps.providers, record.environment);
-  try {
-    const session =
+  const session = await askProvider(
+    async () =>
       (await provider.retrieveCheckoutSession(sessionRequest(record), context)) ??
-      (await provider.createCheckoutSession(sessionRequest(record), context));
-    return await openWith(deps, record, session);
-  } catch (error) {
-    if (error instanceof ProviderNoAnswerError) throw outcomeUnknown();
-    throw error;
-  }
+      (await provider.createCheckoutSession(sessionRequest(record), context)),
+  );
+  return openWith(deps, record, session);
 }
 
 /** Reconciles checkouts the provider has left without an answer for longer than `olderThanMs`. */

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type CollectionDef, type Session, type Store } from "@bayad/store";
+import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
 import type { CallerContext } from "@bayad/kit";
 import type { CustomerRecord } from "./customer.js";
 
@@ -25,12 +25,9 @@ type Scope = Pick<CallerContext, "projectId" | "environment">;
 
 /** The only code that knows the `customers` collection. */
 export function createCustomersRepository(store: Store) {
-  const customers = store.collection<CustomerRecord & { name?: string }>(customersCollection);
+  const customers = store.collection<CustomerRecord>(customersCollection);
   return {
-    /** Within a transaction; a uniqueness failure aborts it (see `conflictOf`). */
-    insert(record: CustomerRecord, session: Session): Promise<void> {
-      return customers.insertOne(record, { session });
-    },
+    collection: customers,
 
     conflictOf(error: unknown): CustomerConflict | null {
       if (isDuplicateKeyError(error, "customers_idempotency_key")) return "idempotency_key";

@@ -1,5 +1,5 @@
 import { AppError, newId, notFound, type CallerContext } from "@bayad/kit";
-import type { Outbox } from "@bayad/events";
+import { commitChange, type Outbox } from "@bayad/events";
 import type { Store } from "@bayad/store";
 import { customerToProto, type CustomerRecord } from "./customer.js";
 import type { CustomersRepository } from "./customers-repository.js";
@@ -41,18 +41,12 @@ export async function createCustomer(
     createdAt: new Date(),
   };
   try {
-    await deps.store.transaction(async (session) => {
-      await deps.repository.insert(record, session);
-      await deps.outbox.append(
-        {
-          name: "customer.created",
-          caller,
-          resourceId: record._id,
-          aggregateVersion: record.aggregateVersion,
-          snapshot: { case: "customer", value: customerToProto(record) },
-        },
-        session,
-      );
+    await commitChange({
+      store: deps.store,
+      collection: deps.repository.collection,
+      outbox: deps.outbox,
+      record,
+      event: { name: "customer.created", caller, snapshot: { case: "customer", value: customerToProto(record) } },
     });
     return record;
   } catch (error) {

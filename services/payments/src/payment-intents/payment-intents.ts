@@ -1,8 +1,8 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { commitChange, moveResource, type Outbox } from "@bayad/events";
-import { ProviderNoAnswerError, renderQrPng, type PayerAction } from "@bayad/provider";
+import { createResource, moveResource, type Outbox } from "@bayad/events";
+import { renderQrPng, type PayerAction } from "@bayad/provider";
 import type { Store } from "@bayad/store";
-import { providerOf, type PaymentProviders } from "../shared/providers.js";
+import { askProvider, providerOf, type PaymentProviders } from "../shared/providers.js";
 import { pageTokenMatches } from "../shared/page-token.js";
 import { paymentIntentStates, paymentIntentToProto, type PaymentIntentRecord } from "./payment-intent.js";
 import type { PaymentIntentsRepository } from "./payment-intents-repository.js";
@@ -34,9 +34,9 @@ const qrPhExpirySeconds = { min: 60, max: 9000, default: 1800 } as const;
 
 type Action = Parameters<typeof paymentIntentStates.next>[1];
 
-/** One move of the payment intent state table, written with its event. */
-function move(deps: PaymentIntentsDeps, record: PaymentIntentRecord, action: Action, extra: Partial<PaymentIntentRecord> = {}) {
-  const mover = {
+/** How payment intents are written: their collection, state table and events. */
+function paymentIntentMover(deps: PaymentIntentsDeps) {
+  return {
     store: deps.store,
     collection: deps.repository.collection,
     outbox: deps.outbox,
@@ -45,38 +45,22 @@ function move(deps: PaymentIntentsDeps, record: PaymentIntentRecord, action: Act
     snapshot: (next: PaymentIntentRecord) => ({ case: "paymentIntent" as const, value: paymentIntentToProto(next) }),
     now: deps.now,
   };
-  return moveResource(mover, record, action, { extra });
+}
+
+function move(deps: PaymentIntentsDeps, record: PaymentIntentRecord, action: Action, extra: Partial<PaymentIntentRecord> = {}) {
+  return moveResource(paymentIntentMover(deps), record, action, { extra });
 }
 
 /** Writes a new intent with its first event, or returns the one this Idempotency-Key created. */
 async function insert(deps: PaymentIntentsDeps, caller: MutatingCaller, record: PaymentIntentRecord) {
   try {
-    await commitChange({
-      store: deps.store,
-      collection: deps.repository.collection,
-      outbox: deps.outbox,
-      record,
-      event: { name: `payment_intent.${record.status}`, caller, snapshot: { case: "paymentIntent", value: paymentIntentToProto(record) } },
-    });
-    return record;
+    return await createResource(paymentIntentMover(deps), record);
   } catch (error) {
     if (!deps.repository.isIdempotencyConflict(error)) throw error;
     // A concurrent request with the same key won the race: answer with what it created.
     const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
     if (!winner) throw error;
     return winner;
-  }
-}
-
-/** A provider call; no answer at all means its outcome is unknown until the client retries. */
-async function askProvider<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof ProviderNoAnswerError) {
-      throw new AppError("PAYMENT_OUTCOME_UNKNOWN", "The payment provider has not answered; retry with the same Idempotency-Key.");
-    }
-    throw error;
   }
 }
 

@@ -1,5 +1,5 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { moveResource, type Outbox } from "@bayad/events";
+import { createResource, moveResource, type Outbox } from "@bayad/events";
 import type { PaymentProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { refundStates, refundToProto, type RefundRecord } from "./refund.js";
@@ -20,6 +20,18 @@ export interface CreateRefundInput {
   paymentId: string;
   amountMinor: number;
   reason: string;
+}
+
+/** How refunds are written: their collection, state table and events. */
+function refundMover(deps: RefundsDeps) {
+  return {
+    store: deps.store,
+    collection: deps.repository.collection,
+    outbox: deps.outbox,
+    states: refundStates,
+    resource: "refund",
+    snapshot: (next: RefundRecord) => ({ case: "refund" as const, value: refundToProto(next) }),
+  };
 }
 
 function refusal(reservation: Exclude<Reservation, { reserved: true }>, paymentId: string): AppError {
@@ -65,14 +77,12 @@ export async function createRefund(
     updatedAt: now,
   };
   try {
-    await deps.store.transaction(async (session) => {
-      const reservation = await reserveRefund(deps.payments, caller, input.paymentId, input.amountMinor, session);
-      if (!reservation.reserved) throw refusal(reservation, input.paymentId);
-      await deps.repository.collection.insertOne(record, { session });
-      await deps.outbox.append(
-        { name: "refund.pending", caller, resourceId: record._id, aggregateVersion: 1, snapshot: { case: "refund", value: refundToProto(record) } },
-        session,
-      );
+    await createResource(refundMover(deps), record, {
+      // Taken in the refund's own transaction: a refusal writes nothing.
+      also: async (_refund, session) => {
+        const reservation = await reserveRefund(deps.payments, caller, input.paymentId, input.amountMinor, session);
+        if (!reservation.reserved) throw refusal(reservation, input.paymentId);
+      },
     });
   } catch (error) {
     if (deps.repository.isIdempotencyConflict(error)) {
@@ -105,15 +115,7 @@ export async function getRefund(deps: RefundsDeps, caller: CallerContext, refund
 /** Test helpers: the provider reports the refund succeeded or failed. */
 export async function simulateRefundOutcome(deps: RefundsDeps, caller: CallerContext, refundId: string, action: "succeed" | "fail") {
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
-  const mover = {
-    store: deps.store,
-    collection: deps.repository.collection,
-    outbox: deps.outbox,
-    states: refundStates,
-    resource: "refund",
-    snapshot: (next: RefundRecord) => ({ case: "refund" as const, value: refundToProto(next) }),
-  };
-  return moveResource(mover, await getRefund(deps, caller, refundId), action, {
+  return moveResource(refundMover(deps), await getRefund(deps, caller, refundId), action, {
     // A failed refund gives its amount back to the payment, in the same transaction.
     also: (next, session) =>
       next.status === "failed" ? releaseRefund(deps.payments, next.paymentId, next.amountMinor, session) : Promise.resolve(),

@@ -1,5 +1,5 @@
 import { AppError, type Environment } from "@bayad/kit";
-import type { PaymentProvider } from "@bayad/provider";
+import { ProviderNoAnswerError, type PaymentProvider } from "@bayad/provider";
 
 /** The provider of each environment: the sandbox serves test mode; live mode needs a real adapter. */
 export interface PaymentProviders {
@@ -12,4 +12,19 @@ export function providerOf(providers: PaymentProviders, environment: Environment
   const provider = providers[environment];
   if (!provider) throw new AppError("PROVIDER_NOT_CONFIGURED", `No payment provider is configured for ${environment} mode.`);
   return provider;
+}
+
+/**
+ * Runs a provider call. No answer at all means its outcome is unknown: 409
+ * PAYMENT_OUTCOME_UNKNOWN, and reconciliation (or a retry with the same key) settles it.
+ */
+export async function askProvider<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ProviderNoAnswerError) {
+      throw new AppError("PAYMENT_OUTCOME_UNKNOWN", "The payment provider has not answered; retry with the same Idempotency-Key.");
+    }
+    throw error;
+  }
 }
