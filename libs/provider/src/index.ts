@@ -8,6 +8,8 @@ export {
   type QrPhRequest,
   type QrPhCode,
   type RefundRequest,
+  type HostedPaymentRequest,
+  type HostedPayment,
   type PayerAction,
 } from "./port.js";
 export { createSandboxProvider, type SandboxProviderOptions } from "./sandbox/sandbox-provider.js";
@@ -21,3 +23,6 @@ export {
   type ParsedQrPhPayload,
 } from "./qrph/qrph-payload.js";
 export { renderQrPng } from "./qrph/qr-image.js";
+export { providerOf, askProvider, type PaymentProviders } from "./providers.js";
+export { pageTokenMatches } from "./page-token.js";
+export { readSandboxOptions } from "./sandbox/sandbox-config.js";

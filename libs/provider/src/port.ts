@@ -58,6 +58,29 @@ export interface RefundRequest {
   reason: string;
 }
 
+/**
+ * A payment the provider collects on its own hosted page for a Bayad resource that is not a
+ * checkout: a payment link, or an invoice of a subscription.
+ */
+export interface HostedPaymentRequest {
+  kind: "payment_link" | "invoice";
+  /** The Bayad id of the link or invoice. */
+  resourceId: string;
+  referenceId: string;
+  amount: Money;
+  description: string;
+}
+
+export interface HostedPayment {
+  providerReference: string;
+  /** The short reference the provider shows the payer and prints on receipts. */
+  referenceNumber: string;
+  /** Where the payer pays. May be a path (the sandbox's hosted pages live on the gateway). */
+  url: string;
+  /** The secret part of url that proves a hosted-page request came from that URL. */
+  pageToken: string;
+}
+
 /** What the payer did on a hosted page or through a test helper, before the provider decides. */
 export type PayerAction = "pay" | "fail";
 
@@ -73,6 +96,8 @@ export interface PaymentProvider {
     context: ProviderCallContext,
   ): Promise<PaymentIntentConfirmation>;
   createQrPh(request: QrPhRequest, context: ProviderCallContext): Promise<QrPhCode>;
+  /** Deterministic per resource: asking again for the same resource returns the same page. */
+  createHostedPayment(request: HostedPaymentRequest, context: ProviderCallContext): Promise<HostedPayment>;
   createRefund(request: RefundRequest, context: ProviderCallContext): Promise<{ providerReference: string }>;
   /** Whether the provider accepts a payer's payment of this amount (sandbox: the decline scenario). */
   decidePayment(amount: Money, metadata: Record<string, string>, action: PayerAction): "paid" | "failed";

@@ -11,7 +11,7 @@ import { createPaymentIntentsRepository } from "./payment-intents/payment-intent
 import { expireDuePaymentIntents } from "./payment-intents/payment-intents.js";
 import { createPaymentsService } from "./payments-service.js";
 import { createRefundsRepository } from "./refunds/refunds-repository.js";
-import { providerOf } from "./shared/providers.js";
+import { providerOf } from "@bayad/provider";
 
 export interface PaymentsServerOptions {
   store: Store;

@@ -10,6 +10,8 @@ import {
 } from "../port.js";
 import { scenarioOf } from "./scenarios.js";
 
+const REFERENCE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
 export interface SandboxProviderOptions {
   /** Keys the page tokens; replicas of one deployment share it. */
   secret: string;
@@ -27,6 +29,12 @@ export interface SandboxProviderOptions {
 export function createSandboxProvider(options: SandboxProviderOptions): PaymentProvider {
   const tokenFor = (id: string) => createHmac("sha256", options.secret).update(id).digest("base64url").slice(0, 32);
   const referenceFor = (kind: string, id: string) => `${kind}_sandbox_${tokenFor(`${kind}:${id}`).slice(0, 20)}`;
+  // Seven characters from an alphabet without look-alikes (no 0/O, 1/I/L), like a receipt's.
+  const referenceNumberFor = (id: string) =>
+    [...createHmac("sha256", options.secret).update(`ref:${id}`).digest()]
+      .slice(0, 7)
+      .map((byte) => REFERENCE_ALPHABET[byte % REFERENCE_ALPHABET.length])
+      .join("");
   // Silence also hides the session from look-ups for a while, so callers see "unknown" first.
   const silentUntil = new Map<string, number>();
 
@@ -84,6 +92,17 @@ export function createSandboxProvider(options: SandboxProviderOptions): PaymentP
           paymentIntentId: request.paymentIntentId,
         }),
         imageUrl: `/sandbox/qrph/${request.paymentIntentId}.png?token=${pageToken}`,
+        pageToken,
+      };
+    },
+
+    async createHostedPayment(request) {
+      const pageToken = tokenFor(request.resourceId);
+      const path = request.kind === "invoice" ? "invoices" : "payment-links";
+      return {
+        providerReference: referenceFor(request.kind === "invoice" ? "in" : "pl", request.resourceId),
+        referenceNumber: referenceNumberFor(request.resourceId),
+        url: `/sandbox/${path}/${request.resourceId}?token=${pageToken}`,
         pageToken,
       };
     },

@@ -7,8 +7,8 @@ import {
 } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { fromStoredMetadata, toStoredMetadata } from "../shared/metadata.js";
-import { askProvider, providerOf, type PaymentProviders } from "../shared/providers.js";
-import { pageTokenMatches } from "../shared/page-token.js";
+import { askProvider, providerOf, type PaymentProviders } from "@bayad/provider";
+import { pageTokenMatches } from "@bayad/provider";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
 import type { CheckoutsRepository } from "./checkouts-repository.js";
 

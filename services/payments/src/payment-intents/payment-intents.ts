@@ -2,8 +2,8 @@ import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } 
 import { createResource, moveResource, type Outbox } from "@bayad/events";
 import { renderQrPng, type PayerAction } from "@bayad/provider";
 import type { Store } from "@bayad/store";
-import { askProvider, providerOf, type PaymentProviders } from "../shared/providers.js";
-import { pageTokenMatches } from "../shared/page-token.js";
+import { askProvider, providerOf, type PaymentProviders } from "@bayad/provider";
+import { pageTokenMatches } from "@bayad/provider";
 import { paymentIntentStates, paymentIntentToProto, type PaymentIntentRecord } from "./payment-intent.js";
 import type { PaymentIntentsRepository } from "./payment-intents-repository.js";
 

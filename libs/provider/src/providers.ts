@@ -1,5 +1,5 @@
 import { AppError, type Environment } from "@bayad/kit";
-import { ProviderNoAnswerError, type PaymentProvider } from "@bayad/provider";
+import { ProviderNoAnswerError, type PaymentProvider } from "./port.js";
 
 /** The provider of each environment: the sandbox serves test mode; live mode needs a real adapter. */
 export interface PaymentProviders {
