@@ -6,5 +6,5 @@ export {
   type NewEvent,
   type EventSnapshot,
 } from "./outbox.js";
-export { commitChange, type Change, type Versioned } from "./versioned-change.js";
+export { commitChange, writeChange, type Change, type Versioned } from "./versioned-change.js";
 export { createResource, moveResource, type ResourceMover, type MoveOptions, type StatefulRecord } from "./move-resource.js";

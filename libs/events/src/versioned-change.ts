@@ -26,24 +26,35 @@ export interface Change<T extends Versioned> {
  * when another change got there first: re-read and decide again.
  */
 export async function commitChange<T extends Versioned>(change: Change<T>): Promise<boolean> {
+  return change.store.transaction((session) => writeChange(session, change));
+}
+
+/**
+ * The writes of commitChange inside a transaction the caller runs, for a step that changes
+ * several resources at once (each with its own event). Returns false, having written nothing of
+ * this change, when the stored version is not the one before: the caller should abort the whole
+ * transaction (throw) so that none of its other changes land either.
+ */
+export async function writeChange<T extends Versioned>(
+  session: Session,
+  change: Omit<Change<T>, "store">,
+): Promise<boolean> {
   const { record } = change;
-  return change.store.transaction(async (session) => {
-    if (record.aggregateVersion === 1) {
-      await change.collection.insertOne(record, { session });
-    } else {
-      const { _id, ...fields } = record;
-      const result = await change.collection.updateOne(
-        { _id, aggregateVersion: record.aggregateVersion - 1 },
-        { $set: fields },
-        { session },
-      );
-      if (result.matched === 0) return false;
-    }
-    await change.also?.(session);
-    await change.outbox.append(
-      { ...change.event, resourceId: record._id, aggregateVersion: record.aggregateVersion },
-      session,
+  if (record.aggregateVersion === 1) {
+    await change.collection.insertOne(record, { session });
+  } else {
+    const { _id, ...fields } = record;
+    const result = await change.collection.updateOne(
+      { _id, aggregateVersion: record.aggregateVersion - 1 },
+      { $set: fields },
+      { session },
     );
-    return true;
-  });
+    if (result.matched === 0) return false;
+  }
+  await change.also?.(session);
+  await change.outbox.append(
+    { ...change.event, resourceId: record._id, aggregateVersion: record.aggregateVersion },
+    session,
+  );
+  return true;
 }

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { CheckoutSchema, CheckoutStatus, type Checkout } from "@bayad/proto";
 import { defineStateMachine, type Environment } from "@bayad/kit";
-import { fromStoredMetadata, type StoredMetadata } from "../shared/metadata.js";
+import { fromStoredMetadata, type StoredMetadata } from "@bayad/kit";
 
 export type CheckoutState = "created" | "pending" | "paid" | "failed" | "cancelled" | "expired";
 

@@ -6,7 +6,7 @@ import {
   type PayerAction,
 } from "@bayad/provider";
 import type { Store } from "@bayad/store";
-import { fromStoredMetadata, toStoredMetadata } from "../shared/metadata.js";
+import { fromStoredMetadata, toStoredMetadata } from "@bayad/kit";
 import { askProvider, providerOf, type PaymentProviders } from "@bayad/provider";
 import { pageTokenMatches } from "@bayad/provider";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
