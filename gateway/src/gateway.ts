@@ -17,12 +17,16 @@ import { createReconciler } from "./idempotency/reconciler.js";
 import { createIdempotentExecution } from "./idempotency/idempotent-execution.js";
 import { createOperationRunner } from "./routes/operation.js";
 import { paymentsRoutes } from "./routes/payments.js";
+import { billingRoutes } from "./routes/billing.js";
+import { linksRoutes } from "./routes/links.js";
 import { adminRoutes } from "./routes/admin.js";
 import { healthRoutes } from "./routes/health.js";
 import { createServiceClients, type ServiceAddresses } from "./rpc/service-clients.js";
 import { renderDocsPage } from "./openapi/docs-page.js";
 import { hostedCheckoutRoutes } from "./sandbox/hosted-checkout.js";
 import { hostedQrPhRoutes } from "./sandbox/hosted-qrph.js";
+import { hostedInvoiceRoutes } from "./sandbox/hosted-invoice.js";
+import { hostedPaymentLinkRoutes } from "./sandbox/hosted-payment-link.js";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -64,6 +68,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...healthRoutes(store, clients),
     ...adminRoutes({ projects, apiKeys, devIssuer }),
     ...paymentsRoutes(clients.payments, publicUrl),
+    // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.
+    ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl) : {}),
+    ...(clients.links ? linksRoutes(clients.links, publicUrl) : {}),
   };
   const run = createOperationRunner(handlers, config.rpcTimeoutMs);
   const reconciler = createReconciler({
@@ -111,6 +118,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       });
       hostedCheckoutRoutes(clients.payments)(router);
       hostedQrPhRoutes(clients.payments)(router);
+      if (clients.billing) hostedInvoiceRoutes(clients.billing)(router);
+      if (clients.links) hostedPaymentLinkRoutes(clients.links)(router);
       if (devIssuer) {
         router.get("/.well-known/jwks.json", (ctx) => {
           ctx.body = devIssuer.jwks();

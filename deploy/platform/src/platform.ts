@@ -2,6 +2,8 @@ import { createLogger, type Logger, type RunningServer } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { readGatewayConfig, startGateway, type GatewayConfig } from "@bayad/gateway";
 import { readPaymentsConfig, startPaymentsServer } from "@bayad/payments-service";
+import { readBillingConfig, startBillingServer } from "@bayad/billing-service";
+import { readLinksConfig, startLinksServer } from "@bayad/links-service";
 
 export interface PlatformOptions {
   /** Configuration as environment variables (PORT, ADMIN_API_KEY, …); defaults to process.env. */
@@ -20,9 +22,9 @@ export interface RunningPlatform {
   testApiKey: string;
   config: GatewayConfig;
   /** Each service's own store, for operators and tests that inspect what was written. */
-  stores: { gateway: Store; payments: Store };
+  stores: { gateway: Store; payments: Store; billing: Store; links: Store };
   /** Each service's gRPC server. */
-  services: { payments: RunningServer };
+  services: { payments: RunningServer; billing: RunningServer; links: RunningServer };
   close(): Promise<void>;
 }
 
@@ -35,17 +37,33 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const env = options.env ?? process.env;
   const config = readGatewayConfig(env);
   const logger = options.logger ?? createLogger("bayad", env.LOG_LEVEL ?? "warn");
-  const stores = { gateway: createEmbeddedStore(), payments: createEmbeddedStore() };
+  const stores = {
+    gateway: createEmbeddedStore(),
+    payments: createEmbeddedStore(),
+    billing: createEmbeddedStore(),
+    links: createEmbeddedStore(),
+  };
 
   const payments = await startPaymentsServer({
     store: stores.payments,
     config: readPaymentsConfig(env),
     logger: logger.child({ service: "payments" }),
   });
+  const billing = await startBillingServer({
+    store: stores.billing,
+    config: readBillingConfig(env),
+    logger: logger.child({ service: "billing" }),
+  });
+  const links = await startLinksServer({
+    store: stores.links,
+    config: readLinksConfig(env),
+    logger: logger.child({ service: "links" }),
+  });
+  const services = { payments, billing, links };
   const gateway = await startGateway({
     config,
     store: stores.gateway,
-    services: { payments: payments.url },
+    services: { payments: payments.url, billing: billing.url, links: links.url },
     logger: logger.child({ service: "gateway" }),
     afterOutcome: options.afterOutcome,
   });
@@ -61,10 +79,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     testApiKey: key.apiKey,
     config,
     stores,
-    services: { payments },
+    services,
     async close() {
       await gateway.close();
-      await payments.close();
+      await Promise.all(Object.values(services).map((service) => service.close()));
       await Promise.all(Object.values(stores).map((store) => store.close()));
     },
   };

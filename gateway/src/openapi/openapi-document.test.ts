@@ -69,6 +69,10 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/expire", "expireCheckoutTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/intents/{paymentIntentId}/succeed", "succeedPaymentIntentTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/intents/{paymentIntentId}/fail", "failPaymentIntentTestHelper", "Test helpers"],
+  ["post", "/api/v1/payments/test-helpers/subscriptions/{subscriptionId}/advance", "advanceSubscriptionTestHelper", "Test helpers"],
+  ["post", "/api/v1/payments/test-helpers/invoices/{invoiceId}/pay", "payInvoiceTestHelper", "Test helpers"],
+  ["post", "/api/v1/payments/test-helpers/invoices/{invoiceId}/fail", "failInvoiceTestHelper", "Test helpers"],
+  ["post", "/api/v1/payments/test-helpers/payment-links/{paymentLinkId}/pay", "payPaymentLinkTestHelper", "Test helpers"],
 ];
 
 /** The scopes (any one of which grants access) of the operations whose scope is not the default. */
@@ -109,6 +113,10 @@ const bodylessOperations = [
   "expireCheckoutTestHelper",
   "succeedPaymentIntentTestHelper",
   "failPaymentIntentTestHelper",
+  "advanceSubscriptionTestHelper",
+  "payInvoiceTestHelper",
+  "failInvoiceTestHelper",
+  "payPaymentLinkTestHelper",
 ];
 
 const idempotencyRef = "#/components/parameters/IdempotencyKey";

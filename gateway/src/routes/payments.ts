@@ -1,5 +1,4 @@
 import type { Client } from "@connectrpc/connect";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import {
   SimulatedOutcome,
   type Capabilities,
@@ -11,9 +10,8 @@ import {
 import { CheckoutStatusSchema, PaymentIntentStatusSchema, RefundStatusSchema, type Refund } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
+import { dateField, moneyOf, moneyToJson, type PublicUrl } from "./json.js";
 
-/** Turns a path the provider returned (the sandbox's hosted pages) into an absolute URL. */
-export type PublicUrl = (pathOrUrl: string) => string;
 
 function capabilitiesToJson(capabilities: Capabilities | undefined) {
   return {
@@ -31,10 +29,6 @@ function customerToJson(customer: Customer | undefined) {
     email: customer.email,
     ...(customer.name ? { name: customer.name } : {}),
   };
-}
-
-function moneyToJson(money: { amountMinor: bigint; currency: string } | undefined) {
-  return { amountMinor: Number(money?.amountMinor ?? 0n), currency: money?.currency ?? "PHP" };
 }
 
 function checkoutToJson(checkout: Checkout | undefined, publicUrl: PublicUrl) {
@@ -79,7 +73,7 @@ function qrPhPaymentIntentToJson(intent: PaymentIntent | undefined, publicUrl: P
     qrCodeImageUrl: publicUrl(intent.qrCodeImageUrl),
     expirySeconds: intent.expirySeconds,
     aggregateVersion: intent.aggregateVersion,
-    ...(intent.expiresAt ? { expiresAt: timestampDate(intent.expiresAt).toISOString() } : {}),
+    ...dateField("expiresAt", intent.expiresAt),
   };
 }
 
@@ -93,11 +87,6 @@ function refundToJson(refund: Refund | undefined) {
     ...(refund.reason ? { reason: refund.reason } : {}),
   };
 }
-
-const money = (body: Record<string, unknown>) => {
-  const amount = body.amount as { amountMinor: number; currency: string };
-  return { amountMinor: BigInt(amount.amountMinor), currency: amount.currency };
-};
 
 /** Payments operations ⇄ PaymentsService rpcs. */
 export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicUrl: PublicUrl): OperationHandlers {
@@ -146,7 +135,7 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
       const response = await payments.createCheckout(
         {
           referenceId: body.referenceId as string,
-          amount: money(body),
+          amount: moneyOf(body),
           successUrl: body.successUrl as string,
           cancelUrl: body.cancelUrl as string,
           metadata: (body.metadata as Record<string, string> | undefined) ?? {},
@@ -179,7 +168,7 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
     expireCheckoutTestHelper: simulateCheckout(SimulatedOutcome.EXPIRE),
 
     async createPaymentIntent({ body }, { call }) {
-      const response = await payments.createPaymentIntent({ referenceId: body.referenceId as string, amount: money(body) }, call);
+      const response = await payments.createPaymentIntent({ referenceId: body.referenceId as string, amount: moneyOf(body) }, call);
       return { status: 201, data: paymentIntentToJson(response.paymentIntent) };
     },
 
@@ -187,7 +176,7 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
       const response = await payments.createQrPhPaymentIntent(
         {
           referenceId: body.referenceId as string,
-          amount: money(body),
+          amount: moneyOf(body),
           description: (body.description as string | undefined) ?? "",
           expirySeconds: (body.expirySeconds as number | undefined) ?? 0,
         },
@@ -213,7 +202,7 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
 
     async createRefund({ body }, { call }) {
       const response = await payments.createRefund(
-        { paymentId: body.paymentId as string, amount: money(body), reason: (body.reason as string | undefined) ?? "" },
+        { paymentId: body.paymentId as string, amount: moneyOf(body), reason: (body.reason as string | undefined) ?? "" },
         call,
       );
       return { status: 201, data: refundToJson(response.refund) };

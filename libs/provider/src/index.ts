@@ -26,3 +26,4 @@ export { renderQrPng } from "./qrph/qr-image.js";
 export { providerOf, askProvider, type PaymentProviders } from "./providers.js";
 export { pageTokenMatches } from "./page-token.js";
 export { readSandboxOptions } from "./sandbox/sandbox-config.js";
+export { payerActionOf } from "./payer-action.js";

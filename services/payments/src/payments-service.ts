@@ -1,6 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { SimulatedOutcome, type PaymentsService } from "@bayad/proto";
-import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
+import { callerOf, mutatingCallerOf } from "@bayad/kit";
+import { payerActionOf } from "@bayad/provider";
 import { describeCapabilities } from "./capabilities.js";
 import { createCustomer, getCustomer, type CustomersDeps } from "./customers/customers.js";
 import { customerToProto } from "./customers/customer.js";
@@ -34,17 +35,6 @@ export interface PaymentsServiceDeps {
   checkouts: CheckoutsDeps;
   paymentIntents: PaymentIntentsDeps;
   refunds: RefundsDeps;
-}
-
-const payerActions = {
-  [SimulatedOutcome.SUCCEED]: "pay",
-  [SimulatedOutcome.FAIL]: "fail",
-} as const;
-
-function payerActionOf(outcome: SimulatedOutcome): "pay" | "fail" {
-  const action = payerActions[outcome as keyof typeof payerActions];
-  if (!action) throw new AppError("VALIDATION_FAILED", "Unknown outcome.", { details: ["outcome: must be succeed or fail"] });
-  return action;
 }
 
 /**

@@ -112,11 +112,15 @@ describe("request validation from the OpenAPI document", () => {
     });
   });
 
-  it("lets a valid request through validation (its service answers 501 until it is built)", async () => {
+  it("lets a valid request through validation", async () => {
     const response = await api.request("POST", "/api/v1/payments/plans", {
       body: { name: "Gold", amount: 2000, interval: "monthly" },
-      unchecked: true,
     });
+    expect(response.status).toBe(201);
+  });
+
+  it("answers 501 NOT_IMPLEMENTED for a valid request whose service is not built yet", async () => {
+    const response = await api.request("GET", "/api/v1/payments/records?limit=50", { unchecked: true });
     expect(response.status).toBe(501);
     expect(response.body.error.code).toBe("NOT_IMPLEMENTED");
   });

@@ -1,0 +1,154 @@
+import type { Client } from "@connectrpc/connect";
+import {
+  InvoiceStatusSchema,
+  PlanIntervalSchema,
+  SimulatedOutcome,
+  SubscriptionStatusSchema,
+  type BillingService,
+  type Invoice,
+  type PaymentsService,
+  type Plan,
+  type Subscription,
+} from "@bayad/proto";
+import { AppError, enumToText, fromConnectError, textToEnum } from "@bayad/kit";
+import type { OperationContext, OperationHandler, OperationHandlers } from "./operation.js";
+import { dateField, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
+
+function planToJson(plan: Plan | undefined) {
+  const p = required(plan, "plan");
+  return {
+    planId: p.planId,
+    name: p.name,
+    ...optionalField("description", p.description),
+    amount: Number(p.amount),
+    currency: p.currency,
+    interval: enumToText(PlanIntervalSchema, p.interval),
+    intervalCount: p.intervalCount,
+    ...optionalField("cycleCount", p.cycleCount),
+    ...optionalField("metadata", p.metadata),
+  };
+}
+
+function subscriptionToJson(subscription: Subscription | undefined) {
+  const s = required(subscription, "subscription");
+  return {
+    subscriptionId: s.subscriptionId,
+    customerId: s.customerId,
+    status: enumToText(SubscriptionStatusSchema, s.status),
+    ...dateField("currentPeriodStart", s.currentPeriodStart),
+    ...dateField("currentPeriodEnd", s.currentPeriodEnd),
+    referenceId: s.referenceId,
+    priceId: s.planId,
+    cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+  };
+}
+
+function invoiceToJson(invoice: Invoice | undefined, publicUrl: PublicUrl) {
+  const i = required(invoice, "invoice");
+  return {
+    invoiceId: i.invoiceId,
+    status: enumToText(InvoiceStatusSchema, i.status),
+    amount: moneyToJson(i.amount),
+    subscriptionId: i.subscriptionId,
+    ...dateField("periodStart", i.periodStart),
+    ...dateField("periodEnd", i.periodEnd),
+    ...(i.hostedInvoiceUrl ? { hostedInvoiceUrl: publicUrl(i.hostedInvoiceUrl) } : {}),
+  };
+}
+
+/**
+ * A subscription's customer lives in the payments service, and services never read each
+ * other's data, so the gateway resolves the reference before billing is asked: an unknown or
+ * other project's customer is a 404 naming `customerId`. Customers are never deleted, so the
+ * answer cannot go stale before the subscription is written.
+ */
+async function requireCustomer(payments: Client<typeof PaymentsService>, customerId: string, { call }: OperationContext) {
+  try {
+    await payments.getCustomer({ customerId }, call);
+  } catch (error) {
+    const failure = fromConnectError(error);
+    if (failure.code !== "RESOURCE_NOT_FOUND") throw failure;
+    throw new AppError("RESOURCE_NOT_FOUND", `No customer ${customerId} in this project.`, {
+      details: ["customerId: no such customer in this project and environment"],
+    });
+  }
+}
+
+/** Plans, subscriptions and invoices ⇄ BillingService rpcs. */
+export function billingRoutes(
+  billing: Client<typeof BillingService>,
+  payments: Client<typeof PaymentsService>,
+  publicUrl: PublicUrl,
+): OperationHandlers {
+  const simulateInvoice = (outcome: SimulatedOutcome): OperationHandler =>
+    async ({ params }, { call }) => {
+      const response = await billing.simulateInvoiceOutcome({ invoiceId: params.invoiceId, outcome }, call);
+      return { status: 200, data: invoiceToJson(response.invoice, publicUrl) };
+    };
+
+  return {
+    async createPlan({ body }, { call }) {
+      const response = await billing.createPlan(
+        {
+          name: body.name as string,
+          description: (body.description as string | undefined) ?? "",
+          amount: BigInt(body.amount as number),
+          currency: (body.currency as string | undefined) ?? "PHP",
+          interval: textToEnum(PlanIntervalSchema, body.interval as string),
+          intervalCount: (body.intervalCount as number | undefined) ?? 1,
+          cycleCount: (body.cycleCount as number | undefined) ?? 0,
+          metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+        },
+        call,
+      );
+      return { status: 201, data: planToJson(response.plan) };
+    },
+
+    async listPlans(_input, { call }) {
+      const response = await billing.listPlans({}, call);
+      return { status: 200, data: response.plans.map(planToJson) };
+    },
+
+    async getPlan({ params }, { call }) {
+      const response = await billing.getPlan({ planId: params.planId }, call);
+      return { status: 200, data: planToJson(response.plan) };
+    },
+
+    async createSubscription({ body }, context) {
+      await requireCustomer(payments, body.customerId as string, context);
+      const response = await billing.createSubscription(
+        { customerId: body.customerId as string, referenceId: body.referenceId as string, priceId: body.priceId as string },
+        context.call,
+      );
+      return { status: 201, data: subscriptionToJson(response.subscription) };
+    },
+
+    async getSubscription({ params }, { call }) {
+      const response = await billing.getSubscription({ subscriptionId: params.subscriptionId }, call);
+      return { status: 200, data: subscriptionToJson(response.subscription) };
+    },
+
+    async cancelSubscription({ params }, { call }) {
+      const response = await billing.cancelSubscription({ subscriptionId: params.subscriptionId }, call);
+      return { status: 200, data: subscriptionToJson(response.subscription) };
+    },
+
+    async listSubscriptionInvoices({ params }, { call }) {
+      const response = await billing.listSubscriptionInvoices({ subscriptionId: params.subscriptionId }, call);
+      return { status: 200, data: response.invoices.map((invoice) => invoiceToJson(invoice, publicUrl)) };
+    },
+
+    async getInvoice({ params }, { call }) {
+      const response = await billing.getInvoice({ invoiceId: params.invoiceId }, call);
+      return { status: 200, data: invoiceToJson(response.invoice, publicUrl) };
+    },
+
+    async advanceSubscriptionTestHelper({ params }, { call }) {
+      const response = await billing.advanceSubscription({ subscriptionId: params.subscriptionId }, call);
+      return { status: 200, data: subscriptionToJson(response.subscription) };
+    },
+
+    payInvoiceTestHelper: simulateInvoice(SimulatedOutcome.SUCCEED),
+    failInvoiceTestHelper: simulateInvoice(SimulatedOutcome.FAIL),
+  };
+}

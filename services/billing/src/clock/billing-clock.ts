@@ -1,0 +1,115 @@
+import type { BillingDeps } from "../billing-deps.js";
+import { finalizeBilledInvoice, finalizeDrafts } from "../invoices/invoices.js";
+import { closePeriod } from "../subscriptions/close-period.js";
+import type { SubscriptionRecord } from "../subscriptions/subscription.js";
+import { createLease } from "./lease.js";
+
+export interface BillingClockOptions {
+  deps: BillingDeps;
+  /** How often the clock ticks by itself. */
+  intervalMs: number;
+  /** How long a holder's lease lasts without renewal (a crashed holder's lapses after this). */
+  leaseMs: number;
+  /** Who this clock is when it holds the lease: unique per process. */
+  holderId: string;
+  /** What time the clock bills up to; defaults to deps.now. */
+  now?: () => Date;
+  /** Subscriptions (and leftover drafts) handled per batch. */
+  batchSize?: number;
+}
+
+export interface BillingClock {
+  /** One round: returns how many periods it closed (0 when another clock holds the lease). */
+  tick(): Promise<number>;
+  /** Stops ticking; once a round in progress has finished, gives the lease up. */
+  stop(): Promise<void>;
+}
+
+export const BILLING_CLOCK_LEASE = "billing-clock";
+
+/**
+ * Closes every period of `subscription` that had ended by `now`, one at a time, each closing at
+ * its scheduled end and the next starting there (so a clock that was down catches up, billing
+ * each missed period once). Returns how many periods this call closed.
+ */
+export async function closeDuePeriods(deps: BillingDeps, subscription: SubscriptionRecord, now: Date): Promise<number> {
+  let current = subscription;
+  let closed = 0;
+  while (current.status !== "cancelled" && current.currentPeriodEnd.getTime() <= now.getTime()) {
+    const result = await closePeriod(deps, current, current.currentPeriodEnd, current.currentPeriodEnd);
+    if (result.closed) closed += 1;
+    if (result.billed) await finalizeBilledInvoice(deps, result.billed);
+    current = result.subscription;
+  }
+  return closed;
+}
+
+/**
+ * The billing clock: every `intervalMs`, the one clock holding the lease closes the periods that
+ * have ended and finalizes drafts left behind. Every replica runs one; the lease keeps them from
+ * duplicating work, but correctness does not rest on it: each close is guarded by versions and
+ * by one invoice per (subscription, period), so two clocks that both think they hold the lease
+ * still bill each period once.
+ */
+export function startBillingClock(options: BillingClockOptions): BillingClock {
+  const { deps, holderId, leaseMs } = options;
+  const now = options.now ?? deps.now;
+  const batchSize = options.batchSize ?? 100;
+  const lease = createLease(deps.store, BILLING_CLOCK_LEASE);
+  let stopped = false;
+  let last: Promise<unknown> = Promise.resolve();
+  let inFlight = 0;
+
+  async function round(): Promise<number> {
+    if (stopped) return 0;
+    const until = now();
+    if (!(await lease.acquire(holderId, until, leaseMs))) return 0;
+    await finalizeDrafts(deps, batchSize);
+    let closed = 0;
+    // A subscription that failed to close is left for the next round, not retried in this one.
+    const failed: string[] = [];
+    while (!stopped) {
+      const due = await deps.subscriptions.findDue(until, batchSize, failed);
+      for (const subscription of due) {
+        if (stopped) break;
+        try {
+          closed += await closeDuePeriods(deps, subscription, until);
+        } catch (error) {
+          failed.push(subscription._id);
+          deps.logger.error({ err: error, subscriptionId: subscription._id }, "billing period not closed");
+        }
+      }
+      if (due.length < batchSize) break;
+      // Renewed between batches so a long catch-up keeps it; losing it hands the rest over.
+      if (!(await lease.acquire(holderId, now(), leaseMs))) break;
+    }
+    return closed;
+  }
+
+  function tick(): Promise<number> {
+    // Rounds of one clock never overlap: each waits for the one before.
+    const next = last.catch(() => undefined).then(round);
+    last = next;
+    inFlight += 1;
+    return next.finally(() => {
+      inFlight -= 1;
+    });
+  }
+
+  const timer = setInterval(() => {
+    if (inFlight > 0) return;
+    tick().catch((error: unknown) => deps.logger.error({ err: error }, "billing clock round failed"));
+  }, options.intervalMs);
+  // The clock alone never keeps the process alive.
+  timer.unref();
+
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await last.catch(() => undefined);
+      await lease.release(holderId).catch((error: unknown) => deps.logger.warn({ err: error }, "billing clock lease not released"));
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { InvoiceSchema, InvoiceStatus, type Invoice } from "@bayad/proto";
+import { defineStateMachine, newId, type Environment } from "@bayad/kit";
+import type { BillingPeriod } from "../clock/billing-periods.js";
+import type { SubscriptionRecord } from "../subscriptions/subscription.js";
+
+export type InvoiceState = "draft" | "open" | "paid" | "past_due" | "void";
+export type InvoiceAction = "finalize" | "pay" | "fall_due" | "void";
+
+/**
+ * An invoice's lifecycle. It is written `draft` with the billing change that makes it, and
+ * finalized to `open` once the provider has its payment page. It is due by the end of its
+ * period: still unpaid then (or after a failed payment attempt) it is `past_due`, which can still
+ * be paid late. Ending the subscription voids whatever is unpaid.
+ */
+export const invoiceStates = defineStateMachine<InvoiceState, InvoiceAction>(
+  "invoice",
+  {
+    finalize: { from: ["draft"], to: "open" },
+    pay: { from: ["open", "past_due"], to: "paid" },
+    fall_due: { from: ["open"], to: "past_due" },
+    void: { from: ["draft", "open", "past_due"], to: "void" },
+  },
+  { finalize: "finalized", pay: "paid", fall_due: "marked past due", void: "voided" },
+);
+
+/** An invoice as stored in the `invoices` collection: one per billing period of a subscription. */
+export interface InvoiceRecord {
+  _id: string;
+  projectId: string;
+  environment: Environment;
+  subscriptionId: string;
+  periodNumber: number;
+  periodStart: Date;
+  periodEnd: Date;
+  amountMinor: number;
+  currency: "PHP";
+  status: InvoiceState;
+  /** Where the payer pays; set when the invoice is finalized. */
+  hostedInvoiceUrl?: string;
+  /** Proves that a hosted-page request came from hostedInvoiceUrl. */
+  pageToken?: string;
+  providerReference?: string;
+  aggregateVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The draft invoice that bills `period` of `subscription`. */
+export function draftInvoice(subscription: SubscriptionRecord, period: BillingPeriod, now: Date): InvoiceRecord {
+  return {
+    _id: newId("inv"),
+    projectId: subscription.projectId,
+    environment: subscription.environment,
+    subscriptionId: subscription._id,
+    periodNumber: period.periodNumber,
+    periodStart: period.start,
+    periodEnd: period.end,
+    amountMinor: subscription.amountMinor,
+    currency: subscription.currency,
+    status: "draft",
+    aggregateVersion: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+const protoStatus: Record<InvoiceState, InvoiceStatus> = {
+  draft: InvoiceStatus.DRAFT,
+  open: InvoiceStatus.OPEN,
+  paid: InvoiceStatus.PAID,
+  past_due: InvoiceStatus.PAST_DUE,
+  void: InvoiceStatus.VOID,
+};
+
+export function invoiceToProto(record: InvoiceRecord): Invoice {
+  return create(InvoiceSchema, {
+    invoiceId: record._id,
+    subscriptionId: record.subscriptionId,
+    status: protoStatus[record.status],
+    amount: { amountMinor: BigInt(record.amountMinor), currency: record.currency },
+    periodNumber: record.periodNumber,
+    periodStart: timestampFromDate(record.periodStart),
+    periodEnd: timestampFromDate(record.periodEnd),
+    hostedInvoiceUrl: record.hostedInvoiceUrl ?? "",
+    aggregateVersion: record.aggregateVersion,
+    createdAt: timestampFromDate(record.createdAt),
+  });
+}

@@ -1,0 +1,47 @@
+import { isDuplicateKeyError, type CollectionDef, type Session, type Store } from "@bayad/store";
+import type { CallerContext } from "@bayad/kit";
+import type { InvoiceRecord } from "./invoice.js";
+
+export const invoicesCollection: CollectionDef = {
+  name: "invoices",
+  indexes: [
+    // The store-level guarantee that a period is billed at most once, whoever bills it.
+    { name: "invoices_subscription_period", keys: { subscriptionId: 1, periodNumber: 1 }, unique: true },
+    // Drafts left behind by a crash between billing and finalizing, for the clock to finalize.
+    { name: "invoices_status_created", keys: { status: 1, createdAt: 1 } },
+  ],
+};
+
+type Scope = Pick<CallerContext, "projectId" | "environment">;
+
+/** The only code that knows the `invoices` collection. */
+export function createInvoicesRepository(store: Store) {
+  const invoices = store.collection<InvoiceRecord>(invoicesCollection);
+  return {
+    collection: invoices,
+
+    findById(scope: Scope, invoiceId: string): Promise<InvoiceRecord | null> {
+      return invoices.findOne({ _id: invoiceId, projectId: scope.projectId, environment: scope.environment });
+    },
+
+    /** Unscoped: for hosted pages (which prove access with the page token) and the clock. */
+    findByIdUnscoped(invoiceId: string, session?: Session): Promise<InvoiceRecord | null> {
+      return invoices.findOne({ _id: invoiceId }, { session });
+    },
+
+    /** A subscription's invoices, oldest period first. */
+    listForSubscription(subscriptionId: string, session?: Session): Promise<InvoiceRecord[]> {
+      return invoices.find({ subscriptionId }, { sort: { periodNumber: 1 }, session });
+    },
+
+    findDrafts(limit: number): Promise<InvoiceRecord[]> {
+      return invoices.find({ status: "draft" }, { sort: { createdAt: 1 }, limit });
+    },
+
+    isPeriodConflict(error: unknown): boolean {
+      return isDuplicateKeyError(error, "invoices_subscription_period");
+    },
+  };
+}
+
+export type InvoicesRepository = ReturnType<typeof createInvoicesRepository>;

@@ -1,0 +1,139 @@
+import { AppError, fromStoredMetadata, notFound, type CallerContext } from "@bayad/kit";
+import { askProvider, pageTokenMatches, providerOf, type PayerAction } from "@bayad/provider";
+import type { BillingDeps } from "../billing-deps.js";
+import { transactionRetryingConflicts } from "../transactions.js";
+import { settleSubscriptionStatus } from "../subscriptions/subscription-writes.js";
+import { invoiceStates, type InvoiceRecord } from "./invoice.js";
+import { moveInvoice } from "./invoice-writes.js";
+
+export async function getInvoice(deps: BillingDeps, caller: CallerContext, invoiceId: string): Promise<InvoiceRecord> {
+  const record = await deps.invoices.findById(caller, invoiceId);
+  if (!record) throw notFound("invoice", invoiceId);
+  return record;
+}
+
+/**
+ * Finalizes a draft invoice: asks the provider for its hosted payment page (outside any
+ * transaction; the page is deterministic per invoice, so asking twice is harmless) and then
+ * records it, making the invoice `open`. Billing calls this right after the commit that wrote
+ * the draft; the clock calls it for drafts a crash left behind. If the invoice's period closed
+ * while it was a draft, it is due already and goes straight on to `past_due`.
+ */
+export async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promise<InvoiceRecord> {
+  if (invoice.status !== "draft") return invoice;
+  const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId);
+  if (!subscription) throw new Error(`invoice ${invoice._id} has no subscription ${invoice.subscriptionId}`);
+  const provider = providerOf(deps.providers, invoice.environment);
+  const page = await askProvider(() =>
+    provider.createHostedPayment(
+      {
+        kind: "invoice",
+        resourceId: invoice._id,
+        referenceId: subscription.referenceId,
+        amount: { amountMinor: invoice.amountMinor, currency: invoice.currency },
+        description: `${subscription.planName}, period ${invoice.periodNumber}`,
+      },
+      // No request caused it (the clock bills too), so the invoice itself keys the provider call.
+      { environment: invoice.environment, idempotencyKey: invoice._id },
+    ),
+  );
+  return transactionRetryingConflicts(deps.store, async (session) => {
+    const current = await deps.invoices.findByIdUnscoped(invoice._id, session);
+    if (!current || current.status !== "draft") return current ?? invoice;
+    const opened = await moveInvoice(deps, session, current, "finalize", {
+      hostedInvoiceUrl: page.url,
+      pageToken: page.pageToken,
+      providerReference: page.providerReference,
+    });
+    const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
+    if (!owner || owner.cyclesBilled <= opened.periodNumber) return opened;
+    const overdue = await moveInvoice(deps, session, opened, "fall_due");
+    await settleSubscriptionStatus(deps, session, owner);
+    return overdue;
+  });
+}
+
+/**
+ * Finalizes an invoice just billed (its draft committed). A failure leaves it a draft for the
+ * billing clock to finalize later, so it is logged rather than failing what billed it.
+ */
+export async function finalizeBilledInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promise<void> {
+  try {
+    await finalizeInvoice(deps, invoice);
+  } catch (error) {
+    deps.logger.warn({ err: error, invoiceId: invoice._id }, "invoice left as draft for the billing clock to finalize");
+  }
+}
+
+/** Finalizes drafts left behind (oldest first); returns how many it finalized. */
+export async function finalizeDrafts(deps: BillingDeps, limit = 100): Promise<number> {
+  let finalized = 0;
+  for (const draft of await deps.invoices.findDrafts(limit)) {
+    try {
+      if ((await finalizeInvoice(deps, draft)).status !== "draft") finalized += 1;
+    } catch (error) {
+      deps.logger.warn({ err: error, invoiceId: draft._id }, "draft invoice not finalized yet");
+    }
+  }
+  return finalized;
+}
+
+/**
+ * What the payer did, decided by the provider (the sandbox declines its decline scenario, which
+ * a plan selects through its metadata). Paid → `paid`; a failed attempt makes an open invoice
+ * `past_due` (a past-due one stays as it is). Only an open or past-due invoice can be paid at all.
+ * The subscription's status is re-derived in the same transaction.
+ */
+async function applyPayerAction(deps: BillingDeps, invoice: InvoiceRecord, action: PayerAction): Promise<InvoiceRecord> {
+  const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId);
+  const plan = subscription && (await deps.plans.findByIdUnscoped(subscription.planId));
+  const provider = providerOf(deps.providers, invoice.environment);
+  const decided = provider.decidePayment(
+    { amountMinor: invoice.amountMinor, currency: invoice.currency },
+    fromStoredMetadata(plan?.metadata),
+    action,
+  );
+  return transactionRetryingConflicts(deps.store, async (session) => {
+    const current = await deps.invoices.findByIdUnscoped(invoice._id, session);
+    if (!current) throw notFound("invoice", invoice._id);
+    invoiceStates.next(current.status, "pay");
+    let next: InvoiceRecord;
+    if (decided === "paid") next = await moveInvoice(deps, session, current, "pay");
+    else if (current.status === "open") next = await moveInvoice(deps, session, current, "fall_due");
+    else return current;
+    const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
+    if (owner) await settleSubscriptionStatus(deps, session, owner);
+    return next;
+  });
+}
+
+/** Test helper: pay or fail a test-mode invoice as its payer would. */
+export async function simulateInvoiceOutcome(
+  deps: BillingDeps,
+  caller: CallerContext,
+  invoiceId: string,
+  action: PayerAction,
+): Promise<InvoiceRecord> {
+  if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
+  return applyPayerAction(deps, await getInvoice(deps, caller, invoiceId), action);
+}
+
+async function pageInvoice(deps: BillingDeps, invoiceId: string, pageToken: string): Promise<InvoiceRecord> {
+  const record = await deps.invoices.findByIdUnscoped(invoiceId);
+  if (!record || record.environment !== "test" || !pageTokenMatches(record.pageToken, pageToken)) {
+    throw new AppError("RESOURCE_NOT_FOUND", "No such payment page.");
+  }
+  return record;
+}
+
+/** The sandbox's hosted invoice page: what it shows. */
+export async function getHostedInvoice(deps: BillingDeps, invoiceId: string, pageToken: string) {
+  const invoice = await pageInvoice(deps, invoiceId, pageToken);
+  const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId);
+  return { invoice, planName: subscription?.planName ?? "" };
+}
+
+/** The sandbox's hosted invoice page: the payer pays or gives up. */
+export async function submitHostedInvoice(deps: BillingDeps, invoiceId: string, pageToken: string, action: PayerAction) {
+  return applyPayerAction(deps, await pageInvoice(deps, invoiceId, pageToken), action);
+}

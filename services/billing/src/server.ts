@@ -1,0 +1,49 @@
+import { BillingService } from "@bayad/proto";
+import { randomBase62, startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
+import { createSandboxProvider } from "@bayad/provider";
+import type { Store } from "@bayad/store";
+import { createBillingDeps } from "./billing-deps.js";
+import { createBillingService } from "./billing-service.js";
+import { startBillingClock } from "./clock/billing-clock.js";
+import type { BillingConfig } from "./config.js";
+
+export interface BillingServerOptions {
+  store: Store;
+  config: BillingConfig;
+  logger: Logger;
+  host?: string;
+  port?: number;
+}
+
+/**
+ * Wires the billing service to its store and the sandbox provider, serves it over gRPC with
+ * health, and runs the billing clock until closed.
+ */
+export async function startBillingServer(options: BillingServerOptions): Promise<RunningServer> {
+  const { store, config, logger } = options;
+  const deps = createBillingDeps({ store, providers: { test: createSandboxProvider(config.sandbox) }, logger });
+  const service = createBillingService(deps);
+  await store.ensureIndexes();
+  const server = await startServiceServer({
+    serviceName: BillingService.typeName,
+    routes: (router) => router.service(BillingService, service),
+    isReady: () => store.ping().then(() => true),
+    logger,
+    host: options.host,
+    port: options.port,
+  });
+  const clock = startBillingClock({
+    deps,
+    intervalMs: config.clockIntervalMs,
+    leaseMs: config.clockLeaseMs,
+    // Every replica's clock competes for one lease, so each process is its own holder.
+    holderId: `billing-${randomBase62(16)}`,
+  });
+  return {
+    ...server,
+    async close() {
+      await clock.stop();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { subscriptionStates } from "./subscription.js";
+import { actionLeadingTo, statusFollowingInvoices } from "./subscription-status.js";
+
+describe("statusFollowingInvoices", () => {
+  it.each([
+    [false, [], "pending"],
+    [false, ["draft"], "pending"],
+    [false, ["open"], "pending"],
+    [false, ["void", "open"], "pending"],
+    [false, ["paid"], "active"],
+    [false, ["paid", "open"], "active"],
+    [false, ["paid", "draft"], "active"],
+    [false, ["open", "past_due"], "past_due"],
+    [false, ["paid", "past_due", "open"], "past_due"],
+    [false, ["past_due", "paid", "paid"], "past_due"],
+    [true, ["paid", "past_due"], "cancelled"],
+    [true, [], "cancelled"],
+  ] as const)("ended=%s, invoices %j → %s", (ended, invoices, expected) => {
+    expect(statusFollowingInvoices(ended, invoices)).toBe(expected);
+  });
+});
+
+describe("the subscription state table", () => {
+  it("allows exactly the moves that following the invoices can make", () => {
+    expect(subscriptionStates.next("pending", actionLeadingTo("active"))).toBe("active");
+    expect(subscriptionStates.next("past_due", actionLeadingTo("active"))).toBe("active");
+    expect(subscriptionStates.next("pending", actionLeadingTo("past_due"))).toBe("past_due");
+    expect(subscriptionStates.next("active", actionLeadingTo("past_due"))).toBe("past_due");
+    for (const from of ["pending", "active", "past_due"] as const) {
+      expect(subscriptionStates.next(from, actionLeadingTo("cancelled"))).toBe("cancelled");
+    }
+    expect(() => subscriptionStates.next("cancelled", "activate")).toThrow(expect.objectContaining({ code: "INVALID_STATE_TRANSITION" }));
+    expect(() => actionLeadingTo("pending")).toThrow();
+  });
+});

@@ -1,0 +1,86 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { SubscriptionSchema, SubscriptionStatus, type Subscription } from "@bayad/proto";
+import { defineStateMachine, type Environment } from "@bayad/kit";
+import type { BillingInterval } from "../clock/billing-periods.js";
+
+export type SubscriptionState = "pending" | "active" | "past_due" | "cancelled";
+export type SubscriptionAction = "activate" | "fall_behind" | "end";
+
+/**
+ * A subscription's lifecycle. Its status is never chosen directly: it follows its invoices (see
+ * subscription-status.ts), and these are the moves that following may make. Nothing leads back
+ * to pending (a paid invoice stays paid), and cancelled is final.
+ */
+export const subscriptionStates = defineStateMachine<SubscriptionState, SubscriptionAction>(
+  "subscription",
+  {
+    activate: { from: ["pending", "past_due"], to: "active" },
+    fall_behind: { from: ["pending", "active"], to: "past_due" },
+    end: { from: ["pending", "active", "past_due"], to: "cancelled" },
+  },
+  { activate: "activated", fall_behind: "marked past due", end: "cancelled" },
+);
+
+/** A subscription as stored in the `subscriptions` collection. */
+export interface SubscriptionRecord {
+  _id: string;
+  projectId: string;
+  environment: Environment;
+  /** A customer of the payments service; the gateway checked it belongs to the project. */
+  customerId: string;
+  referenceId: string;
+  planId: string;
+  status: SubscriptionState;
+  // The plan's pricing, copied at creation so that billing never depends on reading the plan.
+  planName: string;
+  amountMinor: number;
+  currency: "PHP";
+  interval: BillingInterval;
+  intervalCount: number;
+  /** 0 = bills indefinitely. */
+  cycleCount: number;
+  /** Periods billed so far; also the number of the current period. */
+  cyclesBilled: number;
+  currentPeriodStart: Date;
+  currentPeriodEnd: Date;
+  /** Period k ends `k - anchorPeriod + 1` intervals after this, so periods never drift. */
+  billingAnchor: Date;
+  anchorPeriod: number;
+  cancelAtPeriodEnd: boolean;
+  /** When the subscription was cancelled (the end of its last period). */
+  endedAt?: Date;
+  /**
+   * Written by every transaction that re-derives the status, even when the status stays: two
+   * such transactions on one subscription then conflict instead of each deciding from a
+   * snapshot that misses the other's invoice change.
+   */
+  statusCheckedAt?: Date;
+  idempotencyKey: string;
+  aggregateVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const protoStatus: Record<SubscriptionState, SubscriptionStatus> = {
+  pending: SubscriptionStatus.PENDING,
+  active: SubscriptionStatus.ACTIVE,
+  past_due: SubscriptionStatus.PAST_DUE,
+  cancelled: SubscriptionStatus.CANCELLED,
+};
+
+export function subscriptionToProto(record: SubscriptionRecord): Subscription {
+  return create(SubscriptionSchema, {
+    subscriptionId: record._id,
+    customerId: record.customerId,
+    referenceId: record.referenceId,
+    planId: record.planId,
+    status: protoStatus[record.status],
+    currentPeriodStart: timestampFromDate(record.currentPeriodStart),
+    currentPeriodEnd: timestampFromDate(record.currentPeriodEnd),
+    cancelAtPeriodEnd: record.cancelAtPeriodEnd,
+    cyclesBilled: record.cyclesBilled,
+    aggregateVersion: record.aggregateVersion,
+    createdAt: timestampFromDate(record.createdAt),
+  });
+}

@@ -1,0 +1,54 @@
+import { isDuplicateKeyError, type CollectionDef, type Session, type Store } from "@bayad/store";
+import type { CallerContext } from "@bayad/kit";
+import type { SubscriptionRecord, SubscriptionState } from "./subscription.js";
+
+export const subscriptionsCollection: CollectionDef = {
+  name: "subscriptions",
+  indexes: [
+    { name: "subscriptions_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
+    { name: "subscriptions_reference", keys: { projectId: 1, environment: 1, referenceId: 1 }, unique: true },
+    // The billing clock's query: subscriptions still running whose current period has ended.
+    { name: "subscriptions_status_period_end", keys: { status: 1, currentPeriodEnd: 1 } },
+  ],
+};
+
+const running: SubscriptionState[] = ["pending", "active", "past_due"];
+
+type Scope = Pick<CallerContext, "projectId" | "environment">;
+
+/** The only code that knows the `subscriptions` collection. */
+export function createSubscriptionsRepository(store: Store) {
+  const subscriptions = store.collection<SubscriptionRecord>(subscriptionsCollection);
+  return {
+    collection: subscriptions,
+
+    findById(scope: Scope, subscriptionId: string): Promise<SubscriptionRecord | null> {
+      return subscriptions.findOne({ _id: subscriptionId, projectId: scope.projectId, environment: scope.environment });
+    },
+
+    /** Unscoped: for the billing clock, hosted pages and work on an invoice's own subscription. */
+    findByIdUnscoped(subscriptionId: string, session?: Session): Promise<SubscriptionRecord | null> {
+      return subscriptions.findOne({ _id: subscriptionId }, { session });
+    },
+
+    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<SubscriptionRecord | null> {
+      return subscriptions.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
+    },
+
+    /** Running subscriptions whose current period ended by `now`, longest overdue first. */
+    findDue(now: Date, limit: number, skip: readonly string[] = []): Promise<SubscriptionRecord[]> {
+      return subscriptions.find(
+        { status: { $in: running }, currentPeriodEnd: { $lte: now }, ...(skip.length ? { _id: { $nin: [...skip] } } : {}) },
+        { sort: { currentPeriodEnd: 1 }, limit },
+      );
+    },
+
+    conflictOf(error: unknown): "idempotency_key" | "reference" | null {
+      if (isDuplicateKeyError(error, "subscriptions_idempotency_key")) return "idempotency_key";
+      if (isDuplicateKeyError(error, "subscriptions_reference")) return "reference";
+      return null;
+    },
+  };
+}
+
+export type SubscriptionsRepository = ReturnType<typeof createSubscriptionsRepository>;

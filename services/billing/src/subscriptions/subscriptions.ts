@@ -1,0 +1,137 @@
+import { AppError, invalidTransition, newId, notFound, type CallerContext } from "@bayad/kit";
+import { providerOf } from "@bayad/provider";
+import type { BillingDeps } from "../billing-deps.js";
+import { firstSchedule } from "../clock/billing-periods.js";
+import { draftInvoice } from "../invoices/invoice.js";
+import { writeInvoice } from "../invoices/invoice-writes.js";
+import { finalizeBilledInvoice } from "../invoices/invoices.js";
+import { transactionRetryingConflicts } from "../transactions.js";
+import { closePeriod } from "./close-period.js";
+import { subscriptionStates, type SubscriptionRecord } from "./subscription.js";
+import { nextVersion, writeSubscription } from "./subscription-writes.js";
+
+export interface CreateSubscriptionInput {
+  /** A customer of the caller's project: the gateway checked it (customers live in payments). */
+  customerId: string;
+  referenceId: string;
+  /** The plan that prices the subscription. */
+  priceId: string;
+}
+
+/**
+ * Subscribes a customer to a plan, copying its pricing. The first period starts now and is
+ * billed at once: the subscription (pending) and its first invoice (draft) are written in one
+ * transaction, then the invoice is finalized (open, with its payment page). A repeated
+ * Idempotency-Key returns the subscription it created; a referenceId names at most one
+ * subscription per project and environment.
+ */
+export async function createSubscription(
+  deps: BillingDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  input: CreateSubscriptionInput,
+): Promise<SubscriptionRecord> {
+  providerOf(deps.providers, caller.environment);
+  const existing = await deps.subscriptions.findByIdempotencyKey(caller, caller.idempotencyKey);
+  if (existing) return existing;
+
+  const plan = await deps.plans.findById(caller, input.priceId);
+  if (!plan) {
+    throw new AppError("RESOURCE_NOT_FOUND", `No plan with id ${input.priceId}.`, {
+      details: ["priceId: no such plan in this project and environment"],
+    });
+  }
+  const now = deps.now();
+  const schedule = firstSchedule(plan, now);
+  const subscription: SubscriptionRecord = {
+    _id: newId("sub"),
+    projectId: caller.projectId,
+    environment: caller.environment,
+    customerId: input.customerId,
+    referenceId: input.referenceId,
+    planId: plan._id,
+    status: "pending",
+    planName: plan.name,
+    amountMinor: plan.amountMinor,
+    currency: plan.currency,
+    interval: plan.interval,
+    intervalCount: plan.intervalCount,
+    cycleCount: plan.cycleCount,
+    cyclesBilled: 1,
+    currentPeriodStart: schedule.period.start,
+    currentPeriodEnd: schedule.period.end,
+    billingAnchor: schedule.billingAnchor,
+    anchorPeriod: schedule.anchorPeriod,
+    cancelAtPeriodEnd: false,
+    idempotencyKey: caller.idempotencyKey,
+    aggregateVersion: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const invoice = draftInvoice(subscription, schedule.period, now);
+  try {
+    await deps.store.transaction(async (session) => {
+      await writeSubscription(deps, session, subscription, "created");
+      await writeInvoice(deps, session, invoice);
+    });
+  } catch (error) {
+    const conflict = deps.subscriptions.conflictOf(error);
+    if (conflict === "idempotency_key") {
+      // A concurrent request with the same key won the race: answer with what it created.
+      const winner = await deps.subscriptions.findByIdempotencyKey(caller, caller.idempotencyKey);
+      if (winner) return winner;
+    }
+    if (conflict === "reference") {
+      throw new AppError("RESOURCE_ALREADY_EXISTS", "A subscription with this referenceId already exists.", {
+        details: ["referenceId: a subscription with this reference already exists"],
+      });
+    }
+    throw error;
+  }
+  await finalizeBilledInvoice(deps, invoice);
+  return subscription;
+}
+
+export async function getSubscription(deps: BillingDeps, caller: CallerContext, subscriptionId: string): Promise<SubscriptionRecord> {
+  const record = await deps.subscriptions.findById(caller, subscriptionId);
+  if (!record) throw notFound("subscription", subscriptionId);
+  return record;
+}
+
+/** A subscription's invoices, oldest period first. */
+export async function listSubscriptionInvoices(deps: BillingDeps, caller: CallerContext, subscriptionId: string) {
+  const subscription = await getSubscription(deps, caller, subscriptionId);
+  return deps.invoices.listForSubscription(subscription._id);
+}
+
+/**
+ * Schedules the subscription's cancellation: it ends when its current period does (the clock
+ * closes that period), whatever its status, pending included. The status stays as it is until
+ * then. Scheduling again changes nothing; a cancelled subscription → 409.
+ */
+export async function cancelSubscription(deps: BillingDeps, caller: CallerContext, subscriptionId: string): Promise<SubscriptionRecord> {
+  await getSubscription(deps, caller, subscriptionId);
+  return transactionRetryingConflicts(deps.store, async (session) => {
+    const current = await deps.subscriptions.findByIdUnscoped(subscriptionId, session);
+    if (!current) throw notFound("subscription", subscriptionId);
+    // Only a subscription that can still end can have its end scheduled.
+    if (!subscriptionStates.can(current.status, "end")) throw invalidTransition("subscription", current.status, "cancelled");
+    if (current.cancelAtPeriodEnd) return current;
+    const scheduled = nextVersion(deps, current, { cancelAtPeriodEnd: true });
+    return writeSubscription(deps, session, scheduled, "cancellation_scheduled");
+  });
+}
+
+/**
+ * Test helper: lets a billing period pass at once. The current period closes now and, unless
+ * that ends the subscription, the next one starts now (its schedule re-anchored at now) and is
+ * billed and finalized.
+ */
+export async function advanceSubscription(deps: BillingDeps, caller: CallerContext, subscriptionId: string): Promise<SubscriptionRecord> {
+  if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
+  const subscription = await getSubscription(deps, caller, subscriptionId);
+  if (subscription.status === "cancelled") throw invalidTransition("subscription", subscription.status, "advanced");
+  const now = deps.now();
+  const result = await closePeriod(deps, subscription, now, now);
+  if (result.billed) await finalizeBilledInvoice(deps, result.billed);
+  return result.subscription;
+}

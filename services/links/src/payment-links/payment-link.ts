@@ -1,0 +1,73 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { PaymentLinkSchema, PaymentLinkStatus, type PaymentLink } from "@bayad/proto";
+import { defineStateMachine, fromStoredMetadata, type Environment, type StoredMetadata } from "@bayad/kit";
+
+export type PaymentLinkState = "active" | "archived" | "paid";
+
+/**
+ * A payment link's lifecycle. A link is `active` from creation; the merchant may archive it and
+ * make it active again; a payer's accepted payment makes an active link `paid`, for good (a paid
+ * link cannot be archived or unarchived, and an archived link cannot be paid).
+ */
+export const paymentLinkStates = defineStateMachine<PaymentLinkState, "archive" | "unarchive" | "pay">(
+  "payment link",
+  {
+    archive: { from: ["active"], to: "archived" },
+    unarchive: { from: ["archived"], to: "active" },
+    pay: { from: ["active"], to: "paid" },
+  },
+  { archive: "archived", unarchive: "unarchived", pay: "paid" },
+);
+
+/** A payment link as stored in the `payment_links` collection. */
+export interface PaymentLinkRecord {
+  _id: string;
+  projectId: string;
+  environment: Environment;
+  referenceId: string;
+  amountMinor: number;
+  currency: "PHP";
+  description: string;
+  /** Empty when the merchant gave none. */
+  remarks: string;
+  /** Includes `service_reference_id`, which the service sets to referenceId. */
+  metadata: StoredMetadata;
+  status: PaymentLinkState;
+  /** Where the payer pays (the provider's hosted page). */
+  url: string;
+  /** The secret part of url that proves a hosted-page request came from that URL. */
+  pageToken: string;
+  providerReference: string;
+  /** The short reference the provider shows the payer. */
+  referenceNumber: string;
+  idempotencyKey: string;
+  aggregateVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const protoStatus: Record<PaymentLinkState, PaymentLinkStatus> = {
+  active: PaymentLinkStatus.ACTIVE,
+  archived: PaymentLinkStatus.ARCHIVED,
+  paid: PaymentLinkStatus.PAID,
+};
+
+export function paymentLinkToProto(record: PaymentLinkRecord): PaymentLink {
+  return create(PaymentLinkSchema, {
+    paymentLinkId: record._id,
+    referenceId: record.referenceId,
+    amount: { amountMinor: BigInt(record.amountMinor), currency: record.currency },
+    description: record.description,
+    remarks: record.remarks,
+    url: record.url,
+    status: protoStatus[record.status],
+    active: record.status === "active",
+    archived: record.status === "archived",
+    referenceNumber: record.referenceNumber,
+    metadata: fromStoredMetadata(record.metadata),
+    aggregateVersion: record.aggregateVersion,
+    createdAt: timestampFromDate(record.createdAt),
+    updatedAt: timestampFromDate(record.updatedAt),
+  });
+}

@@ -1,0 +1,55 @@
+import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import type { CallerContext } from "@bayad/kit";
+import type { PaymentLinkRecord } from "./payment-link.js";
+
+export const paymentLinksCollection: CollectionDef = {
+  name: "payment_links",
+  indexes: [
+    { name: "payment_links_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
+    { name: "payment_links_reference", keys: { projectId: 1, environment: 1, referenceId: 1 }, unique: true },
+    { name: "payment_links_created", keys: { projectId: 1, environment: 1, createdAt: 1 } },
+  ],
+};
+
+type Scope = Pick<CallerContext, "projectId" | "environment">;
+
+/** The only code that knows the `payment_links` collection. */
+export function createPaymentLinksRepository(store: Store) {
+  const links = store.collection<PaymentLinkRecord>(paymentLinksCollection);
+  return {
+    collection: links,
+
+    findById(scope: Scope, linkId: string): Promise<PaymentLinkRecord | null> {
+      return links.findOne({ _id: linkId, projectId: scope.projectId, environment: scope.environment });
+    },
+
+    /** Unscoped: for hosted pages, which prove access with the page token instead. */
+    findByIdForPage(linkId: string): Promise<PaymentLinkRecord | null> {
+      return links.findOne({ _id: linkId });
+    },
+
+    findByReference(scope: Scope, referenceId: string): Promise<PaymentLinkRecord | null> {
+      return links.findOne({ projectId: scope.projectId, environment: scope.environment, referenceId });
+    },
+
+    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<PaymentLinkRecord | null> {
+      return links.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
+    },
+
+    /** The scope's links, newest first, at most `limit` (served by payment_links_created). */
+    listNewestFirst(scope: Scope, limit: number): Promise<PaymentLinkRecord[]> {
+      return links.find(
+        { projectId: scope.projectId, environment: scope.environment },
+        { sort: { createdAt: -1 }, limit },
+      );
+    },
+
+    conflictOf(error: unknown): "idempotency_key" | "reference" | null {
+      if (isDuplicateKeyError(error, "payment_links_idempotency_key")) return "idempotency_key";
+      if (isDuplicateKeyError(error, "payment_links_reference")) return "reference";
+      return null;
+    },
+  };
+}
+
+export type PaymentLinksRepository = ReturnType<typeof createPaymentLinksRepository>;

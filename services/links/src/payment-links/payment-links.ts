@@ -1,0 +1,202 @@
+import { AppError, CURRENCY, fromStoredMetadata, newId, notFound, toStoredMetadata, type CallerContext, type Money } from "@bayad/kit";
+import { createResource, moveResource, type Outbox } from "@bayad/events";
+import { askProvider, pageTokenMatches, providerOf, type PayerAction, type PaymentProviders } from "@bayad/provider";
+import type { Store } from "@bayad/store";
+import { paymentLinkStates, paymentLinkToProto, type PaymentLinkRecord, type PaymentLinkState } from "./payment-link.js";
+import type { PaymentLinksRepository } from "./payment-links-repository.js";
+
+export interface PaymentLinksDeps {
+  store: Store;
+  repository: PaymentLinksRepository;
+  outbox: Outbox;
+  providers: PaymentProviders;
+  now: () => Date;
+}
+
+export interface CreatePaymentLinkInput {
+  referenceId: string;
+  amountMinor: number;
+  description: string;
+  remarks: string;
+  metadata: Record<string, string>;
+}
+
+/** The metadata key the service owns: it always holds the link's referenceId. */
+export const SERVICE_REFERENCE_KEY = "service_reference_id";
+
+/**
+ * The list has no paging in the contract (ListPaymentLinksRequest is empty), so it is bounded:
+ * the newest 1000 links, which keeps one answer (and one store query) a known size.
+ */
+export const LIST_LIMIT = 1000;
+
+type Action = Parameters<typeof paymentLinkStates.next>[1];
+
+/** How payment links are written: their collection, state table and events. */
+function linkMover(deps: PaymentLinksDeps) {
+  return {
+    store: deps.store,
+    collection: deps.repository.collection,
+    outbox: deps.outbox,
+    states: paymentLinkStates,
+    resource: "payment_link",
+    snapshot: (next: PaymentLinkRecord) => ({ case: "paymentLink" as const, value: paymentLinkToProto(next) }),
+    now: deps.now,
+  };
+}
+
+function move(deps: PaymentLinksDeps, record: PaymentLinkRecord, action: Action) {
+  return moveResource(linkMover(deps), record, action);
+}
+
+function referenceTaken(): AppError {
+  return new AppError("RESOURCE_ALREADY_EXISTS", "A payment link with this referenceId already exists.", {
+    details: ["referenceId: a payment link with this reference already exists"],
+  });
+}
+
+/**
+ * Creates an active payment link, or returns the one this Idempotency-Key already created. The
+ * provider's hosted page is asked for before anything is written, because the sandbox's page is
+ * a pure function of the link id (a real provider gets the Idempotency-Key): a crash in between
+ * leaves nothing half-made here, and a retry simply asks again. The referenceId pre-check spares
+ * the provider a page that could never be stored; the unique index still decides races.
+ */
+export async function createPaymentLink(
+  deps: PaymentLinksDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  input: CreatePaymentLinkInput,
+): Promise<PaymentLinkRecord> {
+  const provider = providerOf(deps.providers, caller.environment);
+  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+  if (existing) return existing;
+  if (await deps.repository.findByReference(caller, input.referenceId)) throw referenceTaken();
+
+  const linkId = newId("link");
+  const amount: Money = { amountMinor: input.amountMinor, currency: CURRENCY };
+  const page = await askProvider(() =>
+    provider.createHostedPayment(
+      { kind: "payment_link", resourceId: linkId, referenceId: input.referenceId, amount, description: input.description },
+      { environment: caller.environment, idempotencyKey: caller.idempotencyKey },
+    ),
+  );
+  const now = deps.now();
+  const record: PaymentLinkRecord = {
+    _id: linkId,
+    projectId: caller.projectId,
+    environment: caller.environment,
+    referenceId: input.referenceId,
+    amountMinor: input.amountMinor,
+    currency: CURRENCY,
+    description: input.description,
+    remarks: input.remarks,
+    // Set last so that a supplied value for the key is replaced.
+    metadata: toStoredMetadata({ ...input.metadata, [SERVICE_REFERENCE_KEY]: input.referenceId }),
+    status: "active",
+    url: page.url,
+    pageToken: page.pageToken,
+    providerReference: page.providerReference,
+    referenceNumber: page.referenceNumber,
+    idempotencyKey: caller.idempotencyKey,
+    aggregateVersion: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    return await createResource(linkMover(deps), record);
+  } catch (error) {
+    const conflict = deps.repository.conflictOf(error);
+    if (conflict === "idempotency_key") {
+      // A concurrent request with the same key won the race: answer with what it created.
+      const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+      if (winner) return winner;
+    }
+    if (conflict === "reference") throw referenceTaken();
+    throw error;
+  }
+}
+
+/** The caller's links, newest first, at most LIST_LIMIT. */
+export function listPaymentLinks(deps: PaymentLinksDeps, caller: CallerContext): Promise<PaymentLinkRecord[]> {
+  return deps.repository.listNewestFirst(caller, LIST_LIMIT);
+}
+
+/** One of the caller's links; another project's or environment's link does not exist for it. */
+export async function getPaymentLink(deps: PaymentLinksDeps, caller: CallerContext, linkId: string): Promise<PaymentLinkRecord> {
+  const record = await deps.repository.findById(caller, linkId);
+  if (!record) throw notFound("payment link", linkId);
+  return record;
+}
+
+/**
+ * Archives (archive=true) or reactivates a link. Asking for the state it already has is a
+ * no-op (no write, no event), also when a concurrent request got there first; a paid link
+ * refuses both with INVALID_STATE_TRANSITION.
+ */
+export async function setPaymentLinkArchived(
+  deps: PaymentLinksDeps,
+  caller: CallerContext,
+  linkId: string,
+  archive: boolean,
+): Promise<PaymentLinkRecord> {
+  const wanted: PaymentLinkState = archive ? "archived" : "active";
+  const record = await getPaymentLink(deps, caller, linkId);
+  if (record.status === wanted) return record;
+  try {
+    return await move(deps, record, archive ? "archive" : "unarchive");
+  } catch (error) {
+    if (error instanceof AppError && error.code === "INVALID_STATE_TRANSITION") {
+      const fresh = await deps.repository.findById(caller, linkId);
+      if (fresh?.status === wanted) return fresh;
+    }
+    throw error;
+  }
+}
+
+/**
+ * What the payer did, decided by the provider (the sandbox declines its decline scenario). Only
+ * an active link can be paid, so an archived or paid one refuses before the provider is asked. A
+ * declined payment leaves the link active: a link is consumed only by a payment that went through.
+ */
+async function applyPayerAction(deps: PaymentLinksDeps, record: PaymentLinkRecord, action: PayerAction) {
+  paymentLinkStates.next(record.status, "pay");
+  const amount = { amountMinor: record.amountMinor, currency: record.currency };
+  const provider = providerOf(deps.providers, record.environment);
+  const decided = provider.decidePayment(amount, fromStoredMetadata(record.metadata), action);
+  return decided === "paid" ? move(deps, record, "pay") : record;
+}
+
+/** Test helper: report a payer's payment of a test-mode link, as the provider would. */
+export async function simulatePaymentLinkPayment(
+  deps: PaymentLinksDeps,
+  caller: CallerContext,
+  linkId: string,
+  action: PayerAction,
+): Promise<PaymentLinkRecord> {
+  if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
+  return applyPayerAction(deps, await getPaymentLink(deps, caller, linkId), action);
+}
+
+/** A hosted page proves access with its page token; anything else looks like no page at all. */
+async function pageLink(deps: PaymentLinksDeps, linkId: string, pageToken: string): Promise<PaymentLinkRecord> {
+  const record = await deps.repository.findByIdForPage(linkId);
+  if (!record || record.environment !== "test" || !pageTokenMatches(record.pageToken, pageToken)) {
+    throw new AppError("RESOURCE_NOT_FOUND", "No such payment page.");
+  }
+  return record;
+}
+
+/** The sandbox's hosted link page: what it shows. */
+export function getHostedPaymentLink(deps: PaymentLinksDeps, linkId: string, pageToken: string): Promise<PaymentLinkRecord> {
+  return pageLink(deps, linkId, pageToken);
+}
+
+/** The sandbox's hosted link page: the payer pays or gives up. */
+export async function submitHostedPaymentLink(
+  deps: PaymentLinksDeps,
+  linkId: string,
+  pageToken: string,
+  action: PayerAction,
+): Promise<PaymentLinkRecord> {
+  return applyPayerAction(deps, await pageLink(deps, linkId, pageToken), action);
+}

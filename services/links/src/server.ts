@@ -1,0 +1,42 @@
+import { LinksService } from "@bayad/proto";
+import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
+import { createOutbox } from "@bayad/events";
+import { createSandboxProvider } from "@bayad/provider";
+import type { Store } from "@bayad/store";
+import type { LinksConfig } from "./config.js";
+import { createLinksService } from "./links-service.js";
+import { createPaymentLinksRepository } from "./payment-links/payment-links-repository.js";
+
+export interface LinksServerOptions {
+  store: Store;
+  config: LinksConfig;
+  logger: Logger;
+  host?: string;
+  port?: number;
+}
+
+/**
+ * Wires the links service to its store and provider and serves it over gRPC with health. Unlike
+ * checkouts there is nothing to sweep: a link is written only once the provider has answered.
+ */
+export async function startLinksServer(options: LinksServerOptions): Promise<RunningServer> {
+  const { store, config, logger } = options;
+  const service = createLinksService({
+    paymentLinks: {
+      store,
+      repository: createPaymentLinksRepository(store),
+      outbox: createOutbox(store, "links"),
+      providers: { test: createSandboxProvider(config.sandbox) },
+      now: () => new Date(),
+    },
+  });
+  await store.ensureIndexes();
+  return startServiceServer({
+    serviceName: LinksService.typeName,
+    routes: (router) => router.service(LinksService, service),
+    isReady: () => store.ping().then(() => true),
+    logger,
+    host: options.host,
+    port: options.port,
+  });
+}
