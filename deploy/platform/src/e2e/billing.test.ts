@@ -133,6 +133,17 @@ describe("plans", () => {
     expect(again.body.data).toEqual(first.body.data);
     expect(await billingStore().collection({ name: "plans" }).count({ name: body.name })).toBe(1);
   });
+
+  it("answers createPlan's 409 for a reused Idempotency-Key with another body, writing nothing", async () => {
+    const name = unique("plan");
+    await api.request("POST", plans, { body: { name, amount: 3000, interval: "monthly" }, idempotencyKey: "plan-mismatch-key-0001" });
+    const other = await api.request("POST", plans, {
+      body: { name, amount: 4000, interval: "monthly" },
+      idempotencyKey: "plan-mismatch-key-0001",
+    });
+    expectError(other, 409, "IDEMPOTENCY_KEY_PAYLOAD_MISMATCH");
+    expect(await billingStore().collection({ name: "plans" }).count({ name })).toBe(1);
+  });
 });
 
 describe("createSubscription", () => {
