@@ -82,5 +82,6 @@ export function subscriptionToProto(record: SubscriptionRecord): Subscription {
     cyclesBilled: record.cyclesBilled,
     aggregateVersion: record.aggregateVersion,
     createdAt: timestampFromDate(record.createdAt),
+    amount: { amountMinor: BigInt(record.amountMinor), currency: record.currency },
   });
 }

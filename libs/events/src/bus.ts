@@ -1,0 +1,44 @@
+/**
+ * The event bus port. Services' outbox relays publish to it and the records service consumes
+ * from it. NATS JetStream is the production bus (and whenever NATS_URL is set); an in-process
+ * bus with the same guarantees serves the one-process mode and tests.
+ */
+
+/** One event as the bus carries it. */
+export interface BusMessage {
+  /** `bayad.events.<service>.<resource>.<verb>` (a namespace, when configured, is the bus's business). */
+  subject: string;
+  /** The event id: JetStream's Nats-Msg-Id, so a second publish of one event is dropped. */
+  eventId: string;
+  /** The protobuf-encoded bayad.events.v1.Event. */
+  payload: Uint8Array;
+}
+
+export interface DeliveredMessage extends BusMessage {
+  /** True when this message was delivered before and not acknowledged. */
+  redelivered: boolean;
+}
+
+/**
+ * Handles one delivered message. Resolving acknowledges it; throwing leaves it unacknowledged,
+ * so the bus delivers it again later (at-least-once: handlers must be idempotent).
+ */
+export type MessageHandler = (message: DeliveredMessage) => Promise<void>;
+
+export interface Consumption {
+  /** Stops taking new messages and waits for the handler in progress; unacked ones stay pending. */
+  stop(): Promise<void>;
+}
+
+export interface EventBus {
+  /** Resolves once the bus has durably accepted the message (JetStream: the server's ack). */
+  publish(message: BusMessage): Promise<void>;
+  /**
+   * A durable consumer of every event: its position survives the consumer's (and, on JetStream,
+   * the process's) restart, so nothing published while it was stopped is missed.
+   */
+  consume(durableName: string, handler: MessageHandler): Promise<Consumption>;
+  /** Whether the bus is reachable now (for readiness). */
+  isConnected(): boolean;
+  close(): Promise<void>;
+}
