@@ -19,6 +19,7 @@ import { createOperationRunner } from "./routes/operation.js";
 import { paymentsRoutes } from "./routes/payments.js";
 import { billingRoutes } from "./routes/billing.js";
 import { linksRoutes } from "./routes/links.js";
+import { recordsRoutes } from "./routes/records.js";
 import { adminRoutes } from "./routes/admin.js";
 import { healthRoutes } from "./routes/health.js";
 import { createServiceClients, type ServiceAddresses } from "./rpc/service-clients.js";
@@ -71,6 +72,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.
     ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl) : {}),
     ...(clients.links ? linksRoutes(clients.links, publicUrl) : {}),
+    ...(clients.records ? recordsRoutes(clients.records) : {}),
   };
   const run = createOperationRunner(handlers, config.rpcTimeoutMs);
   const reconciler = createReconciler({

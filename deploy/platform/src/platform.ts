@@ -1,9 +1,11 @@
-import { createLogger, type Logger, type RunningServer } from "@bayad/kit";
+import { createLogger, randomBase62, type Logger, type RunningServer } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
+import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
 import { readGatewayConfig, startGateway, type GatewayConfig } from "@bayad/gateway";
 import { readPaymentsConfig, startPaymentsServer } from "@bayad/payments-service";
 import { readBillingConfig, startBillingServer } from "@bayad/billing-service";
 import { readLinksConfig, startLinksServer } from "@bayad/links-service";
+import { readRecordsConfig, startRecordsServer } from "@bayad/records-service";
 
 export interface PlatformOptions {
   /** Configuration as environment variables (PORT, ADMIN_API_KEY, …); defaults to process.env. */
@@ -12,6 +14,8 @@ export interface PlatformOptions {
   /** Fault injection for tests, passed to the gateway. */
   afterOutcome?: (operationId: string) => void | Promise<void>;
 }
+
+type ServiceName = "payments" | "billing" | "links" | "records";
 
 export interface RunningPlatform {
   gatewayUrl: string;
@@ -22,16 +26,21 @@ export interface RunningPlatform {
   testApiKey: string;
   config: GatewayConfig;
   /** Each service's own store, for operators and tests that inspect what was written. */
-  stores: { gateway: Store; payments: Store; billing: Store; links: Store };
-  /** Each service's gRPC server. */
-  services: { payments: RunningServer; billing: RunningServer; links: RunningServer };
+  stores: Record<"gateway" | ServiceName, Store>;
+  /** Each service's gRPC server (tests may stop one and put a restarted one in its place). */
+  services: Record<ServiceName, RunningServer>;
+  /** Where the services' outbox relays publish and the records service consumes. */
+  bus: EventBus;
+  /** The records service's cursor secret, for a records server restarted by a test. */
+  recordsCursorSecret: string;
   close(): Promise<void>;
 }
 
 /**
  * The whole platform in one process on embedded defaults: every service on its own loopback
  * gRPC port with its own embedded store, and the gateway in front reaching them over HTTP/2, so
- * the path that runs here is the path that is deployed.
+ * the path that runs here is the path that is deployed. Events travel on NATS JetStream when
+ * NATS_URL is set, else on an in-process bus with the same guarantees.
  */
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   const env = options.env ?? process.env;
@@ -42,28 +51,43 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     payments: createEmbeddedStore(),
     billing: createEmbeddedStore(),
     links: createEmbeddedStore(),
+    records: createEmbeddedStore(),
   };
+  const bus = env.NATS_URL
+    ? await connectJetStreamBus({ url: env.NATS_URL, namespace: env.EVENTS_NAMESPACE, logger: logger.child({ component: "bus" }) })
+    : createInProcessBus();
+  const recordsCursorSecret = env.RECORDS_CURSOR_SECRET ?? randomBase62(32);
 
-  const payments = await startPaymentsServer({
-    store: stores.payments,
-    config: readPaymentsConfig(env),
-    logger: logger.child({ service: "payments" }),
-  });
-  const billing = await startBillingServer({
-    store: stores.billing,
-    config: readBillingConfig(env),
-    logger: logger.child({ service: "billing" }),
-  });
-  const links = await startLinksServer({
-    store: stores.links,
-    config: readLinksConfig(env),
-    logger: logger.child({ service: "links" }),
-  });
-  const services = { payments, billing, links };
+  const services: Record<ServiceName, RunningServer> = {
+    payments: await startPaymentsServer({
+      store: stores.payments,
+      bus,
+      config: readPaymentsConfig(env),
+      logger: logger.child({ service: "payments" }),
+    }),
+    billing: await startBillingServer({
+      store: stores.billing,
+      bus,
+      config: readBillingConfig(env),
+      logger: logger.child({ service: "billing" }),
+    }),
+    links: await startLinksServer({
+      store: stores.links,
+      bus,
+      config: readLinksConfig(env),
+      logger: logger.child({ service: "links" }),
+    }),
+    records: await startRecordsServer({
+      store: stores.records,
+      bus,
+      config: readRecordsConfig({ ...env, RECORDS_CURSOR_SECRET: recordsCursorSecret }),
+      logger: logger.child({ service: "records" }),
+    }),
+  };
   const gateway = await startGateway({
     config,
     store: stores.gateway,
-    services: { payments: payments.url, billing: billing.url, links: links.url },
+    services: Object.fromEntries(Object.entries(services).map(([name, service]) => [name, service.url])) as Record<ServiceName, string>,
     logger: logger.child({ service: "gateway" }),
     afterOutcome: options.afterOutcome,
   });
@@ -80,9 +104,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     config,
     stores,
     services,
+    bus,
+    recordsCursorSecret,
     async close() {
       await gateway.close();
+      // Services flush their outboxes as they stop, so the bus closes last.
       await Promise.all(Object.values(services).map((service) => service.close()));
+      await bus.close();
       await Promise.all(Object.values(stores).map((store) => store.close()));
     },
   };

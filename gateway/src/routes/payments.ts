@@ -8,7 +8,7 @@ import {
   type PaymentsService,
 } from "@bayad/proto";
 import { CheckoutStatusSchema, PaymentIntentStatusSchema, RefundStatusSchema, type Refund } from "@bayad/proto";
-import { enumToText } from "@bayad/kit";
+import { enumToText, publicPaymentIntentStatus } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
 import { dateField, moneyOf, moneyToJson, type PublicUrl } from "./json.js";
 
@@ -43,20 +43,13 @@ function checkoutToJson(checkout: Checkout | undefined, publicUrl: PublicUrl) {
   };
 }
 
-/**
- * The public PaymentIntent status has no QR Ph states: a ready, unpaid code reads
- * `requires_action` (the payer has yet to act) and an expired one `cancelled` (it can no longer
- * be paid), as the OpenAPI document describes.
- */
-const publicIntentStatus: Record<string, string> = { awaiting_next_action: "requires_action", expired: "cancelled" };
-
 function paymentIntentToJson(intent: PaymentIntent | undefined) {
   if (!intent) throw new Error("the payments service answered without a payment intent");
   const status = enumToText(PaymentIntentStatusSchema, intent.status);
   return {
     paymentIntentId: intent.paymentIntentId,
     referenceId: intent.referenceId,
-    status: publicIntentStatus[status] ?? status,
+    status: publicPaymentIntentStatus(status),
     amount: moneyToJson(intent.amount),
     aggregateVersion: intent.aggregateVersion,
   };

@@ -25,3 +25,4 @@ export { enumToText, textToEnum } from "./enum-names.js";
 export { startServiceServer, type ServiceServerOptions, type RunningServer } from "./service-server.js";
 export { defineStateMachine, type StateMachine, type TransitionTable } from "./state-machine.js";
 export { toStoredMetadata, fromStoredMetadata, type StoredMetadata } from "./metadata.js";
+export { publicPaymentIntentStatus } from "./public-status.js";

@@ -19,6 +19,11 @@ export interface ServiceServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /**
+   * What the service runs besides serving (its outbox relay, clocks, sweeps): stopped in order
+   * once the server has drained its in-flight calls, so their last writes are still handled.
+   */
+  workers?: Array<{ stop(): Promise<void> }>;
 }
 
 export interface RunningServer {
@@ -105,11 +110,13 @@ export async function startServiceServer(options: ServiceServerOptions): Promise
   return {
     url: `http://${host}:${port}`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Graceful: GOAWAY lets in-flight streams finish while refusing new ones.
         for (const session of sessions) session.close();
-      }),
+      });
+      for (const worker of options.workers ?? []) await worker.stop();
+    },
   };
 }

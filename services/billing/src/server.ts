@@ -1,5 +1,6 @@
 import { BillingService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
+import { startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { createBillingDeps } from "./billing-deps.js";
@@ -9,6 +10,8 @@ import type { BillingConfig } from "./config.js";
 
 export interface BillingServerOptions {
   store: Store;
+  /** Where the outbox relay publishes; without one, events wait in the outbox. */
+  bus?: EventBus;
   config: BillingConfig;
   logger: Logger;
   host?: string;
@@ -24,14 +27,6 @@ export async function startBillingServer(options: BillingServerOptions): Promise
   const deps = createBillingDeps({ store, providers: { test: createSandboxProvider(config.sandbox) }, logger });
   const service = createBillingService(deps);
   await store.ensureIndexes();
-  const server = await startServiceServer({
-    serviceName: BillingService.typeName,
-    routes: (router) => router.service(BillingService, service),
-    isReady: () => store.ping().then(() => true),
-    logger,
-    host: options.host,
-    port: options.port,
-  });
   const clock = startBillingClock({
     deps,
     intervalMs: config.clockIntervalMs,
@@ -39,11 +34,14 @@ export async function startBillingServer(options: BillingServerOptions): Promise
     // Every replica's clock competes for one lease, so each process is its own holder.
     holderId: `billing-${randomBase62(16)}`,
   });
-  return {
-    ...server,
-    async close() {
-      await clock.stop();
-      await server.close();
-    },
-  };
+  return startServiceServer({
+    serviceName: BillingService.typeName,
+    routes: (router) => router.service(BillingService, service),
+    isReady: () => store.ping().then(() => true),
+    logger,
+    host: options.host,
+    port: options.port,
+    // The relay stops last, so the clock's last writes are still published.
+    workers: [clock, ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : [])],
+  });
 }

@@ -1,6 +1,6 @@
 import { LinksService } from "@bayad/proto";
 import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
-import { createOutbox } from "@bayad/events";
+import { createOutbox, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import type { LinksConfig } from "./config.js";
@@ -9,6 +9,8 @@ import { createPaymentLinksRepository } from "./payment-links/payment-links-repo
 
 export interface LinksServerOptions {
   store: Store;
+  /** Where the outbox relay publishes; without one, events wait in the outbox. */
+  bus?: EventBus;
   config: LinksConfig;
   logger: Logger;
   host?: string;
@@ -38,5 +40,6 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
     logger,
     host: options.host,
     port: options.port,
+    workers: options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : [],
   });
 }

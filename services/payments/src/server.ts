@@ -1,6 +1,6 @@
 import { PaymentsService } from "@bayad/proto";
 import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
-import { createOutbox } from "@bayad/events";
+import { createOutbox, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import type { PaymentsConfig } from "./config.js";
@@ -15,6 +15,8 @@ import { providerOf } from "@bayad/provider";
 
 export interface PaymentsServerOptions {
   store: Store;
+  /** Where the outbox relay publishes; without one, events wait in the outbox. */
+  bus?: EventBus;
   config: PaymentsConfig;
   logger: Logger;
   host?: string;
@@ -74,19 +76,16 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
   }, config.reconcileIntervalMs);
   sweep.unref();
 
-  const server = await startServiceServer({
+  return startServiceServer({
     serviceName: PaymentsService.typeName,
     routes: (router) => router.service(PaymentsService, service),
     isReady: () => store.ping().then(() => true),
     logger,
     host: options.host,
     port: options.port,
+    workers: [
+      { stop: async () => clearInterval(sweep) },
+      ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : []),
+    ],
   });
-  return {
-    ...server,
-    async close() {
-      clearInterval(sweep);
-      await server.close();
-    },
-  };
 }

@@ -120,7 +120,8 @@ describe("request validation from the OpenAPI document", () => {
   });
 
   it("answers 501 NOT_IMPLEMENTED for a valid request whose service is not built yet", async () => {
-    const response = await api.request("GET", "/api/v1/payments/records?limit=50", { unchecked: true });
+    const token = await api.serviceToken(api.platform.projectId, ["otp:read"]);
+    const response = await api.request("GET", "/api/v1/shared/otp/status/otp_0123456789", { credential: token, unchecked: true });
     expect(response.status).toBe(501);
     expect(response.body.error.code).toBe("NOT_IMPLEMENTED");
   });

@@ -1,0 +1,49 @@
+import type { Client } from "@connectrpc/connect";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { PaymentRecord, RecordsService } from "@bayad/proto";
+import type { OperationHandlers } from "./operation.js";
+import { required } from "./json.js";
+
+function recordToJson(record: PaymentRecord) {
+  return {
+    type: record.type,
+    id: record.id,
+    projectId: record.projectId,
+    environment: record.environment,
+    referenceId: record.referenceId ?? null,
+    relatedResourceId: record.relatedResourceId ?? null,
+    amountMinor: record.amountMinor ?? null,
+    currency: record.currency ?? null,
+    status: record.status ?? null,
+    createdAt: timestampDate(required(record.createdAt, "record's createdAt")).toISOString(),
+  };
+}
+
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+const timestamp = (value: unknown) => (typeof value === "string" ? timestampFromDate(new Date(value)) : undefined);
+
+/** The payment records feed ⇄ RecordsService. */
+export function recordsRoutes(records: Client<typeof RecordsService>): OperationHandlers {
+  return {
+    async listPaymentRecords({ query }, { call }) {
+      const response = await records.listPaymentRecords(
+        {
+          type: text(query.type),
+          status: text(query.status),
+          createdAfter: timestamp(query.createdAfter),
+          createdBefore: timestamp(query.createdBefore),
+          limit: typeof query.limit === "number" ? query.limit : 50,
+          cursor: text(query.cursor),
+        },
+        call,
+      );
+      return {
+        status: 200,
+        data: {
+          records: response.records.map(recordToJson),
+          ...(response.nextCursor ? { nextCursor: response.nextCursor } : {}),
+        },
+      };
+    },
+  };
+}

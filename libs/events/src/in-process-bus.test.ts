@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { DeliveredMessage, EventBus } from "./bus.js";
+import { createInProcessBus } from "./in-process-bus.js";
+import { eventually } from "./test-support/eventually.js";
+
+function message(eventId: string) {
+  return { subject: "bayad.events.test.thing.created", eventId, payload: new TextEncoder().encode(eventId) };
+}
+
+function collector() {
+  const seen: DeliveredMessage[] = [];
+  return { seen, ids: () => seen.map((m) => m.eventId), handler: async (m: DeliveredMessage) => void seen.push(m) };
+}
+
+describe("createInProcessBus", () => {
+  let bus: EventBus;
+  afterEach(() => bus.close());
+
+  it("drops a second publish of one eventId", async () => {
+    bus = createInProcessBus();
+    await bus.publish(message("evt_1"));
+    await bus.publish(message("evt_1"));
+    await bus.publish(message("evt_2"));
+    const c = collector();
+    await bus.consume("records", c.handler);
+    await eventually(() => expect(c.ids()).toEqual(["evt_1", "evt_2"]));
+    await bus.publish(message("evt_1"));
+    await bus.publish(message("evt_3"));
+    await eventually(() => expect(c.ids()).toEqual(["evt_1", "evt_2", "evt_3"]));
+  });
+
+  it("lets an eventId through again once the duplicate window has passed", async () => {
+    bus = createInProcessBus({ duplicateWindowMs: 0 });
+    await bus.publish(message("evt_1"));
+    await bus.publish(message("evt_1"));
+    const c = collector();
+    await bus.consume("records", c.handler);
+    await eventually(() => expect(c.ids()).toEqual(["evt_1", "evt_1"]));
+  });
+
+  it("delivers to the first consumer what was published before it subscribed", async () => {
+    bus = createInProcessBus();
+    for (const id of ["a", "b", "c"]) await bus.publish(message(id));
+    const c = collector();
+    await bus.consume("records", c.handler);
+    await eventually(() => expect(c.ids()).toEqual(["a", "b", "c"]));
+    expect(c.seen.every((m) => !m.redelivered && m.subject === "bayad.events.test.thing.created")).toBe(true);
+  });
+
+  it("resumes a durable where it stopped, with what was published while it was stopped", async () => {
+    bus = createInProcessBus();
+    const first = collector();
+    const consumption = await bus.consume("records", first.handler);
+    await bus.publish(message("a"));
+    await eventually(() => expect(first.ids()).toEqual(["a"]));
+    await consumption.stop();
+
+    await bus.publish(message("b"));
+    await bus.publish(message("c"));
+    expect(first.ids()).toEqual(["a"]);
+
+    const second = collector();
+    await bus.consume("records", second.handler);
+    await eventually(() => expect(second.ids()).toEqual(["b", "c"]));
+  });
+
+  it("redelivers a message whose handler threw, marked redelivered, before any later one", async () => {
+    bus = createInProcessBus({ redeliveryDelayMs: 10 });
+    const deliveries: DeliveredMessage[] = [];
+    let failuresLeft = 2;
+    await bus.consume("records", async (m) => {
+      deliveries.push(m);
+      if (m.eventId === "b" && failuresLeft-- > 0) throw new Error("store down");
+    });
+    for (const id of ["a", "b", "c"]) await bus.publish(message(id));
+    await eventually(() => expect(deliveries.map((m) => m.eventId)).toEqual(["a", "b", "b", "b", "c"]));
+    expect(deliveries.map((m) => m.redelivered)).toEqual([false, false, true, true, false]);
+  });
+
+  it("redelivers after a restart a message whose handler failed before the stop", async () => {
+    bus = createInProcessBus({ redeliveryDelayMs: 60_000 });
+    let attempts = 0;
+    const consumption = await bus.consume("records", async () => {
+      attempts++;
+      throw new Error("store down");
+    });
+    await bus.publish(message("a"));
+    await eventually(() => attempts === 1);
+    // The stop cuts the long redelivery pause short instead of waiting it out.
+    await consumption.stop();
+    const c = collector();
+    await bus.consume("records", c.handler);
+    await eventually(() => expect(c.seen.map((m) => [m.eventId, m.redelivered])).toEqual([["a", true]]));
+  });
+
+  it("gives each durable every message", async () => {
+    bus = createInProcessBus();
+    const records = collector();
+    const audit = collector();
+    await bus.consume("records", records.handler);
+    await bus.publish(message("a"));
+    await bus.consume("audit", audit.handler);
+    await bus.publish(message("b"));
+    await eventually(() => expect(records.ids()).toEqual(["a", "b"]));
+    await eventually(() => expect(audit.ids()).toEqual(["a", "b"]));
+  });
+
+  it("keeps each durable's position right while passed messages are dropped", async () => {
+    bus = createInProcessBus();
+    const ids = Array.from({ length: 3000 }, (_, i) => `evt_${i}`);
+    const fast = collector();
+    const slow = collector();
+    await bus.consume("fast", fast.handler);
+    const slowConsumption = await bus.consume("slow", slow.handler);
+    await slowConsumption.stop();
+    for (const id of ids) await bus.publish(message(id));
+    await eventually(() => expect(fast.ids()).toEqual(ids));
+    await bus.consume("slow", slow.handler);
+    await eventually(() => expect(slow.ids()).toEqual(ids));
+    await bus.publish(message("last"));
+    await eventually(() => expect(fast.ids().at(-1)).toBe("last"));
+    await eventually(() => expect(slow.ids().at(-1)).toBe("last"));
+  });
+
+  it("waits in stop() for the handler in progress", async () => {
+    bus = createInProcessBus();
+    let release!: () => void;
+    const finished: string[] = [];
+    const consumption = await bus.consume("records", async (m) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      finished.push(m.eventId);
+    });
+    await bus.publish(message("a"));
+    await eventually(() => release !== undefined);
+    const stopped = consumption.stop();
+    release();
+    await stopped;
+    expect(finished).toEqual(["a"]);
+  });
+
+  it("refuses a second consumer on a durable that is consuming", async () => {
+    bus = createInProcessBus();
+    await bus.consume("records", async () => {});
+    await expect(bus.consume("records", async () => {})).rejects.toThrow(/already consuming/);
+  });
+
+  it("reports connected until closed, and refuses publishes after", async () => {
+    bus = createInProcessBus();
+    expect(bus.isConnected()).toBe(true);
+    await bus.close();
+    expect(bus.isConnected()).toBe(false);
+    await expect(bus.publish(message("a"))).rejects.toThrow(/closed/);
+  });
+});

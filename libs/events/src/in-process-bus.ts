@@ -1,0 +1,155 @@
+import { performance } from "node:perf_hooks";
+import type { Logger } from "@bayad/kit";
+import type { BusMessage, Consumption, EventBus, MessageHandler } from "./bus.js";
+import { BusUnavailableError } from "./bus-unavailable-error.js";
+import { pause } from "./pause.js";
+
+export interface InProcessBusOptions {
+  /** A second publish of one eventId within this window is dropped. Default 2 min, like JetStream. */
+  duplicateWindowMs?: number;
+  /** Bounds the memory of seen ids under a burst; the oldest are forgotten first. Default 100 000. */
+  maxRememberedIds?: number;
+  /** How long a message whose handler threw waits before it is delivered again. Default 1000. */
+  redeliveryDelayMs?: number;
+  /** Where handler failures are reported (never with payloads). */
+  logger?: Logger;
+}
+
+/** Where one durable consumer stands; kept after stop() so a later consume() resumes there. */
+interface Durable {
+  /** Sequence number of the next message to deliver (the first one not yet acknowledged). */
+  next: number;
+  /** Sequence number last handed to a handler: delivering it again is a redelivery. */
+  lastDelivered: number;
+  active: ActiveConsumption | null;
+}
+
+interface ActiveConsumption {
+  readonly controller: AbortController;
+  /** Wakes the delivery loop when it waits for new messages. */
+  wake: (() => void) | null;
+  done: Promise<void>;
+}
+
+/**
+ * The bus of the one-process mode, with JetStream's guarantees where the rest of the platform
+ * relies on them: dedupe by eventId within a window, durable positions that outlive a stopped
+ * consumer, at-least-once delivery. It also keeps order strictly (one message at a time per
+ * durable, a failed one retried before the next), which JetStream does not promise after a nak.
+ */
+export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
+  const duplicateWindowMs = options.duplicateWindowMs ?? 120_000;
+  const maxRememberedIds = options.maxRememberedIds ?? 100_000;
+  const redeliveryDelayMs = options.redeliveryDelayMs ?? 1000;
+  const logger = options.logger;
+
+  /** The log; `log[i]` has sequence number `firstSeq + i`. */
+  const log: BusMessage[] = [];
+  let firstSeq = 0;
+  /** eventId → until when a repeat is dropped. Insertion order is expiry order (fixed window). */
+  const seen = new Map<string, number>();
+  const durables = new Map<string, Durable>();
+  let closed = false;
+
+  function isDuplicate(eventId: string): boolean {
+    const now = performance.now();
+    for (const [id, until] of seen) {
+      if (until > now && seen.size < maxRememberedIds) break;
+      seen.delete(id);
+    }
+    if (seen.has(eventId)) return true;
+    seen.set(eventId, now + duplicateWindowMs);
+    return false;
+  }
+
+  /**
+   * Drops what every durable has passed. Before the first durable exists nothing is dropped, so
+   * the first consumer sees everything published before it (as a JetStream deliver-all durable
+   * does). Splicing only in chunks keeps publish and ack cheap.
+   */
+  function trim(): void {
+    if (durables.size === 0) return;
+    let lowest = Infinity;
+    for (const durable of durables.values()) lowest = Math.min(lowest, durable.next);
+    const passed = lowest - firstSeq;
+    if (passed > 0 && (passed >= 1024 || passed * 2 >= log.length)) {
+      log.splice(0, passed);
+      firstSeq = lowest;
+    }
+  }
+
+  async function deliver(durable: Durable, active: ActiveConsumption, handler: MessageHandler): Promise<void> {
+    const { signal } = active.controller;
+    while (!signal.aborted) {
+      const seq = durable.next;
+      const message = log[seq - firstSeq];
+      if (message === undefined) {
+        await new Promise<void>((resolve) => {
+          active.wake = resolve;
+        });
+        active.wake = null;
+        continue;
+      }
+      const redelivered = durable.lastDelivered === seq;
+      durable.lastDelivered = seq;
+      try {
+        await handler({ ...message, redelivered });
+        durable.next = seq + 1;
+        trim();
+      } catch (err) {
+        logger?.warn({ err, eventId: message.eventId, subject: message.subject }, "event handler failed; will redeliver");
+        await pause(redeliveryDelayMs, signal);
+      }
+    }
+  }
+
+  return {
+    async publish(message) {
+      if (closed) throw new BusUnavailableError("the in-process bus is closed");
+      if (isDuplicate(message.eventId)) return;
+      log.push(message);
+      for (const durable of durables.values()) durable.active?.wake?.();
+    },
+
+    async consume(durableName, handler) {
+      if (closed) throw new BusUnavailableError("the in-process bus is closed");
+      let durable = durables.get(durableName);
+      if (durable?.active) throw new Error(`durable consumer "${durableName}" is already consuming`);
+      if (!durable) {
+        durable = { next: firstSeq, lastDelivered: -1, active: null };
+        durables.set(durableName, durable);
+      }
+      const active: ActiveConsumption = { controller: new AbortController(), wake: null, done: Promise.resolve() };
+      durable.active = active;
+      active.done = deliver(durable, active, handler);
+      const owner = durable;
+      const consumption: Consumption = {
+        async stop() {
+          active.controller.abort();
+          active.wake?.();
+          await active.done;
+          if (owner.active === active) owner.active = null;
+        },
+      };
+      return consumption;
+    },
+
+    isConnected() {
+      return !closed;
+    },
+
+    async close() {
+      closed = true;
+      await Promise.all(
+        [...durables.values()].map(async (durable) => {
+          const active = durable.active;
+          if (!active) return;
+          active.controller.abort();
+          active.wake?.();
+          await active.done;
+          durable.active = null;
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import type { ConsumerMessages, JsMsg } from "nats";
+import type { Logger } from "@bayad/kit";
+import type { Consumption, DeliveredMessage, MessageHandler } from "./bus.js";
+import { ensureConsumer, type JetStreamNames } from "./jetstream-definitions.js";
+import type { JetStreamConnection } from "./jetstream-connection.js";
+import { pause } from "./pause.js";
+
+export interface JetStreamConsumptionOptions {
+  connection: JetStreamConnection;
+  names: JetStreamNames;
+  logger: Logger;
+  durableName: string;
+  handler: MessageHandler;
+  /** How long a nak'd message waits before JetStream delivers it again. */
+  redeliveryDelayMs: number;
+}
+
+/**
+ * Messages fetched ahead of the handler. Small, because each one's ack_wait (30 s) runs while it
+ * waits its turn behind the handler; large enough to spare a round trip per message.
+ */
+const PREFETCH = 20;
+const MAX_RETRY_DELAY_MS = 5000;
+
+/**
+ * Runs one durable consumer until stop(). Messages are handled one at a time; the handler's
+ * success acks, its failure naks with a delay. Note that JetStream keeps delivering the messages
+ * after a nak'd one meanwhile, so order is not kept across a failure (handlers are idempotent and
+ * version-aware; the in-process bus is stricter).
+ *
+ * nats.js's consume() already survives reconnects; when it gives up anyway (the stream or the
+ * consumer vanished, e.g. a NATS restarted without its storage), the loop re-declares both and
+ * consumes again, backing off while that fails.
+ */
+export async function startJetStreamConsumption(options: JetStreamConsumptionOptions): Promise<Consumption> {
+  const { connection, names, logger, durableName } = options;
+  const stopping = new AbortController();
+  const { signal } = stopping;
+  let messages: ConsumerMessages | null = null;
+
+  async function handle(message: JsMsg): Promise<void> {
+    const delivered: DeliveredMessage = {
+      subject: message.subject.startsWith(names.subjectPrefix)
+        ? message.subject.slice(names.subjectPrefix.length)
+        : message.subject,
+      // Nats-Msg-Id is the eventId the relay published with; a message without one (published by
+      // hand) still gets a stable id from its stream position.
+      eventId: message.headers?.get("Nats-Msg-Id") || `${names.stream}:${message.seq}`,
+      // A plain copy: nats.js hands out a Buffer view into its read buffer.
+      payload: new Uint8Array(message.data),
+      redelivered: message.redelivered,
+    };
+    try {
+      await options.handler(delivered);
+      message.ack();
+    } catch (err) {
+      logger.warn({ err, eventId: delivered.eventId, subject: delivered.subject, durable: durableName }, "event handler failed; will redeliver");
+      message.nak(options.redeliveryDelayMs);
+    }
+  }
+
+  /** Declares the consumer and opens its message stream; null when stopped first. */
+  async function open(): Promise<ConsumerMessages | null> {
+    const nc = await connection.whenConnected(Infinity, signal);
+    if (!nc) return null;
+    await connection.ensureStream();
+    await ensureConsumer(await connection.manager(), names, durableName, logger);
+    const consumer = await nc.jetstream().consumers.get(names.stream, durableName);
+    // abort_on_missing_resource: end the iterator when the stream or consumer is gone, so this
+    // loop re-creates them, instead of nats.js retrying forever against nothing.
+    const opened = await consumer.consume({ max_messages: PREFETCH, abort_on_missing_resource: true });
+    if (signal.aborted) {
+      await opened.close();
+      return null;
+    }
+    messages = opened;
+    return opened;
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        const opened = await open();
+        if (!opened) break;
+        for await (const message of opened) {
+          failures = 0;
+          // Fetched but not to be handled: hand it back at once rather than after ack_wait.
+          if (signal.aborted) message.nak();
+          else await handle(message);
+        }
+      } catch (err) {
+        if (signal.aborted) break;
+        connection.forgetStream();
+        if (failures === 0) logger.warn({ err, durable: durableName }, "event consumer interrupted; resuming");
+        failures++;
+      } finally {
+        messages = null;
+      }
+      await pause(Math.min(250 * 2 ** failures, MAX_RETRY_DELAY_MS), signal);
+    }
+  }
+
+  const running = run();
+
+  return {
+    async stop() {
+      stopping.abort();
+      // Not awaited here: close() resolves only once the iterator is drained, which the loop does.
+      void messages?.close();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import { create, fromBinary } from "@bufbuild/protobuf";
+import { CustomerSchema, EventSchema } from "@bayad/proto";
+import { createEmbeddedStore, type Store } from "@bayad/store";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BusMessage, EventBus } from "./bus.js";
+import { createInProcessBus } from "./in-process-bus.js";
+import { createOutbox } from "./outbox.js";
+import { startOutboxRelay, type OutboxRelay } from "./outbox-relay.js";
+import { eventually } from "./test-support/eventually.js";
+import { flakyBus } from "./test-support/flaky-bus.js";
+import {
+  collect,
+  outboxOf,
+  recordingLogger,
+  unpublishedIds,
+  writeOutboxRecords,
+} from "./test-support/outbox-fixture.js";
+
+/** A bus whose publishes wait until the test lets them through, one by one. */
+function gatedBus(inner: EventBus) {
+  const waiting: Array<{ message: BusMessage; release: () => void }> = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const bus: EventBus = {
+    async publish(message) {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      try {
+        await new Promise<void>((release) => waiting.push({ message, release }));
+        await inner.publish(message);
+      } finally {
+        inFlight--;
+      }
+    },
+    consume: (name, handler) => inner.consume(name, handler),
+    isConnected: () => inner.isConnected(),
+    close: () => inner.close(),
+  };
+  return { bus, waiting, maxInFlight: () => maxInFlight };
+}
+
+describe("startOutboxRelay", () => {
+  let store: Store;
+  let inner: EventBus;
+  let relay: OutboxRelay | undefined;
+  const logger = recordingLogger();
+
+  beforeEach(() => {
+    store = createEmbeddedStore();
+    inner = createInProcessBus();
+    logger.lines.length = 0;
+  });
+  afterEach(async () => {
+    await relay?.stop();
+    relay = undefined;
+    await inner.close();
+    await store.close();
+  });
+
+  it("publishes pending records oldest first and marks each published", async () => {
+    const consumer = await collect(inner, "records");
+    await writeOutboxRecords(store, ["evt_c"], 3000);
+    await writeOutboxRecords(store, ["evt_a"], 1000);
+    await writeOutboxRecords(store, ["evt_b"], 2000);
+    relay = startOutboxRelay({ store, bus: inner, logger, intervalMs: 5 });
+    await eventually(() => expect(consumer.ids()).toEqual(["evt_a", "evt_b", "evt_c"]));
+    expect(consumer.payloads()).toEqual(["evt_a", "evt_b", "evt_c"]);
+    await eventually(async () => expect(await unpublishedIds(store)).toEqual([]));
+  });
+
+  it("publishes the protobuf Event that the outbox stored", async () => {
+    const consumer = await collect(inner, "records");
+    const outbox = createOutbox(store, "payments");
+    const event = await store.transaction((session) =>
+      outbox.append(
+        {
+          name: "customer.created",
+          caller: { projectId: "prj_1", environment: "test" },
+          resourceId: "cus_1",
+          aggregateVersion: 1,
+          snapshot: { case: "customer", value: create(CustomerSchema, { customerId: "cus_1", name: "Ana" }) },
+        },
+        session,
+      ),
+    );
+    relay = startOutboxRelay({ store, bus: inner, logger, intervalMs: 5 });
+    await eventually(() => expect(consumer.seen).toHaveLength(1));
+    const [delivered] = consumer.seen;
+    expect(delivered!.eventId).toBe(event.eventId);
+    expect(delivered!.subject).toBe("bayad.events.payments.customer.created");
+    expect(fromBinary(EventSchema, delivered!.payload)).toEqual(event);
+  });
+
+  it("marks nothing published before the bus acknowledged it", async () => {
+    const gate = gatedBus(inner);
+    await writeOutboxRecords(store, ["evt_1", "evt_2"]);
+    relay = startOutboxRelay({ store, bus: gate.bus, logger, intervalMs: 5 });
+    await eventually(() => gate.waiting.length === 1);
+    expect(await unpublishedIds(store)).toEqual(["evt_1", "evt_2"]);
+    gate.waiting[0]!.release();
+    await eventually(async () => expect(await unpublishedIds(store)).toEqual(["evt_2"]));
+    await eventually(() => gate.waiting.length === 2);
+    gate.waiting[1]!.release();
+    await eventually(async () => expect(await unpublishedIds(store)).toEqual([]));
+  });
+
+  it("retries through failed publishes until each event is published exactly once, in order", async () => {
+    const consumer = await collect(inner, "records");
+    const bus = flakyBus(inner);
+    bus.failNext(5);
+    const ids = Array.from({ length: 12 }, (_, i) => `evt_${String(i).padStart(2, "0")}`);
+    await writeOutboxRecords(store, ids);
+    relay = startOutboxRelay({ store, bus, logger, intervalMs: 1, maxBackoffMs: 20, batchSize: 5 });
+    await eventually(async () => expect(await unpublishedIds(store)).toEqual([]));
+    await eventually(() => expect(consumer.ids()).toEqual(ids));
+    expect(bus.refused).toBe(5);
+
+    const warns = logger.lines.filter((l) => l.level === "warn");
+    const infos = logger.lines.filter((l) => l.level === "info");
+    expect(warns).toHaveLength(1);
+    expect(infos).toHaveLength(1);
+    // Payloads never reach the logs.
+    expect(JSON.stringify(logger.lines)).not.toContain(Buffer.from("evt_00").toString("base64"));
+  });
+
+  it("keeps writes and the outbox intact while every publish fails", async () => {
+    const bus = flakyBus(inner);
+    bus.failNext(Number.MAX_SAFE_INTEGER);
+    relay = startOutboxRelay({ store, bus, logger, intervalMs: 1, maxBackoffMs: 10 });
+    await writeOutboxRecords(store, ["evt_1", "evt_2"]);
+    await eventually(() => bus.refused >= 3);
+    await writeOutboxRecords(store, ["evt_3"]);
+    expect(await unpublishedIds(store)).toEqual(["evt_1", "evt_2", "evt_3"]);
+    expect(logger.lines.filter((l) => l.level === "warn")).toHaveLength(1);
+  });
+
+  describe("flush", () => {
+    it("publishes everything pending, in several rounds, and says how many", async () => {
+      const consumer = await collect(inner, "records");
+      const ids = Array.from({ length: 7 }, (_, i) => `evt_${i}`);
+      await writeOutboxRecords(store, ids);
+      relay = startOutboxRelay({ store, bus: inner, logger, intervalMs: 60_000, batchSize: 3 });
+      expect(await relay.flush()).toBe(7);
+      expect(await unpublishedIds(store)).toEqual([]);
+      await eventually(() => expect(consumer.ids()).toEqual(ids));
+      expect(await relay.flush()).toBe(0);
+    });
+
+    it("throws when a publish fails, leaving the rest pending", async () => {
+      const bus = flakyBus(inner);
+      await writeOutboxRecords(store, ["evt_1", "evt_2"]);
+      relay = startOutboxRelay({ store, bus, logger, intervalMs: 60_000 });
+      bus.failNext(1);
+      await expect(relay.flush()).rejects.toThrow(/simulated bus outage/);
+      expect(await unpublishedIds(store)).toEqual(["evt_1", "evt_2"]);
+      expect(await relay.flush()).toBe(2);
+    });
+
+    it("works after stop(), for the last flush of a graceful shutdown", async () => {
+      await writeOutboxRecords(store, ["evt_1"]);
+      relay = startOutboxRelay({ store, bus: inner, logger, intervalMs: 60_000 });
+      await relay.stop();
+      expect(await relay.flush()).toBe(1);
+    });
+  });
+
+  it("never runs two rounds at once, whoever asks for them", async () => {
+    const gate = gatedBus(inner);
+    const consumer = await collect(inner, "records");
+    await writeOutboxRecords(store, ["evt_1", "evt_2", "evt_3"]);
+    relay = startOutboxRelay({ store, bus: gate.bus, logger, intervalMs: 1 });
+    const flushes = [relay.flush(), relay.flush()];
+    for (let i = 0; i < 3; i++) {
+      await eventually(() => gate.waiting.length === i + 1);
+      gate.waiting[i]!.release();
+    }
+    await Promise.all(flushes);
+    expect(gate.maxInFlight()).toBe(1);
+    await eventually(() => expect(consumer.ids()).toEqual(["evt_1", "evt_2", "evt_3"]));
+    expect(gate.waiting).toHaveLength(3);
+  });
+
+  it("waits in stop() for the round in progress", async () => {
+    const gate = gatedBus(inner);
+    await writeOutboxRecords(store, ["evt_1"]);
+    relay = startOutboxRelay({ store, bus: gate.bus, logger, intervalMs: 1 });
+    await eventually(() => gate.waiting.length === 1);
+    let stopped = false;
+    const stopping = relay.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    gate.waiting[0]!.release();
+    await stopping;
+    expect(await unpublishedIds(store)).toEqual([]);
+    const marked = await outboxOf(store).findOne({ _id: "evt_1" });
+    expect(marked?.publishedAt).toBeInstanceOf(Date);
+  });
+});

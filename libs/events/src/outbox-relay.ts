@@ -1,0 +1,141 @@
+import type { Logger } from "@bayad/kit";
+import type { Store } from "@bayad/store";
+import type { EventBus } from "./bus.js";
+import { outboxCollection, type OutboxRecord } from "./outbox.js";
+
+export interface OutboxRelayOptions {
+  store: Store;
+  bus: EventBus;
+  logger: Logger;
+  /** Pause between rounds while the bus is healthy. Default 100. */
+  intervalMs?: number;
+  /** Records read per round. Default 100. */
+  batchSize?: number;
+  /** The longest pause between rounds while publishing keeps failing. Default 5000. */
+  maxBackoffMs?: number;
+}
+
+export interface OutboxRelay {
+  /**
+   * Runs rounds until no record is pending and resolves with how many it marked published; throws
+   * the error of the first publish (or store call) that fails. Graceful shutdown calls it.
+   */
+  flush(): Promise<number>;
+  /** Stops the rounds; waits for the one in progress. flush() still works afterwards. */
+  stop(): Promise<void>;
+}
+
+interface RoundResult {
+  /** Unpublished records the round read. */
+  found: number;
+  /** Records it published and marked. */
+  published: number;
+  error?: unknown;
+}
+
+/**
+ * Publishes the outbox: unpublished records, oldest first, each marked published only after the
+ * bus acknowledged it, so an event the bus never took stays pending and is sent by a later round
+ * (at-least-once, with nothing lost across crashes and outages).
+ *
+ * Several replicas of a service relay one outbox, and a crash between the ack and the mark
+ * repeats a publish: an event can be published twice. That is harmless by design: the eventId
+ * is the bus's message id (JetStream drops a repeat within its duplicate window) and consumers
+ * are idempotent anyway. Claiming records with leases would only add a failure mode.
+ */
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const { bus, logger } = options;
+  const intervalMs = options.intervalMs ?? 100;
+  const batchSize = options.batchSize ?? 100;
+  const maxBackoffMs = options.maxBackoffMs ?? 5000;
+  const records = options.store.collection<OutboxRecord>(outboxCollection);
+
+  /** Rounds run strictly one after another, whether the timer or flush() asks for them. */
+  let tail: Promise<unknown> = Promise.resolve();
+  /** Consecutive failed rounds that published nothing: the backoff exponent. */
+  let failures = 0;
+  let outageSince: Date | null = null;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  async function publishPending(): Promise<RoundResult> {
+    let found = 0;
+    let published = 0;
+    try {
+      // Served by the (publishedAt, occurredAt) index.
+      const pending = await records.find({ publishedAt: null }, { sort: { occurredAt: 1 }, limit: batchSize });
+      found = pending.length;
+      for (const record of pending) {
+        await bus.publish({
+          subject: record.subject,
+          eventId: record._id,
+          // A copy, not Buffer's view into its shared pool, so consumers may keep or transfer it.
+          payload: new Uint8Array(Buffer.from(record.payload, "base64")),
+        });
+        // Conditional: another replica may have marked it in between; its publishedAt stands.
+        const marked = await records.updateOne({ _id: record._id, publishedAt: null }, { $set: { publishedAt: new Date() } });
+        published += marked.modified;
+      }
+      return { found, published };
+    } catch (error) {
+      return { found, published, error };
+    }
+  }
+
+  async function round(): Promise<RoundResult> {
+    const result = await publishPending();
+    if (result.published > 0) failures = 0;
+    if (result.error !== undefined) {
+      if (result.published === 0) failures++;
+      if (!outageSince) {
+        outageSince = new Date();
+        logger.warn({ err: result.error, pending: result.found - result.published }, "outbox relay cannot publish; retrying with backoff");
+      }
+    } else if (outageSince) {
+      logger.info({ since: outageSince.toISOString(), published: result.published }, "outbox relay publishing again");
+      outageSince = null;
+    }
+    return result;
+  }
+
+  function exclusive(): Promise<RoundResult> {
+    const result = tail.then(round);
+    tail = result;
+    return result;
+  }
+
+  function nextDelay(result: RoundResult): number {
+    if (result.error !== undefined) return Math.min(intervalMs * 2 ** failures, maxBackoffMs);
+    // A full batch means more is waiting: go on at once instead of idling through a backlog.
+    return result.found === batchSize ? 0 : intervalMs;
+  }
+
+  function schedule(delayMs: number): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void exclusive().then((result) => schedule(nextDelay(result)));
+    }, delayMs);
+  }
+
+  schedule(intervalMs);
+
+  return {
+    async flush() {
+      let total = 0;
+      for (;;) {
+        const result = await exclusive();
+        total += result.published;
+        if (result.error !== undefined) throw result.error;
+        if (result.found === 0) return total;
+      }
+    },
+
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await tail;
+    },
+  };
+}

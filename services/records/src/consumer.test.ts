@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CheckoutStatus } from "@bayad/proto";
+import { createLogger } from "@bayad/kit";
+import { createEmbeddedStore, type Store } from "@bayad/store";
+import { createInProcessBus, type Consumption, type EventBus } from "@bayad/events";
+import { recordsMessageHandler, startRecordsConsumer } from "./consumer.js";
+import { createPaymentRecordsRepository, type PaymentRecordsRepository } from "./records/payment-records-repository.js";
+import { at, eventOf, messageOf, php } from "./test-support/events.js";
+import { flakyStore } from "./test-support/flaky-store.js";
+
+const logger = createLogger("records-test", "silent");
+const checkoutEvent = (id: string, version: number, status: CheckoutStatus) =>
+  eventOf(
+    { case: "checkout", value: { checkoutId: id, referenceId: `order-${id}`, status, amount: php(500_00), createdAt: at(new Date("2026-01-01T00:00:00Z")) } },
+    { resourceId: id, version },
+  );
+
+describe("records consumer", () => {
+  let store: Store;
+  let repository: PaymentRecordsRepository;
+
+  beforeEach(async () => {
+    store = createEmbeddedStore();
+    repository = createPaymentRecordsRepository(store);
+    await store.ensureIndexes();
+  });
+
+  describe("its handler", () => {
+    it("resolves only after the record is written", async () => {
+      const handle = recordsMessageHandler({ repository, now: () => new Date(), logger });
+      await handle({ ...messageOf(checkoutEvent("chk_1", 1, CheckoutStatus.PENDING)), redelivered: false });
+      expect(await repository.findById("chk_1")).toMatchObject({ status: "pending" });
+    });
+
+    it("throws when the store fails, so the bus delivers the event again", async () => {
+      const failing = createPaymentRecordsRepository(flakyStore(store, { remaining: 1 }));
+      const handle = recordsMessageHandler({ repository: failing, now: () => new Date(), logger });
+      const message = { ...messageOf(checkoutEvent("chk_1", 1, CheckoutStatus.PENDING)), redelivered: false };
+
+      await expect(handle(message)).rejects.toThrow(/injected/);
+      await handle({ ...message, redelivered: true });
+      expect(await repository.findById("chk_1")).toMatchObject({ status: "pending" });
+    });
+
+    it("acknowledges an undecodable payload without writing", async () => {
+      const handle = recordsMessageHandler({ repository, now: () => new Date(), logger });
+      const logged = vi.spyOn(logger, "error");
+      const poison = { subject: "bayad.events.x", eventId: "evt_poison", payload: new Uint8Array([0xff, 0xff, 0xff]), redelivered: false };
+      await expect(handle(poison)).resolves.toBeUndefined();
+      expect(logged).toHaveBeenCalledWith(expect.objectContaining({ eventId: "evt_poison" }), "undecodable event skipped");
+      logged.mockRestore();
+    });
+
+    it("acknowledges a malformed event without writing", async () => {
+      const handle = recordsMessageHandler({ repository, now: () => new Date(), logger });
+      const event = checkoutEvent("chk_bad", 1, CheckoutStatus.PAID);
+      event.environment = "staging";
+      const logged = vi.spyOn(logger, "error");
+      await expect(handle({ ...messageOf(event), redelivered: false })).resolves.toBeUndefined();
+      expect(logged).toHaveBeenCalledWith(expect.objectContaining({ eventId: event.eventId }), "malformed event skipped");
+      logged.mockRestore();
+      expect(await repository.findById("chk_bad")).toBeNull();
+    });
+
+    it("acknowledges customer and plan events without writing", async () => {
+      const handle = recordsMessageHandler({ repository, now: () => new Date(), logger });
+      await handle({ ...messageOf(eventOf({ case: "customer", value: { customerId: "cus_1" } }, { resourceId: "cus_1" })), redelivered: false });
+      await handle({ ...messageOf(eventOf({ case: "plan", value: { planId: "plan_1" } }, { resourceId: "plan_1" })), redelivered: false });
+      expect(await repository.findById("cus_1")).toBeNull();
+      expect(await repository.findById("plan_1")).toBeNull();
+    });
+  });
+
+  describe("on a bus", () => {
+    let bus: EventBus;
+    let consumption: Consumption | undefined;
+    beforeEach(() => {
+      bus = createInProcessBus({ redeliveryDelayMs: 5, logger });
+    });
+    afterEach(async () => {
+      await consumption?.stop();
+      consumption = undefined;
+      await bus.close();
+    });
+
+    it("projects what is published, past poison messages and a store failure", async () => {
+      const failures = { remaining: 0 };
+      consumption = await startRecordsConsumer({ bus, store: flakyStore(store, failures), logger });
+
+      await bus.publish(messageOf(checkoutEvent("chk_1", 1, CheckoutStatus.PENDING)));
+      await bus.publish({ subject: "bayad.events.garbage", eventId: "evt_garbage", payload: new Uint8Array([1, 2, 3, 4]) });
+      await bus.publish(messageOf(checkoutEvent("chk_2", 1, CheckoutStatus.PENDING)));
+      // The bus delivers in order: chk_2 projected means the poison message before it was acked.
+      await vi.waitFor(async () => expect(await repository.findById("chk_2")).not.toBeNull());
+
+      failures.remaining = 2;
+      await bus.publish(messageOf(checkoutEvent("chk_1", 2, CheckoutStatus.PAID)));
+      await bus.publish(messageOf(checkoutEvent("chk_3", 1, CheckoutStatus.PENDING)));
+      await vi.waitFor(async () => expect(await repository.findById("chk_3")).not.toBeNull());
+
+      expect(failures.remaining).toBe(0);
+      expect(await repository.findById("chk_1")).toMatchObject({ status: "paid", aggregateVersion: 2 });
+    });
+
+    it("resumes where it stopped", async () => {
+      consumption = await startRecordsConsumer({ bus, store, logger });
+      await bus.publish(messageOf(checkoutEvent("chk_1", 1, CheckoutStatus.PENDING)));
+      await vi.waitFor(async () => expect(await repository.findById("chk_1")).not.toBeNull());
+      await consumption.stop();
+
+      await bus.publish(messageOf(checkoutEvent("chk_1", 2, CheckoutStatus.PAID)));
+      consumption = await startRecordsConsumer({ bus, store, logger });
+      await vi.waitFor(async () => expect(await repository.findById("chk_1")).toMatchObject({ status: "paid" }));
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { isFieldSet } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PaymentIntentStatus, PaymentRecordSchema, RecordsService, RefundStatus } from "@bayad/proto";
+import { callerHeaders, createLogger, fromConnectError, type CallerContext, type RunningServer } from "@bayad/kit";
+import { createEmbeddedStore } from "@bayad/store";
+import { createInProcessBus, type EventBus } from "@bayad/events";
+import { startRecordsServer } from "./server.js";
+import { readRecordsConfig } from "./config.js";
+import { at, eventOf, messageOf, php } from "./test-support/events.js";
+
+const caller = (projectId: string): { headers: Record<string, string> } => ({
+  headers: callerHeaders({ projectId, environment: "test", correlationId: "records-grpc-test" } satisfies CallerContext),
+});
+const created = new Date("2026-04-01T10:00:00.000Z");
+
+/** The service as the gateway reaches it: gRPC over HTTP/2, caller context in the metadata. */
+describe("records service over gRPC (Connect client, HTTP/2)", () => {
+  let bus: EventBus;
+  let server: RunningServer;
+  let client: Client<typeof RecordsService>;
+
+  beforeAll(async () => {
+    const logger = createLogger("test", "silent");
+    bus = createInProcessBus({ redeliveryDelayMs: 5, logger });
+    server = await startRecordsServer({ store: createEmbeddedStore(), bus, config: readRecordsConfig({}), logger });
+    client = createClient(RecordsService, createGrpcTransport({ baseUrl: server.url }));
+
+    await bus.publish(
+      messageOf(
+        eventOf(
+          { case: "paymentIntent", value: { paymentIntentId: "pi_1", referenceId: "order-1", status: PaymentIntentStatus.AWAITING_NEXT_ACTION, amount: php(250_00), createdAt: at(created) } },
+          { resourceId: "pi_1", projectId: "prj_grpc" },
+        ),
+      ),
+    );
+    await bus.publish(
+      messageOf(
+        eventOf(
+          { case: "refund", value: { refundId: "ref_1", paymentId: "pi_1", status: RefundStatus.SUCCEEDED, amount: php(100_00), createdAt: at(new Date(created.getTime() + 1000)) } },
+          { resourceId: "ref_1", projectId: "prj_grpc" },
+        ),
+      ),
+    );
+    await bus.publish(messageOf(eventOf({ case: "customer", value: { customerId: "cus_1" } }, { resourceId: "cus_1", projectId: "prj_grpc" })));
+    // Projection lags publishing: wait until both records can be read.
+    await vi.waitFor(async () => expect((await client.listPaymentRecords({}, caller("prj_grpc"))).records).toHaveLength(2));
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await bus.close();
+  });
+
+  it("lists the caller's records, newest first, null fields absent", async () => {
+    const { records, nextCursor } = await client.listPaymentRecords({}, caller("prj_grpc"));
+    expect(nextCursor).toBe("");
+    expect(records.map((record) => ({ ...record, createdAt: timestampDate(record.createdAt!) }))).toEqual([
+      expect.objectContaining({
+        type: "refund",
+        id: "ref_1",
+        projectId: "prj_grpc",
+        environment: "test",
+        relatedResourceId: "pi_1",
+        amountMinor: "-10000",
+        currency: "PHP",
+        status: "succeeded",
+        createdAt: new Date(created.getTime() + 1000),
+      }),
+      expect.objectContaining({ type: "payment_intent", id: "pi_1", referenceId: "order-1", status: "requires_action", createdAt: created }),
+    ]);
+    // A refund has no reference: null in the record, unset (not "") on the wire.
+    expect(isFieldSet(records[0]!, PaymentRecordSchema.field.referenceId)).toBe(false);
+  });
+
+  it("pages with a cursor and filters", async () => {
+    const first = await client.listPaymentRecords({ limit: 1 }, caller("prj_grpc"));
+    expect(first.records.map((record) => record.id)).toEqual(["ref_1"]);
+    const second = await client.listPaymentRecords({ limit: 1, cursor: first.nextCursor }, caller("prj_grpc"));
+    expect(second.records.map((record) => record.id)).toEqual(["pi_1"]);
+    expect(second.nextCursor).toBe("");
+
+    const filtered = await client.listPaymentRecords(
+      { type: "payment_intent", createdAfter: timestampFromDate(created), createdBefore: timestampFromDate(new Date(created.getTime() + 1)) },
+      caller("prj_grpc"),
+    );
+    expect(filtered.records.map((record) => record.id)).toEqual(["pi_1"]);
+  });
+
+  it("shows another project nothing", async () => {
+    expect((await client.listPaymentRecords({}, caller("prj_other"))).records).toEqual([]);
+  });
+
+  it("answers INVALID_ARGUMENT with VALIDATION_FAILED naming cursor for a tampered cursor", async () => {
+    const { nextCursor } = await client.listPaymentRecords({ limit: 1 }, caller("prj_grpc"));
+    const tampered = `${nextCursor.slice(0, -1)}${nextCursor.endsWith("A") ? "B" : "A"}`;
+    const thrown = await client.listPaymentRecords({ limit: 1, cursor: tampered }, caller("prj_grpc")).catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.InvalidArgument);
+    const error = fromConnectError(thrown);
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(error.details?.[0]).toMatch(/^cursor: /);
+  });
+
+  it("refuses a call without caller context", async () => {
+    const thrown = await client.listPaymentRecords({}).catch((error: unknown) => ConnectError.from(error));
+    expect(thrown).toMatchObject({ code: Code.Unauthenticated });
+  });
+});

@@ -1,0 +1,36 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { RecordsService } from "@bayad/proto";
+import { callerOf } from "@bayad/kit";
+import type { Store } from "@bayad/store";
+import { createCursorCodec } from "./records/cursor.js";
+import { listPaymentRecords, type ListRecordsDeps } from "./records/list-records.js";
+import { paymentRecordToProto } from "./records/payment-record.js";
+import { createPaymentRecordsRepository } from "./records/payment-records-repository.js";
+
+export interface RecordsServiceDeps {
+  store: Store;
+  /** Signs listing cursors (RecordsConfig.cursorSecret). */
+  cursorSecret: string;
+}
+
+/** The RecordsService rpc handlers: read the caller, list, map to the response. */
+export function createRecordsService(deps: RecordsServiceDeps): ServiceImpl<typeof RecordsService> {
+  const listing: ListRecordsDeps = {
+    repository: createPaymentRecordsRepository(deps.store),
+    cursors: createCursorCodec(deps.cursorSecret),
+  };
+  return {
+    async listPaymentRecords(request, context) {
+      const page = await listPaymentRecords(listing, callerOf(context), {
+        type: request.type,
+        status: request.status,
+        createdAfter: request.createdAfter ? timestampDate(request.createdAfter) : undefined,
+        createdBefore: request.createdBefore ? timestampDate(request.createdBefore) : undefined,
+        limit: request.limit,
+        cursor: request.cursor,
+      });
+      return { records: page.records.map(paymentRecordToProto), nextCursor: page.nextCursor ?? "" };
+    },
+  };
+}

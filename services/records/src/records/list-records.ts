@@ -1,0 +1,68 @@
+import { AppError, type CallerContext } from "@bayad/kit";
+import type { CursorCodec, CursorScope } from "./cursor.js";
+import { isPaymentRecordType, paymentRecordTypes, type PaymentRecordDoc } from "./payment-record.js";
+import type { PaymentRecordsRepository } from "./payment-records-repository.js";
+
+export interface ListRecordsDeps {
+  repository: PaymentRecordsRepository;
+  cursors: CursorCodec;
+}
+
+/** A listing request; empty text and a zero limit mean "not given", as proto3 carries them. */
+export interface ListRecordsInput {
+  type: string;
+  status: string;
+  /** Inclusive. */
+  createdAfter?: Date;
+  /** Exclusive. */
+  createdBefore?: Date;
+  limit: number;
+  cursor: string;
+}
+
+export interface RecordsPage {
+  records: PaymentRecordDoc[];
+  /** Absent on the last page. */
+  nextCursor?: string;
+}
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 200;
+const MAX_STATUS_LENGTH = 64;
+
+/**
+ * One page of the caller's payment records (its project and environment only), newest first.
+ * Pagination is by keyset on (createdAt, id), never by offset: every record that existed when the
+ * walk began is returned exactly once, whatever is added or updated meanwhile.
+ */
+export async function listPaymentRecords(
+  deps: ListRecordsDeps,
+  caller: Pick<CallerContext, "projectId" | "environment">,
+  input: ListRecordsInput,
+): Promise<RecordsPage> {
+  const problems: string[] = [];
+  if (input.type !== "" && !isPaymentRecordType(input.type)) problems.push(`type: must be one of ${paymentRecordTypes.join(", ")}`);
+  if (input.status.length > MAX_STATUS_LENGTH) problems.push(`status: must be at most ${MAX_STATUS_LENGTH} characters`);
+  if (input.createdAfter && Number.isNaN(input.createdAfter.getTime())) problems.push("createdAfter: must be a date-time");
+  if (input.createdBefore && Number.isNaN(input.createdBefore.getTime())) problems.push("createdBefore: must be a date-time");
+  if (!Number.isInteger(input.limit) || input.limit < 0 || input.limit > MAX_LIMIT) problems.push(`limit: must be from 1 to ${MAX_LIMIT}`);
+  if (problems.length > 0) throw new AppError("VALIDATION_FAILED", undefined, { details: problems });
+
+  const filters = {
+    ...(input.type !== "" ? { type: input.type } : {}),
+    ...(input.status !== "" ? { status: input.status } : {}),
+    ...(input.createdAfter ? { createdAfter: input.createdAfter } : {}),
+    ...(input.createdBefore ? { createdBefore: input.createdBefore } : {}),
+  };
+  // A cursor continues exactly one listing: this caller's, with these filters.
+  const scope: CursorScope = { projectId: caller.projectId, environment: caller.environment, ...filters };
+  const after = input.cursor !== "" ? deps.cursors.read(input.cursor, scope) : undefined;
+  const limit = input.limit === 0 ? DEFAULT_LIMIT : input.limit;
+
+  // One more than asked tells whether another page exists without counting.
+  const found = await deps.repository.findPage(caller, { ...filters, ...(after ? { after } : {}), limit: limit + 1 });
+  const records = found.slice(0, limit);
+  const last = records[records.length - 1];
+  if (found.length <= limit || !last) return { records };
+  return { records, nextCursor: deps.cursors.issue({ createdAt: last.createdAt, id: last._id }, scope) };
+}

@@ -1,0 +1,57 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { PaymentRecordSchema, type PaymentRecord } from "@bayad/proto";
+import type { Environment } from "@bayad/kit";
+
+/** The record types of the feed, as the REST contract names them (its `type` enum). */
+export const paymentRecordTypes = ["checkout", "payment_intent", "refund", "subscription", "invoice", "payment_link"] as const;
+
+export type PaymentRecordType = (typeof paymentRecordTypes)[number];
+
+export function isPaymentRecordType(value: string): value is PaymentRecordType {
+  return (paymentRecordTypes as readonly string[]).includes(value);
+}
+
+/**
+ * What an event says about one payment resource: everything the record holds except the
+ * projection's own bookkeeping (`updatedAt`). Absent facts are null, never empty text.
+ */
+export interface ProjectedRecord {
+  /** The resource id. */
+  _id: string;
+  type: PaymentRecordType;
+  projectId: string;
+  environment: Environment;
+  referenceId: string | null;
+  relatedResourceId: string | null;
+  /** Decimal integer text of centavos; negative for refunds. */
+  amountMinor: string | null;
+  currency: string | null;
+  status: string | null;
+  /** The resource's creation time; it orders the feed and never changes once stored. */
+  createdAt: Date;
+  /** The version of the event this record reflects; only a higher one may replace it. */
+  aggregateVersion: number;
+}
+
+/** One document of the `payment_records` collection. */
+export interface PaymentRecordDoc extends ProjectedRecord {
+  /** When the projection last wrote the record. */
+  updatedAt: Date;
+}
+
+/** The wire form: null fields are left unset, which the proto's `optional` reads as absent. */
+export function paymentRecordToProto(doc: PaymentRecordDoc): PaymentRecord {
+  return create(PaymentRecordSchema, {
+    type: doc.type,
+    id: doc._id,
+    projectId: doc.projectId,
+    environment: doc.environment,
+    referenceId: doc.referenceId ?? undefined,
+    relatedResourceId: doc.relatedResourceId ?? undefined,
+    amountMinor: doc.amountMinor ?? undefined,
+    currency: doc.currency ?? undefined,
+    status: doc.status ?? undefined,
+    createdAt: timestampFromDate(doc.createdAt),
+  });
+}

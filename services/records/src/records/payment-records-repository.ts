@@ -1,0 +1,102 @@
+import { isDuplicateKeyError, type CollectionDef, type Filter, type Store } from "@bayad/store";
+import type { CallerContext } from "@bayad/kit";
+import type { PaymentRecordDoc, ProjectedRecord } from "./payment-record.js";
+
+/**
+ * Every listing filters on project and environment, optionally on type or status, then ranges
+ * and orders on (createdAt, _id): one index per filter shape, equality fields first.
+ */
+export const paymentRecordsCollection: CollectionDef = {
+  name: "payment_records",
+  indexes: [
+    { name: "payment_records_feed", keys: { projectId: 1, environment: 1, createdAt: -1, _id: -1 } },
+    { name: "payment_records_feed_type", keys: { projectId: 1, environment: 1, type: 1, createdAt: -1, _id: -1 } },
+    { name: "payment_records_feed_status", keys: { projectId: 1, environment: 1, status: 1, createdAt: -1, _id: -1 } },
+  ],
+};
+
+type Scope = Pick<CallerContext, "projectId" | "environment">;
+
+/** A position in the feed: the last record of a page. */
+export interface FeedPosition {
+  createdAt: Date;
+  id: string;
+}
+
+export interface FeedQuery {
+  type?: string;
+  status?: string;
+  /** Inclusive. */
+  createdAfter?: Date;
+  /** Exclusive. */
+  createdBefore?: Date;
+  /** Only records after this position in feed order (older, or as old with a lower id). */
+  after?: FeedPosition;
+  limit: number;
+}
+
+/** The only code that knows the `payment_records` collection. */
+export function createPaymentRecordsRepository(store: Store) {
+  const records = store.collection<PaymentRecordDoc>(paymentRecordsCollection);
+  return {
+    findById(id: string): Promise<PaymentRecordDoc | null> {
+      return records.findOne({ _id: id });
+    },
+
+    /** Inserts the record; false when one with this id exists already (nothing written). */
+    async insertIfAbsent(record: ProjectedRecord, now: Date): Promise<boolean> {
+      try {
+        await records.insertOne({ ...record, updatedAt: now });
+        return true;
+      } catch (error) {
+        if (isDuplicateKeyError(error, "_id_")) return false;
+        throw error;
+      }
+    },
+
+    /**
+     * Replaces the stored record's facts when it reflects an older version than `record`, in one
+     * conditional write; false when absent or at this version or newer. Identity and createdAt
+     * are left alone: a record never changes owner and never moves in the feed.
+     */
+    async replaceIfOlder(record: ProjectedRecord, now: Date): Promise<boolean> {
+      const { matched } = await records.updateOne(
+        { _id: record._id, aggregateVersion: { $lt: record.aggregateVersion } },
+        {
+          $set: {
+            referenceId: record.referenceId,
+            relatedResourceId: record.relatedResourceId,
+            amountMinor: record.amountMinor,
+            currency: record.currency,
+            status: record.status,
+            aggregateVersion: record.aggregateVersion,
+            updatedAt: now,
+          },
+        },
+      );
+      return matched === 1;
+    },
+
+    /** One page of the caller's feed, newest first, ties broken by id so the order is total. */
+    findPage(scope: Scope, query: FeedQuery): Promise<PaymentRecordDoc[]> {
+      const filter: Filter = { projectId: scope.projectId, environment: scope.environment };
+      if (query.type !== undefined) filter.type = query.type;
+      if (query.status !== undefined) filter.status = query.status;
+      const createdAt: Record<string, Date> = {};
+      if (query.createdAfter) createdAt.$gte = query.createdAfter;
+      if (query.createdBefore) createdAt.$lt = query.createdBefore;
+      if (Object.keys(createdAt).length > 0) filter.createdAt = createdAt;
+      if (query.after) {
+        // Keyset continuation: strictly after the last record seen, never an offset, so records
+        // added meanwhile (newer, so before the position) cannot shift what comes next.
+        filter.$or = [
+          { createdAt: { $lt: query.after.createdAt } },
+          { createdAt: query.after.createdAt, _id: { $lt: query.after.id } },
+        ];
+      }
+      return records.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: query.limit });
+    },
+  };
+}
+
+export type PaymentRecordsRepository = ReturnType<typeof createPaymentRecordsRepository>;

@@ -1,0 +1,134 @@
+import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { DescEnum } from "@bufbuild/protobuf";
+import {
+  CheckoutStatusSchema,
+  InvoiceStatusSchema,
+  PaymentIntentStatusSchema,
+  PaymentLinkStatusSchema,
+  RefundStatusSchema,
+  SubscriptionStatusSchema,
+  type Event,
+  type Money,
+} from "@bayad/proto";
+import { amountToDecimalText, enumToText, publicPaymentIntentStatus } from "@bayad/kit";
+import type { PaymentRecordType, ProjectedRecord } from "./payment-record.js";
+
+/** An event that decodes but cannot be projected: acknowledged and logged, never retried. */
+export class MalformedEventError extends Error {
+  constructor(problem: string) {
+    super(problem);
+    this.name = "MalformedEventError";
+  }
+}
+
+/** Lowercase status text; UNSPECIFIED (or a value this build does not know) is no status. */
+function statusText(schema: DescEnum, value: number): string | null {
+  return schema.values.some((known) => known.number === value && value !== 0) ? enumToText(schema, value) : null;
+}
+
+/** Proto3 strings have no null: empty text means "not set". */
+function textOrNull(value: string): string | null {
+  return value === "" ? null : value;
+}
+
+function amountOf(money: Money | undefined, negative = false): Pick<ProjectedRecord, "amountMinor" | "currency"> {
+  if (!money) return { amountMinor: null, currency: null };
+  return { amountMinor: amountToDecimalText(Number(money.amountMinor), negative), currency: textOrNull(money.currency) };
+}
+
+type Facts = Pick<ProjectedRecord, "referenceId" | "relatedResourceId" | "amountMinor" | "currency" | "status">;
+
+/**
+ * The payment record an event describes, or null when the event is not about a payment
+ * resource (customers, plans, and snapshot kinds this build does not know).
+ * Throws MalformedEventError when the event lacks what every record needs.
+ */
+export function recordFromEvent(event: Event): ProjectedRecord | null {
+  const { snapshot } = event;
+  switch (snapshot.case) {
+    case "checkout": {
+      const checkout = snapshot.value;
+      return withEnvelope(event, "checkout", checkout.createdAt, {
+        referenceId: textOrNull(checkout.referenceId),
+        relatedResourceId: null,
+        ...amountOf(checkout.amount),
+        status: statusText(CheckoutStatusSchema, checkout.status),
+      });
+    }
+    case "paymentIntent": {
+      const intent = snapshot.value;
+      const status = statusText(PaymentIntentStatusSchema, intent.status);
+      return withEnvelope(event, "payment_intent", intent.createdAt, {
+        referenceId: textOrNull(intent.referenceId),
+        relatedResourceId: null,
+        ...amountOf(intent.amount),
+        status: status === null ? null : publicPaymentIntentStatus(status),
+      });
+    }
+    case "refund": {
+      const refund = snapshot.value;
+      return withEnvelope(event, "refund", refund.createdAt, {
+        referenceId: null,
+        relatedResourceId: textOrNull(refund.paymentId),
+        // Money leaving the merchant: the feed shows refunds negative so amounts can be summed.
+        ...amountOf(refund.amount, true),
+        status: statusText(RefundStatusSchema, refund.status),
+      });
+    }
+    case "subscription": {
+      const subscription = snapshot.value;
+      return withEnvelope(event, "subscription", subscription.createdAt, {
+        referenceId: textOrNull(subscription.referenceId),
+        relatedResourceId: textOrNull(subscription.customerId),
+        // What one period costs (the plan's price when subscribed).
+        ...amountOf(subscription.amount),
+        status: statusText(SubscriptionStatusSchema, subscription.status),
+      });
+    }
+    case "invoice": {
+      const invoice = snapshot.value;
+      return withEnvelope(event, "invoice", invoice.createdAt, {
+        referenceId: null,
+        relatedResourceId: textOrNull(invoice.subscriptionId),
+        ...amountOf(invoice.amount),
+        status: statusText(InvoiceStatusSchema, invoice.status),
+      });
+    }
+    case "paymentLink": {
+      const link = snapshot.value;
+      return withEnvelope(event, "payment_link", link.createdAt, {
+        referenceId: textOrNull(link.referenceId),
+        relatedResourceId: null,
+        ...amountOf(link.amount),
+        status: statusText(PaymentLinkStatusSchema, link.status),
+      });
+    }
+    case "customer":
+    case "plan":
+    case undefined:
+      return null;
+  }
+}
+
+/** The fields every record takes from the event itself, checked. */
+function withEnvelope(event: Event, type: PaymentRecordType, createdAt: Timestamp | undefined, facts: Facts): ProjectedRecord {
+  if (event.resourceId === "") throw new MalformedEventError(`event ${event.eventId} has no resource_id`);
+  if (event.projectId === "") throw new MalformedEventError(`event ${event.eventId} has no project_id`);
+  const { environment } = event;
+  if (environment !== "test" && environment !== "live") {
+    throw new MalformedEventError(`event ${event.eventId} has environment "${environment}"`);
+  }
+  // Versions start at 1; 0 is proto3's "not set", and such an event could never be ordered.
+  if (event.aggregateVersion < 1) throw new MalformedEventError(`event ${event.eventId} has no aggregate_version`);
+  const created = createdAt ?? event.occurredAt;
+  if (!created) throw new MalformedEventError(`event ${event.eventId} has neither created_at nor occurred_at`);
+  return {
+    _id: event.resourceId,
+    type,
+    projectId: event.projectId,
+    environment,
+    ...facts,
+    createdAt: timestampDate(created),
+    aggregateVersion: event.aggregateVersion,
+  };
+}

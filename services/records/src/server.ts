@@ -1,0 +1,54 @@
+import { RecordsService } from "@bayad/proto";
+import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
+import type { EventBus } from "@bayad/events";
+import type { Store } from "@bayad/store";
+import type { RecordsConfig } from "./config.js";
+import { startRecordsConsumer } from "./consumer.js";
+import { createRecordsService } from "./records-service.js";
+
+export interface RecordsServerOptions {
+  store: Store;
+  bus: EventBus;
+  config: RecordsConfig;
+  logger: Logger;
+  host?: string;
+  port?: number;
+  /** The durable consumer's name on the bus; default "records". */
+  durableName?: string;
+}
+
+/**
+ * Serves RecordsService over gRPC with health and feeds its projection from the bus. The
+ * consumer starts only once the indexes exist, so a backlog is never projected into a collection
+ * that listings would have to scan; close stops consuming first, so no write is cut off.
+ */
+export async function startRecordsServer(options: RecordsServerOptions): Promise<RunningServer> {
+  const { store, bus, config, logger } = options;
+  const service = createRecordsService({ store, cursorSecret: config.cursorSecret });
+  await store.ensureIndexes();
+  const consumption = await startRecordsConsumer({ bus, store, logger, durableName: options.durableName });
+
+  let server: RunningServer;
+  try {
+    server = await startServiceServer({
+      serviceName: RecordsService.typeName,
+      routes: (router) => router.service(RecordsService, service),
+      // Readiness is about answering listings, which needs the store only; a bus outage makes
+      // the feed lag (the durable consumer catches up) but does not stop it being read.
+      isReady: () => store.ping().then(() => true),
+      logger,
+      host: options.host,
+      port: options.port,
+    });
+  } catch (error) {
+    await consumption.stop();
+    throw error;
+  }
+  return {
+    ...server,
+    async close() {
+      await consumption.stop();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { Collection, CollectionDef, Doc, Store } from "@bayad/store";
+
+/**
+ * Wraps a store so that its next `failures.remaining` writes fail as an outage would, then
+ * behave normally: for proving that a failed projection is not acknowledged.
+ */
+export function flakyStore(inner: Store, failures: { remaining: number }): Store {
+  const failOnce = () => {
+    if (failures.remaining <= 0) return;
+    failures.remaining -= 1;
+    throw new Error("store unavailable (injected)");
+  };
+  return {
+    collection: <T extends Doc>(def: CollectionDef): Collection<T> => {
+      const collection = inner.collection<T>(def);
+      return {
+        name: collection.name,
+        insertOne: async (...args) => (failOnce(), collection.insertOne(...args)),
+        updateOne: async (...args) => (failOnce(), collection.updateOne(...args)),
+        findOneAndUpdate: async (...args) => (failOnce(), collection.findOneAndUpdate(...args)),
+        findOne: (...args) => collection.findOne(...args),
+        find: (...args) => collection.find(...args),
+        count: (...args) => collection.count(...args),
+        deleteOne: (...args) => collection.deleteOne(...args),
+        deleteMany: (...args) => collection.deleteMany(...args),
+      };
+    },
+    ensureIndexes: () => inner.ensureIndexes(),
+    transaction: (work) => inner.transaction(work),
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+  };
+}
