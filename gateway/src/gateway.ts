@@ -20,6 +20,7 @@ import { paymentsRoutes } from "./routes/payments.js";
 import { billingRoutes } from "./routes/billing.js";
 import { linksRoutes } from "./routes/links.js";
 import { recordsRoutes } from "./routes/records.js";
+import { otpRoutes } from "./routes/otp.js";
 import { adminRoutes } from "./routes/admin.js";
 import { healthRoutes } from "./routes/health.js";
 import { createServiceClients, type ServiceAddresses } from "./rpc/service-clients.js";
@@ -73,6 +74,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl) : {}),
     ...(clients.links ? linksRoutes(clients.links, publicUrl) : {}),
     ...(clients.records ? recordsRoutes(clients.records) : {}),
+    ...(clients.otp ? otpRoutes(clients.otp) : {}),
   };
   const run = createOperationRunner(handlers, config.rpcTimeoutMs);
   const reconciler = createReconciler({

@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     `  Test API key:  ${platform.testApiKey}   (project ${platform.projectId})`,
     "",
     `  Try: curl -H "Authorization: Bearer ${platform.testApiKey}" ${platform.gatewayUrl}/api/v1/payments/capabilities`,
+    `  OTP codes are kept in the development outbox, not sent: GET ${platform.gatewayUrl}/admin/v1/otp/messages?recipient=… (admin key)`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
 

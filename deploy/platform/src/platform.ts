@@ -6,6 +6,7 @@ import { readPaymentsConfig, startPaymentsServer } from "@bayad/payments-service
 import { readBillingConfig, startBillingServer } from "@bayad/billing-service";
 import { readLinksConfig, startLinksServer } from "@bayad/links-service";
 import { readRecordsConfig, startRecordsServer } from "@bayad/records-service";
+import { readOtpConfig, startOtpServer } from "@bayad/otp-service";
 
 export interface PlatformOptions {
   /** Configuration as environment variables (PORT, ADMIN_API_KEY, …); defaults to process.env. */
@@ -15,7 +16,7 @@ export interface PlatformOptions {
   afterOutcome?: (operationId: string) => void | Promise<void>;
 }
 
-type ServiceName = "payments" | "billing" | "links" | "records";
+type ServiceName = "payments" | "billing" | "links" | "records" | "otp";
 
 export interface RunningPlatform {
   gatewayUrl: string;
@@ -52,6 +53,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     billing: createEmbeddedStore(),
     links: createEmbeddedStore(),
     records: createEmbeddedStore(),
+    otp: createEmbeddedStore(),
   };
   const bus = env.NATS_URL
     ? await connectJetStreamBus({ url: env.NATS_URL, namespace: env.EVENTS_NAMESPACE, logger: logger.child({ component: "bus" }) })
@@ -82,6 +84,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       bus,
       config: readRecordsConfig({ ...env, RECORDS_CURSOR_SECRET: recordsCursorSecret }),
       logger: logger.child({ service: "records" }),
+    }),
+    otp: await startOtpServer({
+      store: stores.otp,
+      config: readOtpConfig(env),
+      logger: logger.child({ service: "otp" }),
     }),
   };
   const gateway = await startGateway({

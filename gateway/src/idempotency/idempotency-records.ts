@@ -102,6 +102,11 @@ export function createIdempotencyRecords(store: Store) {
       );
     },
 
+    /** Gives the key up, if `attempt` still holds it: the request was turned away untouched. */
+    async release(id: string, attempt: string): Promise<void> {
+      await records.deleteOne({ _id: id, attempt });
+    },
+
     /** The outcome is not known: reconciliation may claim the record from `retryAt` on. */
     async markUnknown(id: string, attempt: string, retryAt: Date): Promise<void> {
       await records.updateOne({ _id: id, attempt }, { $set: { state: "unknown", leaseUntil: retryAt } });

@@ -82,6 +82,11 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
       await records.complete(id, begun.attempt, outcome.response);
       return { response: outcome.response, replayed: false };
     }
+    if ("refused" in outcome) {
+      // Nothing happened, so the key is free again: a later retry with it is a first attempt.
+      await records.release(id, begun.attempt);
+      throw outcome.error;
+    }
     await records.markUnknown(id, begun.attempt, new Date());
     void reconciler.reconcileNow(id).catch(() => undefined);
     throw new AppError(unknownOutcomeCode[kind], undefined, { cause: outcome.error });

@@ -60,6 +60,7 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/admin/v1/projects", "createProject", "Admin"],
   ["post", "/admin/v1/projects/{projectId}/api-keys", "createApiKey", "Admin"],
   ["post", "/admin/v1/service-tokens", "createServiceToken", "Admin"],
+  ["get", "/admin/v1/otp/messages", "listOtpDevMessages", "Admin"],
   ["get", "/healthz", "healthz", "Health"],
   ["get", "/readyz", "readyz", "Health"],
   ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/pay", "payCheckoutTestHelper", "Test helpers"],

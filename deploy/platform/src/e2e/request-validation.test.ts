@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "@bayad/kit";
+import { createEmbeddedStore } from "@bayad/store";
+import { readGatewayConfig, startGateway } from "@bayad/gateway";
 import { startTestPlatform, type TestPlatform } from "../test-support/harness.js";
 
 const checkouts = "/api/v1/payments/checkouts";
@@ -119,10 +122,22 @@ describe("request validation from the OpenAPI document", () => {
     expect(response.status).toBe(201);
   });
 
-  it("answers 501 NOT_IMPLEMENTED for a valid request whose service is not built yet", async () => {
-    const token = await api.serviceToken(api.platform.projectId, ["otp:read"]);
-    const response = await api.request("GET", "/api/v1/shared/otp/status/otp_0123456789", { credential: token, unchecked: true });
-    expect(response.status).toBe(501);
-    expect(response.body.error.code).toBe("NOT_IMPLEMENTED");
+  it("answers 501 NOT_IMPLEMENTED for a valid request whose service is not deployed", async () => {
+    // A gateway routed to the payments service only: billing's operations have no handler.
+    const gateway = await startGateway({
+      config: readGatewayConfig({ PORT: "0", ADMIN_API_KEY: "adm_only_payments_0123456789" }),
+      store: createEmbeddedStore(),
+      services: { payments: api.platform.services.payments.url },
+      logger: createLogger("test", "silent"),
+    });
+    try {
+      const project = await gateway.admin.projects.create("Partial");
+      const key = await gateway.admin.apiKeys.issue(project.projectId, "test");
+      const response = await fetch(`${gateway.url}/api/v1/payments/plans`, { headers: { Authorization: `Bearer ${key.apiKey}` } });
+      expect(response.status).toBe(501);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("NOT_IMPLEMENTED");
+    } finally {
+      await gateway.close();
+    }
   });
 });

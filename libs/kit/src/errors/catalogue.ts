@@ -30,6 +30,7 @@ export const errorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: { http: 415, grpc: Code.InvalidArgument, message: "The request body must be application/json." },
   RATE_LIMITED: { http: 429, grpc: Code.ResourceExhausted, message: "Too many requests." },
   INTERNAL_ERROR: { http: 500, grpc: Code.Internal, message: "Something went wrong on our side." },
+  OTP_DELIVERY_FAILED: { http: 502, grpc: Code.FailedPrecondition, message: "The code could not be delivered to the recipient." },
   NOT_IMPLEMENTED: { http: 501, grpc: Code.Unimplemented, message: "This operation is not available yet." },
   SERVICE_UNAVAILABLE: { http: 503, grpc: Code.Unavailable, message: "The service is temporarily unavailable." },
 } as const satisfies Record<string, { http: number; grpc: Code; message: string }>;

@@ -6,7 +6,12 @@ import { errorCatalogue, isErrorCode } from "./catalogue.js";
 
 /** Turns an AppError into a ConnectError that carries the catalogue code as an error detail. */
 export function toConnectError(error: AppError): ConnectError {
-  const detail = create(ErrorDetailSchema, { code: error.code, details: error.details ?? [] });
+  const retryAfter = Number(error.headers?.["Retry-After"] ?? 0);
+  const detail = create(ErrorDetailSchema, {
+    code: error.code,
+    details: error.details ?? [],
+    retryAfterSeconds: Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : 0,
+  });
   return new ConnectError(error.message, errorCatalogue[error.code].grpc, undefined, [
     { desc: ErrorDetailSchema, value: detail },
   ]);
@@ -23,6 +28,7 @@ export function fromConnectError(thrown: unknown): AppError {
   if (detail && isErrorCode(detail.code)) {
     return new AppError(detail.code, error.rawMessage, {
       details: detail.details.length > 0 ? detail.details : undefined,
+      headers: detail.retryAfterSeconds > 0 ? { "Retry-After": String(detail.retryAfterSeconds) } : undefined,
       cause: error,
     });
   }

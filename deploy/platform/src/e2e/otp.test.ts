@@ -1,0 +1,234 @@
+import { randomInt } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newIdempotencyKey, startTestPlatform, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
+
+/** The shared OTP interface over real HTTP, through the gateway to the OTP service. */
+
+const otp = "/api/v1/shared/otp";
+
+let api: TestPlatform;
+let projectId: string;
+let token: string;
+
+beforeAll(async () => {
+  api = await startTestPlatform();
+  projectId = api.platform.projectId;
+  token = await api.serviceToken(projectId, ["otp:generate", "otp:verify", "otp:read"]);
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+/** A Philippine mobile number no other test uses, so per-recipient limits never interfere. */
+const newPhone = () => `+639${String(randomInt(100_000_000, 999_999_999))}`;
+const newEmail = () => `juan.${randomInt(1_000_000)}@example.ph`;
+
+function expectError(response: ApiResponse, status: number, code: string): void {
+  expect(response.status).toBe(status);
+  expect(response.body.success).toBe(false);
+  expect(response.body.error.code).toBe(code);
+}
+
+const generate = (body: Record<string, unknown>, options: { credential?: string; idempotencyKey?: string } = {}) =>
+  api.request("POST", `${otp}/generate`, { body, credential: options.credential ?? token, idempotencyKey: options.idempotencyKey });
+const verify = (otpId: string, code: string, options: { credential?: string; idempotencyKey?: string } = {}) =>
+  api.request("POST", `${otp}/verify`, { body: { otpId, code }, credential: options.credential ?? token, idempotencyKey: options.idempotencyKey });
+const status = (otpId: string, credential = token) => api.request("GET", `${otp}/status/${otpId}`, { credential });
+
+/** What the development outbox holds for a recipient, newest first. */
+async function outbox(recipient: string) {
+  const response = await api.request("GET", `/admin/v1/otp/messages?recipient=${encodeURIComponent(recipient)}`, {
+    credential: api.platform.adminApiKey,
+  });
+  expect(response.status).toBe(200);
+  return response.body.data as Array<{ otpId: string; body: string; channel: string; subject?: string }>;
+}
+
+/** The code the recipient received for `otpId`, read from the development outbox. */
+async function codeOf(recipient: string, otpId: string, digits = 6) {
+  const message = (await outbox(recipient)).find((entry) => entry.otpId === otpId);
+  const code = message?.body.match(new RegExp(`\\b(\\d{${digits}})\\b`))?.[1];
+  if (!code) throw new Error(`no code for ${otpId} in the outbox`);
+  return code;
+}
+
+async function issue(recipient = newPhone(), extra: Record<string, unknown> = {}) {
+  const channel = recipient.includes("@") ? "email" : "sms";
+  const created = await generate({ recipient, channel, ...extra });
+  expect(created.status).toBe(201);
+  return { recipient, otpId: created.body.data.otpId as string, data: created.body.data };
+}
+
+describe("generateOtp", () => {
+  it("sends a 6-digit code by SMS and answers with the masked destination only", async () => {
+    const recipient = newPhone();
+    const before = Date.now();
+    const created = await generate({ recipient, channel: "sms" });
+    expect(created.status).toBe(201);
+    const data = created.body.data;
+    expect(data.otpId).toMatch(/^otp_[A-Za-z0-9]{24}$/);
+    expect(data.channel).toBe("sms");
+    expect(data.target).toBe(`+63*******${recipient.slice(-4)}`);
+    expect(data.recipient).toBe(data.target);
+    expect(JSON.stringify(created.body)).not.toContain(recipient.slice(3));
+    // Default lifetime: 300 seconds.
+    const ttl = (Date.parse(data.expiresAt) - before) / 1000;
+    expect(ttl).toBeGreaterThan(290);
+    expect(ttl).toBeLessThanOrEqual(301);
+
+    const messages = await outbox(recipient);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ otpId: data.otpId, channel: "sms" });
+    expect(messages[0]!.body).toMatch(/\b\d{6}\b/);
+    expect(JSON.stringify(created.body)).not.toContain(await codeOf(recipient, data.otpId));
+  });
+
+  it("sends an e-mail with the digits and lifetime asked for", async () => {
+    const recipient = newEmail();
+    const before = Date.now();
+    const { otpId, data } = await issue(recipient, { digits: 8, ttlSeconds: 600 });
+    expect(data.target).toBe("j***@example.ph");
+    expect((Date.parse(data.expiresAt) - before) / 1000).toBeGreaterThan(590);
+    expect(await codeOf(recipient, otpId, 8)).toMatch(/^\d{8}$/);
+  });
+
+  it("replays the same key and body without sending a second message", async () => {
+    const recipient = newPhone();
+    const key = newIdempotencyKey();
+    const first = await generate({ recipient, channel: "sms" }, { idempotencyKey: key });
+    const again = await generate({ recipient, channel: "sms" }, { idempotencyKey: key });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data).toEqual(first.body.data);
+    expect(await outbox(recipient)).toHaveLength(1);
+    const other = await generate({ recipient, channel: "sms", digits: 8 }, { idempotencyKey: key });
+    expectError(other, 409, "IDEMPOTENCY_KEY_PAYLOAD_MISMATCH");
+    expect(await outbox(recipient)).toHaveLength(1);
+  });
+
+  const invalid: Array<[string, Record<string, unknown>, string]> = [
+    ["an unknown channel", { recipient: "+639171234567", channel: "fax" }, "channel"],
+    ["an e-mail address for sms", { recipient: "juan@example.ph", channel: "sms" }, "recipient"],
+    ["a phone number for email", { recipient: "+639171234567", channel: "email" }, "recipient"],
+    ["no recipient", { channel: "sms" }, "recipient"],
+    ["no channel", { recipient: "+639171234567" }, "channel"],
+    ["3 digits", { recipient: "+639171234567", channel: "sms", digits: 3 }, "digits"],
+    ["11 digits", { recipient: "+639171234567", channel: "sms", digits: 11 }, "digits"],
+    ["a 59-second lifetime", { recipient: "+639171234567", channel: "sms", ttlSeconds: 59 }, "ttlSeconds"],
+    ["a 1801-second lifetime", { recipient: "+639171234567", channel: "sms", ttlSeconds: 1801 }, "ttlSeconds"],
+  ];
+  it.each(invalid)("refuses %s with a 400 naming the field, sending nothing", async (_name, body, field) => {
+    const response = await generate(body);
+    expectError(response, 400, "VALIDATION_FAILED");
+    expect(response.body.error.details).toEqual(expect.arrayContaining([expect.stringContaining(field)]));
+    expect(await outbox("+639171234567")).toHaveLength(0);
+  });
+
+  it("limits codes per recipient: the 6th in 15 minutes is 429 with Retry-After, and nothing is sent", async () => {
+    const recipient = newPhone();
+    for (let i = 0; i < 5; i += 1) await issue(recipient);
+    const limited = await generate({ recipient, channel: "sms" });
+    expectError(limited, 429, "RATE_LIMITED");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await outbox(recipient)).toHaveLength(5);
+  });
+
+  it("needs a service token with otp:generate: API keys and other scopes are refused", async () => {
+    const recipient = newPhone();
+    expectError(await generate({ recipient, channel: "sms" }, { credential: api.platform.testApiKey }), 403, "SERVICE_TOKEN_REQUIRED");
+    const verifyOnly = await api.serviceToken(projectId, ["otp:verify"]);
+    expectError(await generate({ recipient, channel: "sms" }, { credential: verifyOnly }), 403, "INSUFFICIENT_SCOPE");
+    expect(await outbox(recipient)).toHaveLength(0);
+  });
+});
+
+describe("verifyOtp and getOtpStatus", () => {
+  it("verifies the right code once; status reads pending, then verified", async () => {
+    const { recipient, otpId, data } = await issue();
+    const pending = await status(otpId);
+    expect(pending.body.data).toEqual({ otpId, status: "pending", target: data.target, channel: "sms", expiresAt: data.expiresAt });
+
+    const code = await codeOf(recipient, otpId);
+    const verified = await verify(otpId, code);
+    expect(verified.status).toBe(200);
+    expect(verified.body.data).toEqual({ verified: true, otpId, target: data.target, channel: "sms" });
+    expect((await status(otpId)).body.data.status).toBe("verified");
+    // A code verifies at most once.
+    expect((await verify(otpId, code)).body.data.verified).toBe(false);
+  });
+
+  it("replays a verification for the same key without counting it again", async () => {
+    const { recipient, otpId } = await issue();
+    const key = newIdempotencyKey();
+    const wrong = (await codeOf(recipient, otpId)) === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 6; i += 1) {
+      const response = await verify(otpId, wrong, { idempotencyKey: key });
+      expect(response.body.data.verified).toBe(false);
+    }
+    // Six replays of one wrong guess are one attempt: the code is not locked.
+    expect((await status(otpId)).body.data.status).toBe("pending");
+    expect((await verify(otpId, await codeOf(recipient, otpId))).body.data.verified).toBe(true);
+  });
+
+  it("brute force: guessing codes locks the code after 5 wrong attempts, long before a guess could succeed", async () => {
+    const { recipient, otpId } = await issue();
+    const code = await codeOf(recipient, otpId);
+    const guesses = Array.from({ length: 30 }, (_, i) => String(i).padStart(6, "0")).filter((guess) => guess !== code);
+    let lockedAfter: number | undefined;
+    for (const [index, guess] of guesses.entries()) {
+      const response = await verify(otpId, guess);
+      if (response.status === 429) break;
+      expect(response.body.data.verified).toBe(false);
+      if (lockedAfter === undefined && (await status(otpId)).body.data.status === "locked") lockedAfter = index + 1;
+    }
+    expect(lockedAfter).toBe(5);
+    // Locked for good: even the right code no longer verifies.
+    const right = await verify(otpId, code);
+    expect(right.status === 429 || right.body.data.verified === false).toBe(true);
+    expect((await status(otpId)).body.data.status).toBe("locked");
+  });
+
+  it("limits verifications per code: the 11th in a minute is 429 with Retry-After", async () => {
+    const { otpId } = await issue();
+    for (let i = 0; i < 10; i += 1) expect((await verify(otpId, "123456")).status).toBe(200);
+    const limited = await verify(otpId, "123456");
+    expectError(limited, 429, "RATE_LIMITED");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("refuses a code with non-digits or of the wrong length, naming code, without counting it", async () => {
+    const { recipient, otpId } = await issue();
+    for (const code of ["12345", "1234567", "12a456"]) {
+      const response = await verify(otpId, code);
+      expectError(response, 400, "VALIDATION_FAILED");
+      expect(response.body.error.details).toEqual([expect.stringMatching(/^code\b/)]);
+    }
+    expect((await verify(otpId, await codeOf(recipient, otpId))).body.data.verified).toBe(true);
+  });
+
+  it("answers 404 for an unknown otpId and for another project's", async () => {
+    const { otpId } = await issue();
+    const other = await api.newProject();
+    const theirToken = await api.serviceToken(other.projectId, ["otp:verify", "otp:read"]);
+    expectError(await verify("otp_doesnotexist", "123456"), 404, "RESOURCE_NOT_FOUND");
+    expectError(await status("otp_doesnotexist"), 404, "RESOURCE_NOT_FOUND");
+    expectError(await verify(otpId, "123456", { credential: theirToken }), 404, "RESOURCE_NOT_FOUND");
+    expectError(await status(otpId, theirToken), 404, "RESOURCE_NOT_FOUND");
+    expect((await status(otpId)).body.data.status).toBe("pending");
+  });
+
+  it("needs otp:verify to verify and otp:read to read a status", async () => {
+    const { otpId } = await issue();
+    const generateOnly = await api.serviceToken(projectId, ["otp:generate"]);
+    expectError(await verify(otpId, "123456", { credential: generateOnly }), 403, "INSUFFICIENT_SCOPE");
+    expectError(await status(otpId, generateOnly), 403, "INSUFFICIENT_SCOPE");
+  });
+});
+
+describe("the development outbox", () => {
+  it("is for operators only", async () => {
+    const response = await api.request("GET", "/admin/v1/otp/messages?recipient=%2B639171234567", { credential: token });
+    expect(response.status).toBe(401);
+  });
+});

@@ -1,0 +1,72 @@
+import type { Client } from "@connectrpc/connect";
+import { OtpChannelSchema, OtpStatusSchema, type OtpService } from "@bayad/proto";
+import { enumToText, textToEnum } from "@bayad/kit";
+import type { OperationHandlers } from "./operation.js";
+import { dateField } from "./json.js";
+
+const channelText = (channel: number) => enumToText(OtpChannelSchema, channel);
+
+/** The shared OTP interface ⇄ OtpService rpcs, and the operators' view of its development outbox. */
+export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
+  return {
+    async generateOtp({ body }, { call }) {
+      const response = await otp.generateOtp(
+        {
+          recipient: body.recipient as string,
+          channel: textToEnum(OtpChannelSchema, body.channel as string),
+          digits: (body.digits as number | undefined) ?? 0,
+          ttlSeconds: (body.ttlSeconds as number | undefined) ?? 0,
+        },
+        call,
+      );
+      return {
+        status: 201,
+        data: {
+          otpId: response.otpId,
+          ...dateField("expiresAt", response.expiresAt),
+          channel: channelText(response.channel),
+          recipient: response.recipient,
+          target: response.target,
+        },
+      };
+    },
+
+    async verifyOtp({ body }, { call }) {
+      const response = await otp.verifyOtp({ otpId: body.otpId as string, code: body.code as string }, call);
+      return {
+        status: 200,
+        data: { verified: response.verified, otpId: response.otpId, target: response.target, channel: channelText(response.channel) },
+      };
+    },
+
+    async getOtpStatus({ params }, { call }) {
+      const response = await otp.getOtpStatus({ otpId: params.otpId }, call);
+      return {
+        status: 200,
+        data: {
+          otpId: response.otpId,
+          status: enumToText(OtpStatusSchema, response.status),
+          target: response.target,
+          channel: channelText(response.channel),
+          ...dateField("expiresAt", response.expiresAt),
+        },
+      };
+    },
+
+    async listOtpDevMessages({ query }, { call }) {
+      const response = await otp.listDevMessages({ recipient: query.recipient as string }, call);
+      return {
+        status: 200,
+        data: response.messages.map((message) => ({
+          messageId: message.messageId,
+          otpId: message.otpId,
+          channel: channelText(message.channel),
+          recipient: message.recipient,
+          ...(message.subject ? { subject: message.subject } : {}),
+          body: message.body,
+          ...dateField("sentAt", message.sentAt),
+        })),
+      };
+    },
+  };
+}

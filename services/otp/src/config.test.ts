@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "@bayad/kit";
+import { readOtpConfig } from "./config.js";
+
+describe("readOtpConfig", () => {
+  it("defaults to the development outbox, the published limits and a generated secret", () => {
+    const config = readOtpConfig({});
+    expect(config).toMatchObject({
+      hashSecretGenerated: true,
+      email: { kind: "dev" },
+      sms: { kind: "dev" },
+      sendTimeoutMs: 8_000,
+      limits: {
+        generatePerRecipient: { limit: 5, windowSeconds: 900 },
+        generatePerCaller: { limit: 60, windowSeconds: 60 },
+        verifyPerOtp: { limit: 10, windowSeconds: 60 },
+        verifyPerRecipient: { limit: 20, windowSeconds: 900 },
+        verifyPerCaller: { limit: 300, windowSeconds: 60 },
+      },
+    });
+    expect(config.hashSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readOtpConfig({}).hashSecret).not.toBe(config.hashSecret);
+  });
+
+  it("reads every limit and the senders from the environment", () => {
+    const config = readOtpConfig({
+      OTP_HASH_SECRET: "s".repeat(32),
+      OTP_VERIFY_OTP_LIMIT: "3",
+      OTP_VERIFY_OTP_WINDOW_SECONDS: "30",
+      OTP_EMAIL_SENDER: "smtp",
+      SMTP_HOST: "smtp.example.ph",
+      SMTP_SECURE: "true",
+      SMTP_USER: "u",
+      SMTP_PASS: "p",
+      SMTP_FROM: "Bayad <no-reply@bayad.ph>",
+      OTP_SMS_SENDER: "semaphore",
+      SEMAPHORE_API_KEY: "key",
+      SEMAPHORE_SENDER_NAME: "BAYAD",
+    });
+    expect(config.hashSecretGenerated).toBe(false);
+    expect(config.limits.verifyPerOtp).toEqual({ limit: 3, windowSeconds: 30 });
+    expect(config.email).toMatchObject({ kind: "smtp", smtp: { host: "smtp.example.ph", port: 465, secure: true, user: "u", pass: "p" } });
+    expect(config.sms).toMatchObject({ kind: "semaphore", semaphore: { apiKey: "key", senderName: "BAYAD", baseUrl: "https://api.semaphore.co" } });
+  });
+
+  it.each([
+    [{ OTP_EMAIL_SENDER: "smtp", SMTP_FROM: "a@b.ph" }, "SMTP_HOST is required but not set"],
+    [{ OTP_EMAIL_SENDER: "smtp", SMTP_HOST: "h" }, "SMTP_FROM is required but not set"],
+    [{ OTP_EMAIL_SENDER: "smtp", SMTP_HOST: "h", SMTP_FROM: "a@b.ph", SMTP_USER: "u" }, "SMTP_PASS is required when SMTP_USER is set"],
+    [{ OTP_SMS_SENDER: "semaphore" }, "SEMAPHORE_API_KEY is required but not set"],
+    [{ OTP_SMS_SENDER: "semaphore", SEMAPHORE_API_KEY: "k", SEMAPHORE_BASE_URL: "not a url" }, 'SEMAPHORE_BASE_URL must be a URL, got "not a url"'],
+    [{ OTP_SMS_SENDER: "semaphore", SEMAPHORE_API_KEY: "k", SEMAPHORE_SENDER_NAME: "FAR-TOO-LONG-NAME" }, "SEMAPHORE_SENDER_NAME must be 1 to 11 letters or digits"],
+    [{ OTP_SMS_SENDER: "twilio" }, 'OTP_SMS_SENDER must be one of dev, semaphore, got "twilio"'],
+    [{ OTP_HASH_SECRET: "short" }, "OTP_HASH_SECRET must be at least 32 characters"],
+    [{ OTP_GENERATE_RECIPIENT_LIMIT: "0" }, 'OTP_GENERATE_RECIPIENT_LIMIT must be an integer from 1 to 1000000, got "0"'],
+  ])("fails with one line naming the variable (%o)", (env, message) => {
+    expect(() => readOtpConfig(env)).toThrow(ConfigError);
+    expect(() => readOtpConfig(env)).toThrow(message);
+  });
+});

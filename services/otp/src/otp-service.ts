@@ -1,0 +1,62 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { DevMessageSchema, type OtpService } from "@bayad/proto";
+import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
+import { generateOtp } from "./otps/generate.js";
+import { getOtp } from "./otps/get-otp.js";
+import type { OtpDeps } from "./otps/otp-deps.js";
+import { channelFromProto, channelToProto, generateResponse, statusResponse, verifyResponse } from "./otps/otp.js";
+import { verifyOtp } from "./otps/verify.js";
+
+export type { OtpDeps as OtpServiceDeps } from "./otps/otp-deps.js";
+
+/** The OtpService rpc handlers: read the caller, call the domain, map to the response. */
+export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> {
+  return {
+    async generateOtp(request, context) {
+      const record = await generateOtp(deps, mutatingCallerOf(context), {
+        recipient: request.recipient,
+        channel: channelFromProto(request.channel),
+        digits: request.digits,
+        ttlSeconds: request.ttlSeconds,
+      });
+      return generateResponse(record);
+    },
+
+    async verifyOtp(request, context) {
+      const { record, verified } = await verifyOtp(deps, mutatingCallerOf(context), { otpId: request.otpId, code: request.code });
+      return verifyResponse(record, verified);
+    },
+
+    async getOtpStatus(request, context) {
+      return statusResponse(await getOtp(deps, callerOf(context), request.otpId), deps.now());
+    },
+
+    /**
+     * Operators only (the gateway's admin API), so no project scope: the outbox is the
+     * development stand-in for every recipient's phone and mailbox. Its messages carry the full
+     * recipient and the code, as a mailbox would. 404 while no channel uses the outbox.
+     */
+    async listDevMessages(request) {
+      if (!deps.devOutbox) throw new AppError("RESOURCE_NOT_FOUND", "The development outbox is off.");
+      if (request.recipient.trim() === "") {
+        throw new AppError("VALIDATION_FAILED", "The recipient is required.", { details: ["recipient: is required"] });
+      }
+      const messages = await deps.devOutbox.list(request.recipient);
+      return {
+        messages: messages.map((message) =>
+          create(DevMessageSchema, {
+            messageId: message._id,
+            otpId: message.otpId,
+            channel: channelToProto(message.channel),
+            recipient: message.recipient,
+            subject: message.subject,
+            body: message.body,
+            sentAt: timestampFromDate(message.sentAt),
+          }),
+        ),
+      };
+    },
+  };
+}

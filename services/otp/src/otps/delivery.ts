@@ -1,0 +1,106 @@
+import { AppError } from "@bayad/kit";
+import { openMessage, type PendingMessage } from "../codes/sealed-message.js";
+import { DeliveryFailedError, describeSendError } from "../senders/sender.js";
+import { composeMessage } from "./message-text.js";
+import type { OtpDeps } from "./otp-deps.js";
+import type { OtpRecord } from "./otp.js";
+import type { DeliveryOutcome } from "./otps-repository.js";
+
+/**
+ * Sends the record's message (the record is already written, delivery "sending") and records
+ * the outcome. Resolves with the record once the provider took the message. Otherwise throws:
+ * OTP_DELIVERY_FAILED when it certainly was not taken (the status becomes delivery_failed and
+ * the code never verifies), IDEMPOTENCY_OUTCOME_UNKNOWN when it may have been (the gateway
+ * keeps the key blocked and re-runs the request, which reconciles, see reconcileDelivery).
+ *
+ * `reconciling`: this is the one resend of a delivery whose outcome was uncertain. If that is
+ * uncertain too we stop and settle the delivery as failed rather than leave the key blocked
+ * and resend again and again; the caller then asks for a new code.
+ */
+export async function deliver(
+  deps: OtpDeps,
+  record: OtpRecord,
+  message: PendingMessage,
+  options: { reconciling: boolean },
+): Promise<OtpRecord> {
+  const { subject, body } = composeMessage(message.code, record.ttlSeconds);
+  const log = { otpId: record._id, channel: record.channel, target: record.target, attempt: record.deliveryAttempts };
+  try {
+    await deps.senders[record.channel].send({ channel: record.channel, recipient: message.recipient, subject, body, otpId: record._id });
+  } catch (error) {
+    if (error instanceof DeliveryFailedError) {
+      deps.logger.warn({ ...log, send: describeSendError(error) }, "otp delivery failed");
+      await settle(deps, record, { delivery: "failed", failure: error.reason });
+      throw deliveryFailed(error.reason, error.retryAfterSeconds);
+    }
+    if (options.reconciling) {
+      const reason = "the delivery could not be confirmed";
+      deps.logger.warn({ ...log, send: describeSendError(error) }, "otp resend uncertain again; settled as failed");
+      await settle(deps, record, { delivery: "failed", failure: reason });
+      throw deliveryFailed(reason);
+    }
+    deps.logger.warn({ ...log, send: describeSendError(error) }, "otp delivery uncertain");
+    await settle(deps, record, { delivery: "uncertain" });
+    throw new AppError(
+      "IDEMPOTENCY_OUTCOME_UNKNOWN",
+      "Whether the code was delivered is not known yet; retry with the same Idempotency-Key to reconcile.",
+    );
+  }
+  deps.logger.info(log, "otp delivered");
+  return (await settle(deps, record, { delivery: "sent" })) ?? { ...record, delivery: "sent" };
+}
+
+/**
+ * A generate retried with the Idempotency-Key of an existing OTP: answers with what that
+ * request came to, and settles a delivery left uncertain (or left "sending" by a process that
+ * died) by resending the same message once. At worst the recipient gets the same message, with
+ * the same code, twice. Nothing else is ever sent for a replayed key.
+ */
+export async function reconcileDelivery(deps: OtpDeps, record: OtpRecord): Promise<OtpRecord> {
+  const now = deps.now();
+  if (record.delivery === "sent") return record;
+  if (record.delivery === "failed") throw deliveryFailed(record.deliveryFailure ?? "the code could not be delivered");
+  if (record.delivery === "sending" && now.getTime() - record.deliveryStartedAt.getTime() < deps.sendingLeaseMs) {
+    throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
+  }
+
+  const claimed = await deps.repository.claimRedelivery(record, now);
+  if (!claimed) throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
+  const log = { otpId: claimed._id, channel: claimed.channel, target: claimed.target, attempt: claimed.deliveryAttempts };
+
+  // A verified code evidently arrived; a locked or expired one is not worth sending again.
+  if (claimed.state === "verified") {
+    deps.logger.info(log, "otp delivery reconciled: the code was verified");
+    return (await settle(deps, claimed, { delivery: "sent" })) ?? claimed;
+  }
+  let message: PendingMessage | null = null;
+  if (claimed.state === "pending" && now.getTime() < claimed.expiresAt.getTime() && claimed.sealedMessage) {
+    try {
+      message = openMessage(deps.secret, claimed._id, claimed.sealedMessage);
+    } catch {
+      // Sealed under another OTP_HASH_SECRET: it cannot be resent (nor would its code verify).
+      message = null;
+    }
+  }
+  if (!message) {
+    const reason = "the code can no longer be used and was not sent again";
+    deps.logger.warn(log, "otp delivery reconciled as failed without a resend");
+    await settle(deps, claimed, { delivery: "failed", failure: reason });
+    throw deliveryFailed(reason);
+  }
+  deps.logger.info(log, "otp delivery uncertain: resending once");
+  return deliver(deps, claimed, message, { reconciling: true });
+}
+
+async function settle(deps: OtpDeps, record: OtpRecord, outcome: DeliveryOutcome): Promise<OtpRecord | null> {
+  const settled = await deps.repository.settleDelivery(record._id, record.deliveryAttempts, outcome);
+  if (!settled) deps.logger.warn({ otpId: record._id, attempt: record.deliveryAttempts }, "otp delivery outcome superseded by a later attempt");
+  return settled;
+}
+
+function deliveryFailed(reason: string, retryAfterSeconds?: number): AppError {
+  return new AppError("OTP_DELIVERY_FAILED", "The code could not be delivered to the recipient.", {
+    details: [`recipient: ${reason}`],
+    ...(retryAfterSeconds ? { headers: { "Retry-After": String(retryAfterSeconds) } } : {}),
+  });
+}

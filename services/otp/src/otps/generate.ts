@@ -1,0 +1,125 @@
+import { AppError, newId, type CallerContext } from "@bayad/kit";
+import { generateCode, hashCode, keyedDigest } from "../codes/code-hash.js";
+import { sealMessage } from "../codes/sealed-message.js";
+import { maskRecipient } from "../recipients/masking.js";
+import { normalizeRecipient, type OtpChannelName } from "../recipients/recipient.js";
+import { deliver, reconcileDelivery } from "./delivery.js";
+import type { OtpDeps } from "./otp-deps.js";
+import type { OtpRecord } from "./otp.js";
+
+export interface GenerateOtpInput {
+  recipient: string;
+  /** null when the request named no known channel. */
+  channel: OtpChannelName | null;
+  /** 0 means the default, 6. */
+  digits: number;
+  /** 0 means the default, 300. */
+  ttlSeconds: number;
+}
+
+export const DEFAULT_DIGITS = 6;
+export const DEFAULT_TTL_SECONDS = 300;
+/** The Idempotency-Key replay window for OTP generate and verify; records are kept that long after expiry. */
+const REPLAY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Generates a code, stores it (hashed) and sends it. The record is written before the send,
+ * with delivery "sending", so that a crash during the send leaves a trace a retry can
+ * reconcile. A request whose Idempotency-Key already has an OTP sends nothing new: it gets
+ * that OTP's outcome (see reconcileDelivery).
+ */
+export async function generateOtp(
+  deps: OtpDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  input: GenerateOtpInput,
+): Promise<OtpRecord> {
+  const request = validate(input);
+  const recipientHash = keyedDigest(deps.secret, "recipient", request.recipient);
+
+  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+  if (existing) return replay(deps, existing, request, recipientHash);
+
+  try {
+    await deps.limiter.charge([
+      { scope: "generate-caller", setting: deps.limits.generatePerCaller, key: `${caller.projectId}:${caller.environment}` },
+      { scope: "generate-recipient", setting: deps.limits.generatePerRecipient, key: recipientHash },
+    ]);
+  } catch (error) {
+    // Concurrent requests with one key are all charged before one of them wins the insert; a
+    // refused one answers with the winner's OTP rather than with 429.
+    const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+    if (winner) return replay(deps, winner, request, recipientHash);
+    throw error;
+  }
+
+  const now = deps.now();
+  const otpId = newId("otp");
+  const code = generateCode(request.digits);
+  const expiresAt = new Date(now.getTime() + request.ttlSeconds * 1000);
+  const record: OtpRecord = {
+    _id: otpId,
+    projectId: caller.projectId,
+    environment: caller.environment,
+    idempotencyKey: caller.idempotencyKey,
+    channel: request.channel,
+    target: maskRecipient(request.channel, request.recipient),
+    recipientHash,
+    codeHash: hashCode(deps.secret, otpId, code),
+    digits: request.digits,
+    ttlSeconds: request.ttlSeconds,
+    state: "pending",
+    attempts: 0,
+    verifications: {},
+    delivery: "sending",
+    deliveryAttempts: 1,
+    deliveryStartedAt: now,
+    sealedMessage: sealMessage(deps.secret, otpId, { recipient: request.recipient, code }),
+    createdAt: now,
+    expiresAt,
+    purgeAt: new Date(expiresAt.getTime() + REPLAY_WINDOW_MS),
+  };
+  try {
+    await deps.repository.insert(record);
+  } catch (error) {
+    if (!deps.repository.isIdempotencyKeyTaken(error)) throw error;
+    // A concurrent request with the same key won: answer with its OTP, send nothing.
+    const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+    if (!winner) throw error;
+    return replay(deps, winner, request, recipientHash);
+  }
+  deps.logger.info({ otpId, channel: record.channel, target: record.target, digits: record.digits }, "otp generated");
+  return deliver(deps, record, { recipient: request.recipient, code }, { reconciling: false });
+}
+
+interface ValidRequest {
+  recipient: string;
+  channel: OtpChannelName;
+  digits: number;
+  ttlSeconds: number;
+}
+
+/** The gateway validates first; this keeps the service's own invariants whoever calls it. */
+function validate(input: GenerateOtpInput): ValidRequest {
+  const problems: string[] = [];
+  if (input.channel === null) problems.push("channel: must be sms or email");
+  const digits = input.digits || DEFAULT_DIGITS;
+  if (!Number.isInteger(digits) || digits < 4 || digits > 10) problems.push("digits: must be from 4 to 10");
+  const ttlSeconds = input.ttlSeconds || DEFAULT_TTL_SECONDS;
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 60 || ttlSeconds > 1800) problems.push("ttlSeconds: must be from 60 to 1800");
+  if (input.recipient.trim() === "") problems.push("recipient: is required");
+  if (problems.length > 0 || input.channel === null) {
+    throw new AppError("VALIDATION_FAILED", "The request is invalid.", { details: problems });
+  }
+  return { channel: input.channel, recipient: normalizeRecipient(input.channel, input.recipient), digits, ttlSeconds };
+}
+
+/** The same key with a different request is refused; with the same request it gets the OTP's outcome. */
+async function replay(deps: OtpDeps, existing: OtpRecord, request: ValidRequest, recipientHash: string): Promise<OtpRecord> {
+  const same =
+    existing.channel === request.channel &&
+    existing.recipientHash === recipientHash &&
+    existing.digits === request.digits &&
+    existing.ttlSeconds === request.ttlSeconds;
+  if (!same) throw new AppError("IDEMPOTENCY_KEY_PAYLOAD_MISMATCH");
+  return reconcileDelivery(deps, existing);
+}

@@ -1,0 +1,133 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  GenerateOtpResponseSchema,
+  GetOtpStatusResponseSchema,
+  OtpChannel,
+  OtpStatus,
+  VerifyOtpResponseSchema,
+  type GenerateOtpResponse,
+  type GetOtpStatusResponse,
+  type VerifyOtpResponse,
+} from "@bayad/proto";
+import type { Environment } from "@bayad/kit";
+import type { OtpChannelName } from "../recipients/recipient.js";
+
+/** The published limit: the 5th wrong code locks the OTP. */
+export const MAX_WRONG_ATTEMPTS = 5;
+
+/** What is stored of the status; expired and delivery_failed are derived (see statusAt). */
+export type StoredOtpState = "pending" | "verified" | "locked";
+export type OtpStatusName = "pending" | "verified" | "expired" | "locked" | "delivery_failed";
+
+/**
+ * Where the delivery stands. `sending`: the record is written and a send is (or was, if the
+ * process died) under way since `deliveryStartedAt`. `uncertain`: the provider may have taken
+ * the message; a retry with the same Idempotency-Key reconciles it.
+ */
+export type DeliveryState = "sending" | "sent" | "uncertain" | "failed";
+
+/** An OTP as stored in the `otps` collection. Neither the code nor the recipient is here in clear. */
+export interface OtpRecord {
+  _id: string;
+  projectId: string;
+  environment: Environment;
+  /** The generate request's Idempotency-Key: unique per project and environment. */
+  idempotencyKey: string;
+  channel: OtpChannelName;
+  /** The masked destination, e.g. `+63*******4567`. */
+  target: string;
+  /** Keyed hash of the normalized recipient: the per-recipient limits count by it. */
+  recipientHash: string;
+  /** HMAC-SHA256(OTP_HASH_SECRET, otpId:code). */
+  codeHash: string;
+  digits: number;
+  ttlSeconds: number;
+  state: StoredOtpState;
+  /** Wrong codes counted so far (at most MAX_WRONG_ATTEMPTS). */
+  attempts: number;
+  /**
+   * The verify requests that changed this OTP, by the digest of their Idempotency-Key, with
+   * the answer they got: a retried verify replays it instead of counting again.
+   */
+  verifications: Record<string, boolean>;
+  delivery: DeliveryState;
+  /** Sends started so far: 1, or 2 after a reconciling resend. */
+  deliveryAttempts: number;
+  deliveryStartedAt: Date;
+  /** Why a failed delivery failed, safe to show (never the recipient). */
+  deliveryFailure?: string;
+  /** The message sealed for a resend, present only while the delivery is not settled. */
+  sealedMessage?: string;
+  createdAt: Date;
+  expiresAt: Date;
+  verifiedAt?: Date;
+  /**
+   * When the record may go: 7 days (the Idempotency-Key replay window) after expiry. Expired
+   * codes need no sweeper, their status is computed from expiresAt; the TTL index on this field
+   * only clears old records away.
+   */
+  purgeAt: Date;
+}
+
+/**
+ * The status as of `now`. A code is expired from expiresAt on even though nothing writes that
+ * (no sweeper needed). Verified and locked are final; a failed delivery outranks expiry because
+ * it says more about why the code never worked.
+ */
+export function statusAt(record: OtpRecord, now: Date): OtpStatusName {
+  if (record.state === "verified" || record.state === "locked") return record.state;
+  if (record.delivery === "failed") return "delivery_failed";
+  if (now.getTime() >= record.expiresAt.getTime()) return "expired";
+  return "pending";
+}
+
+const channelEnum: Record<OtpChannelName, OtpChannel> = { sms: OtpChannel.SMS, email: OtpChannel.EMAIL };
+
+const statusEnum: Record<OtpStatusName, OtpStatus> = {
+  pending: OtpStatus.PENDING,
+  verified: OtpStatus.VERIFIED,
+  expired: OtpStatus.EXPIRED,
+  locked: OtpStatus.LOCKED,
+  delivery_failed: OtpStatus.DELIVERY_FAILED,
+};
+
+export function channelFromProto(channel: OtpChannel): OtpChannelName | null {
+  if (channel === OtpChannel.SMS) return "sms";
+  if (channel === OtpChannel.EMAIL) return "email";
+  return null;
+}
+
+export function channelToProto(channel: OtpChannelName): OtpChannel {
+  return channelEnum[channel];
+}
+
+/** `recipient` is the masked target too: the full destination never leaves the service. */
+export function generateResponse(record: OtpRecord): GenerateOtpResponse {
+  return create(GenerateOtpResponseSchema, {
+    otpId: record._id,
+    expiresAt: timestampFromDate(record.expiresAt),
+    channel: channelEnum[record.channel],
+    recipient: record.target,
+    target: record.target,
+  });
+}
+
+export function verifyResponse(record: OtpRecord, verified: boolean): VerifyOtpResponse {
+  return create(VerifyOtpResponseSchema, {
+    verified,
+    otpId: record._id,
+    target: record.target,
+    channel: channelEnum[record.channel],
+  });
+}
+
+export function statusResponse(record: OtpRecord, now: Date): GetOtpStatusResponse {
+  return create(GetOtpStatusResponseSchema, {
+    otpId: record._id,
+    status: statusEnum[statusAt(record, now)],
+    target: record.target,
+    channel: channelEnum[record.channel],
+    expiresAt: timestampFromDate(record.expiresAt),
+  });
+}

@@ -1,0 +1,55 @@
+import type { OtpChannelName } from "./recipient.js";
+
+/**
+ * The masked destination (`target`) that responses, logs and the stored record carry.
+ *
+ * Our decision: the full number or address never appears in any response, log or event. Even
+ * the generate response's `recipient` is this masked form: the caller already knows whom it
+ * asked us to reach, and anything that echoes the full destination (logs of the caller, of
+ * proxies, of the gateway's idempotency store) would spread it for no benefit.
+ *
+ * SMS: the country code and the last 4 digits, with a fixed run of 7 stars whatever the
+ * number's length (so the mask does not tell the length either): `+63*******4567`.
+ * E-mail: the first letter of the local part, `***@`, the domain: `j***@example.com`.
+ *
+ * Takes the normalized recipient (see normalizeRecipient).
+ */
+export function maskRecipient(channel: OtpChannelName, recipient: string): string {
+  return channel === "sms" ? maskPhone(recipient) : maskEmail(recipient);
+}
+
+const HIDDEN = "*******";
+
+function maskPhone(phone: string): string {
+  const digits = phone.replace(/^\+/, "");
+  const countryCode = countryCodeOf(digits);
+  const national = digits.slice(countryCode.length);
+  // Short national numbers (7 digits is the shortest we accept) keep fewer digits visible, so
+  // that most of the number stays hidden.
+  const visible = national.length >= 8 ? 4 : 2;
+  return `+${countryCode}${HIDDEN}${national.slice(-visible)}`;
+}
+
+function maskEmail(address: string): string {
+  const at = address.lastIndexOf("@");
+  const local = address.slice(0, at);
+  const domain = address.slice(at + 1);
+  return `${local.slice(0, 1)}***@${domain}`;
+}
+
+/**
+ * ITU-T E.164 country codes are prefix-free: 1 and 7 are the one-digit codes, the two-digit
+ * ones are listed here, every other code has three digits.
+ */
+const oneDigit = new Set(["1", "7"]);
+const twoDigit = new Set([
+  "20", "27", "30", "31", "32", "33", "34", "36", "39", "40", "41", "43", "44", "45", "46", "47",
+  "48", "49", "51", "52", "53", "54", "55", "56", "57", "58", "60", "61", "62", "63", "64", "65",
+  "66", "81", "82", "84", "86", "90", "91", "92", "93", "94", "95", "98",
+]);
+
+export function countryCodeOf(digits: string): string {
+  if (oneDigit.has(digits.slice(0, 1))) return digits.slice(0, 1);
+  if (twoDigit.has(digits.slice(0, 2))) return digits.slice(0, 2);
+  return digits.slice(0, 3);
+}

@@ -1,0 +1,60 @@
+import type { OtpChannelName } from "../recipients/recipient.js";
+
+/** One message to one recipient: an SMS (subject unused) or an e-mail. */
+export interface OtpMessage {
+  channel: OtpChannelName;
+  /** The normalized recipient: `+<digits>` for sms, a lower-case address for email. */
+  recipient: string;
+  subject: string;
+  body: string;
+  otpId: string;
+}
+
+/**
+ * Where codes leave the service. `send` resolves once the provider has taken the message. It
+ * rejects with DeliveryFailedError when the message was certainly not taken (refused, invalid
+ * destination, nothing reachable), and with DeliveryUncertainError when it may or may not have
+ * been (the connection broke or timed out after the message went out). Any other rejection is
+ * treated as uncertain too: only a sender can know that nothing was sent.
+ */
+export interface OtpSender {
+  send(message: OtpMessage): Promise<void>;
+  /** Releases connections; called when the server stops. */
+  close?(): Promise<void>;
+}
+
+/**
+ * The message was certainly not delivered. `reason` is shown to the caller (as a detail naming
+ * `recipient`), so it never contains the recipient itself, the code or a provider's raw text.
+ */
+export class DeliveryFailedError extends Error {
+  readonly reason: string;
+  /** When the provider said how long to wait (Semaphore's 429 Retry-After). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(reason: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+    super(`Delivery failed: ${reason}`, { cause: options.cause });
+    this.name = "DeliveryFailedError";
+    this.reason = reason;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+/** The provider may have taken the message: only a retry that reconciles can settle it. */
+export class DeliveryUncertainError extends Error {
+  readonly reason: string;
+
+  constructor(reason: string, options: { cause?: unknown } = {}) {
+    super(`Delivery outcome unknown: ${reason}`, { cause: options.cause });
+    this.name = "DeliveryUncertainError";
+    this.reason = reason;
+  }
+}
+
+/** What a failed send tells us, for logs: never the message, the recipient or raw provider text. */
+export function describeSendError(error: unknown): Record<string, unknown> {
+  if (error instanceof DeliveryFailedError || error instanceof DeliveryUncertainError) {
+    return { kind: error.name, reason: error.reason };
+  }
+  return { kind: error instanceof Error ? error.name : typeof error };
+}

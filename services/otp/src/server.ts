@@ -1,0 +1,54 @@
+import { OtpService } from "@bayad/proto";
+import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
+import type { Store } from "@bayad/store";
+import type { OtpConfig } from "./config.js";
+import { createRateLimiter } from "./limits/rate-limiter.js";
+import { createOtpService } from "./otp-service.js";
+import { createOtpsRepository } from "./otps/otps-repository.js";
+import { createChannelSenders } from "./senders/channel-senders.js";
+
+export interface OtpServerOptions {
+  store: Store;
+  config: OtpConfig;
+  logger: Logger;
+  host?: string;
+  port?: number;
+  /** The clock; tests move it to expire codes and roll rate-limit windows. */
+  now?: () => Date;
+}
+
+/**
+ * Wires the OTP service to its store and senders and serves it over gRPC with health. No
+ * sweeper runs: an expired code's status is computed, and TTL indexes clear old records,
+ * rate-limit counters and development messages.
+ */
+export async function startOtpServer(options: OtpServerOptions): Promise<RunningServer> {
+  const { store, config, logger } = options;
+  const now = options.now ?? (() => new Date());
+  if (config.hashSecretGenerated) {
+    logger.warn("OTP_HASH_SECRET is not set: a random secret is used, so codes do not survive a restart or verify on another replica");
+  }
+  const senders = createChannelSenders(config, store, now);
+  const service = createOtpService({
+    repository: createOtpsRepository(store),
+    limiter: createRateLimiter(store, { secret: config.hashSecret, now }),
+    limits: config.limits,
+    senders: senders.byChannel,
+    devOutbox: senders.devOutbox,
+    secret: config.hashSecret,
+    sendingLeaseMs: 2 * config.sendTimeoutMs,
+    logger,
+    now,
+  });
+  await store.ensureIndexes();
+
+  return startServiceServer({
+    serviceName: OtpService.typeName,
+    routes: (router) => router.service(OtpService, service),
+    isReady: () => store.ping().then(() => true),
+    logger,
+    host: options.host,
+    port: options.port,
+    workers: [{ stop: () => senders.close() }],
+  });
+}
