@@ -1,12 +1,13 @@
 import Koa from "koa";
 import Router from "@koa/router";
-import type { Logger } from "@bayad/kit";
+import type { Logger, Registry } from "@bayad/kit";
 import type { OperationSpec } from "./openapi/document.js";
 import type { RequestValidator } from "./openapi/request-validator.js";
 import type { OperationHandlers, OperationRunner } from "./routes/operation.js";
 import type { IdempotentExecution } from "./idempotency/idempotent-execution.js";
 import { AppError } from "@bayad/kit";
 import { correlationId } from "./middleware/correlation-id.js";
+import { httpMetrics } from "./middleware/http-metrics.js";
 import { errorHandler } from "./middleware/error-handler.js";
 import { routeNotFound } from "./middleware/route-not-found.js";
 import { authenticate, type Authenticators } from "./middleware/authenticate.js";
@@ -24,6 +25,8 @@ export interface GatewayAppDeps {
   authenticators: Authenticators;
   bodyLimitBytes: number;
   logger: Logger;
+  /** Where request counts and latencies go; none when absent. */
+  metrics?: Registry;
   /** Routes outside the API contract: the document itself, the docs page, the JWKS. */
   extraRoutes?: (router: Router) => void;
 }
@@ -56,6 +59,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
   }
   deps.extraRoutes?.(router);
 
+  if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(correlationId());
   app.use(errorHandler(deps.logger));
   app.use(routeNotFound(deps.operations));

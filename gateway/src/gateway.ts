@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type Router from "@koa/router";
-import type { Logger } from "@bayad/kit";
+import type { Logger, Registry } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createGatewayApp } from "./app.js";
 import type { GatewayConfig } from "./config.js";
@@ -36,6 +36,8 @@ export interface GatewayOptions {
   store: Store;
   services: ServiceAddresses;
   logger: Logger;
+  /** The process's Prometheus registry, served at /metrics with the gateway's request metrics. */
+  metrics?: Registry;
   /** Fault injection for tests: runs after a mutation's outcome is known, before it is recorded. */
   afterOutcome?: (operationId: string) => void | Promise<void>;
 }
@@ -112,10 +114,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
+    metrics: options.metrics,
     extraRoutes: (router: Router) => {
       router.get("/openapi.json", (ctx) => {
         ctx.body = doc;
       });
+      if (options.metrics) {
+        const registry = options.metrics;
+        router.get("/metrics", async (ctx) => {
+          ctx.type = registry.contentType;
+          ctx.body = await registry.metrics();
+        });
+      }
       router.get("/docs", (ctx) => {
         ctx.type = "html";
         ctx.body = renderDocsPage(doc);

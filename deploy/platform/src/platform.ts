@@ -1,4 +1,4 @@
-import { createLogger, randomBase62, type Logger, type RunningServer } from "@bayad/kit";
+import { createLogger, createMetricsRegistry, randomBase62, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
 import { readGatewayConfig, startGateway, type GatewayConfig } from "@bayad/gateway";
@@ -32,6 +32,8 @@ export interface RunningPlatform {
   services: Record<ServiceName, RunningServer>;
   /** Where the services' outbox relays publish and the records service consumes. */
   bus: EventBus;
+  /** Every service's and the gateway's metrics, served at the gateway's /metrics. */
+  metrics: Registry;
   /** The records service's cursor secret, for a records server restarted by a test. */
   recordsCursorSecret: string;
   close(): Promise<void>;
@@ -59,6 +61,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     ? await connectJetStreamBus({ url: env.NATS_URL, namespace: env.EVENTS_NAMESPACE, logger: logger.child({ component: "bus" }) })
     : createInProcessBus();
   const recordsCursorSecret = env.RECORDS_CURSOR_SECRET ?? randomBase62(32);
+  const metrics = createMetricsRegistry();
 
   const services: Record<ServiceName, RunningServer> = {
     payments: await startPaymentsServer({
@@ -66,29 +69,34 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       bus,
       config: readPaymentsConfig(env),
       logger: logger.child({ service: "payments" }),
+      metrics,
     }),
     billing: await startBillingServer({
       store: stores.billing,
       bus,
       config: readBillingConfig(env),
       logger: logger.child({ service: "billing" }),
+      metrics,
     }),
     links: await startLinksServer({
       store: stores.links,
       bus,
       config: readLinksConfig(env),
       logger: logger.child({ service: "links" }),
+      metrics,
     }),
     records: await startRecordsServer({
       store: stores.records,
       bus,
       config: readRecordsConfig({ ...env, RECORDS_CURSOR_SECRET: recordsCursorSecret }),
       logger: logger.child({ service: "records" }),
+      metrics,
     }),
     otp: await startOtpServer({
       store: stores.otp,
       config: readOtpConfig(env),
       logger: logger.child({ service: "otp" }),
+      metrics,
     }),
   };
   const gateway = await startGateway({
@@ -96,6 +104,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     store: stores.gateway,
     services: Object.fromEntries(Object.entries(services).map(([name, service]) => [name, service.url])) as Record<ServiceName, string>,
     logger: logger.child({ service: "gateway" }),
+    metrics,
     afterOutcome: options.afterOutcome,
   });
 
@@ -112,6 +121,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     stores,
     services,
     bus,
+    metrics,
     recordsCursorSecret,
     async close() {
       await gateway.close();

@@ -38,6 +38,11 @@ export interface EventBus {
    * the process's) restart, so nothing published while it was stopped is missed.
    */
   consume(durableName: string, handler: MessageHandler): Promise<Consumption>;
+  /**
+   * How many messages the durable consumer has yet to acknowledge (its lag), or undefined when
+   * it cannot be told now (no such consumer yet, or the bus is unreachable). For metrics.
+   */
+  pending(durableName: string): Promise<number | undefined>;
   /** Whether the bus is reachable now (for readiness). */
   isConnected(): boolean;
   close(): Promise<void>;

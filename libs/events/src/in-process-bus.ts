@@ -134,6 +134,11 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
       return consumption;
     },
 
+    async pending(durableName) {
+      const durable = durables.get(durableName);
+      return durable ? firstSeq + log.length - durable.next : undefined;
+    },
+
     isConnected() {
       return !closed;
     },

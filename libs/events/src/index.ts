@@ -15,3 +15,4 @@ export { createInProcessBus, type InProcessBusOptions } from "./in-process-bus.j
 export { connectJetStreamBus, type JetStreamBusOptions } from "./jetstream-bus.js";
 export { deleteJetStreamNamespace, jetStreamNames, type JetStreamNames } from "./jetstream-definitions.js";
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "./outbox-relay.js";
+export { registerOutboxMetrics, registerConsumerMetrics } from "./metrics.js";

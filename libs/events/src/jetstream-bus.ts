@@ -86,6 +86,17 @@ export async function connectJetStreamBus(options: JetStreamBusOptions): Promise
       };
     },
 
+    async pending(durableName) {
+      const nc = closed ? undefined : await connection.whenConnected(publishTimeoutMs);
+      if (!nc) return undefined;
+      try {
+        const info = await (await nc.jetstreamManager({ timeout: publishTimeoutMs })).consumers.info(names.stream, durableName);
+        return info.num_pending + info.num_ack_pending;
+      } catch {
+        return undefined;
+      }
+    },
+
     isConnected() {
       return !closed && connection.isConnected();
     },

@@ -33,6 +33,7 @@ function gatedBus(inner: EventBus) {
       }
     },
     consume: (name, handler) => inner.consume(name, handler),
+    pending: (name) => inner.pending(name),
     isConnected: () => inner.isConnected(),
     close: () => inner.close(),
   };

@@ -58,3 +58,8 @@ export function mutatingCallerOf(context: HandlerContext): CallerContext & { ide
   if (!caller.idempotencyKey) throw new AppError("IDEMPOTENCY_KEY_REQUIRED");
   return caller as CallerContext & { idempotencyKey: string };
 }
+
+/** The correlation id a call carries (empty when the caller sent none), for the service's logs. */
+export function correlationIdOf(headers: Headers): string {
+  return headers.get(header.correlationId) ?? "";
+}

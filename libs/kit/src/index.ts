@@ -17,6 +17,7 @@ export {
   callerHeaders,
   callerFromHeaders,
   callerOf,
+  correlationIdOf,
   mutatingCallerOf,
   type CallerContext,
   type Environment,
@@ -26,3 +27,15 @@ export { startServiceServer, type ServiceServerOptions, type RunningServer } fro
 export { defineStateMachine, type StateMachine, type TransitionTable } from "./state-machine.js";
 export { toStoredMetadata, fromStoredMetadata, type StoredMetadata } from "./metadata.js";
 export { publicPaymentIntentStatus } from "./public-status.js";
+export {
+  createMetricsRegistry,
+  metricOnce,
+  latencyBuckets,
+  rpcMetricsInterceptor,
+  serveMetrics,
+  Registry,
+  Gauge,
+  Counter,
+  Histogram,
+  type MetricsServer,
+} from "./metrics.js";

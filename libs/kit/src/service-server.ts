@@ -8,6 +8,8 @@ import { StoreUnavailableError } from "@bayad/store";
 import { AppError } from "./errors/app-error.js";
 import { toConnectError } from "./errors/connect-errors.js";
 import type { Logger } from "./logger.js";
+import { rpcMetricsInterceptor, type Registry } from "./metrics.js";
+import { correlationIdOf } from "./caller-context.js";
 
 export interface ServiceServerOptions {
   /** Fully-qualified proto service name, e.g. bayad.payments.v1.PaymentsService. */
@@ -24,6 +26,8 @@ export interface ServiceServerOptions {
    * once the server has drained its in-flight calls, so their last writes are still handled.
    */
   workers?: Array<{ stop(): Promise<void> }>;
+  /** Where the rpc counts and latencies go (the process's registry); none when absent. */
+  metrics?: Registry;
 }
 
 export interface RunningServer {
@@ -41,19 +45,24 @@ export interface RunningServer {
  */
 function errorBoundary(logger: Logger): Interceptor {
   return (next) => async (request) => {
+    const started = Date.now();
+    const log = logger.child({ procedure: request.method.name, correlationId: correlationIdOf(request.header) });
     try {
-      return await next(request);
+      const response = await next(request);
+      log.debug({ ms: Date.now() - started }, "rpc served");
+      return response;
     } catch (thrown) {
       if (thrown instanceof AppError) {
-        if (thrown.httpStatus >= 500) logger.error({ err: thrown.cause ?? thrown, procedure: request.method.name }, thrown.message);
+        if (thrown.httpStatus >= 500) log.error({ err: thrown.cause ?? thrown }, thrown.message);
+        else log.info({ code: thrown.code, ms: Date.now() - started }, "rpc refused");
         throw toConnectError(thrown);
       }
       if (thrown instanceof ConnectError) throw thrown;
       if (thrown instanceof StoreUnavailableError) {
-        logger.warn({ err: thrown, procedure: request.method.name }, "store unavailable");
+        log.warn({ err: thrown }, "store unavailable");
         throw toConnectError(new AppError("SERVICE_UNAVAILABLE", undefined, { cause: thrown }));
       }
-      logger.error({ err: thrown, procedure: request.method.name }, "unhandled error in handler");
+      log.error({ err: thrown }, "unhandled error in handler");
       throw toConnectError(new AppError("INTERNAL_ERROR"));
     }
   };
@@ -93,7 +102,10 @@ export async function startServiceServer(options: ServiceServerOptions): Promise
       options.routes(router);
       healthRoutes(options)(router);
     },
-    interceptors: [errorBoundary(options.logger)],
+    interceptors: [
+      ...(options.metrics ? [rpcMetricsInterceptor(options.metrics, options.serviceName.split(".").at(-1) ?? options.serviceName)] : []),
+      errorBoundary(options.logger),
+    ],
   });
   const server = http2.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();

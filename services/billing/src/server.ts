@@ -1,6 +1,6 @@
 import { BillingService } from "@bayad/proto";
-import { randomBase62, startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
-import { startRelayWorker, type EventBus } from "@bayad/events";
+import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { createBillingDeps } from "./billing-deps.js";
@@ -10,6 +10,8 @@ import type { BillingConfig } from "./config.js";
 
 export interface BillingServerOptions {
   store: Store;
+  /** The process's Prometheus registry: rpc metrics, outbox lag. */
+  metrics?: Registry;
   /** Where the outbox relay publishes; without one, events wait in the outbox. */
   bus?: EventBus;
   config: BillingConfig;
@@ -34,6 +36,7 @@ export async function startBillingServer(options: BillingServerOptions): Promise
     // Every replica's clock competes for one lease, so each process is its own holder.
     holderId: `billing-${randomBase62(16)}`,
   });
+  if (options.metrics) registerOutboxMetrics(options.metrics, store, "billing");
   return startServiceServer({
     serviceName: BillingService.typeName,
     routes: (router) => router.service(BillingService, service),
@@ -41,6 +44,7 @@ export async function startBillingServer(options: BillingServerOptions): Promise
     logger,
     host: options.host,
     port: options.port,
+    metrics: options.metrics,
     // The relay stops last, so the clock's last writes are still published.
     workers: [clock, ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : [])],
   });

@@ -1,6 +1,6 @@
 import { LinksService } from "@bayad/proto";
-import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
-import { createOutbox, startRelayWorker, type EventBus } from "@bayad/events";
+import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import type { LinksConfig } from "./config.js";
@@ -9,6 +9,8 @@ import { createPaymentLinksRepository } from "./payment-links/payment-links-repo
 
 export interface LinksServerOptions {
   store: Store;
+  /** The process's Prometheus registry: rpc metrics, outbox lag. */
+  metrics?: Registry;
   /** Where the outbox relay publishes; without one, events wait in the outbox. */
   bus?: EventBus;
   config: LinksConfig;
@@ -33,6 +35,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
     },
   });
   await store.ensureIndexes();
+  if (options.metrics) registerOutboxMetrics(options.metrics, store, "links");
   return startServiceServer({
     serviceName: LinksService.typeName,
     routes: (router) => router.service(LinksService, service),
@@ -40,6 +43,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
     logger,
     host: options.host,
     port: options.port,
+    metrics: options.metrics,
     workers: options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : [],
   });
 }

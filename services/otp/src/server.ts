@@ -1,5 +1,5 @@
 import { OtpService } from "@bayad/proto";
-import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
+import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import type { OtpConfig } from "./config.js";
 import { createRateLimiter } from "./limits/rate-limiter.js";
@@ -9,6 +9,8 @@ import { createChannelSenders } from "./senders/channel-senders.js";
 
 export interface OtpServerOptions {
   store: Store;
+  /** The process's Prometheus registry: rpc metrics. */
+  metrics?: Registry;
   config: OtpConfig;
   logger: Logger;
   host?: string;
@@ -49,6 +51,7 @@ export async function startOtpServer(options: OtpServerOptions): Promise<Running
     logger,
     host: options.host,
     port: options.port,
+    metrics: options.metrics,
     workers: [{ stop: () => senders.close() }],
   });
 }

@@ -1,6 +1,6 @@
 import { PaymentsService } from "@bayad/proto";
-import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
-import { createOutbox, startRelayWorker, type EventBus } from "@bayad/events";
+import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import type { PaymentsConfig } from "./config.js";
@@ -15,6 +15,8 @@ import { providerOf } from "@bayad/provider";
 
 export interface PaymentsServerOptions {
   store: Store;
+  /** The process's Prometheus registry: rpc metrics, outbox lag. */
+  metrics?: Registry;
   /** Where the outbox relay publishes; without one, events wait in the outbox. */
   bus?: EventBus;
   config: PaymentsConfig;
@@ -76,6 +78,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
   }, config.reconcileIntervalMs);
   sweep.unref();
 
+  if (options.metrics) registerOutboxMetrics(options.metrics, store, "payments");
   return startServiceServer({
     serviceName: PaymentsService.typeName,
     routes: (router) => router.service(PaymentsService, service),
@@ -83,6 +86,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     logger,
     host: options.host,
     port: options.port,
+    metrics: options.metrics,
     workers: [
       { stop: async () => clearInterval(sweep) },
       ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : []),

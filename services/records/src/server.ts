@@ -1,6 +1,6 @@
 import { RecordsService } from "@bayad/proto";
-import { startServiceServer, type Logger, type RunningServer } from "@bayad/kit";
-import type { EventBus } from "@bayad/events";
+import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { registerConsumerMetrics, type EventBus } from "@bayad/events";
 import type { Store } from "@bayad/store";
 import type { RecordsConfig } from "./config.js";
 import { startRecordsConsumer } from "./consumer.js";
@@ -8,6 +8,8 @@ import { createRecordsService } from "./records-service.js";
 
 export interface RecordsServerOptions {
   store: Store;
+  /** The process's Prometheus registry: rpc metrics, consumer lag. */
+  metrics?: Registry;
   bus: EventBus;
   config: RecordsConfig;
   logger: Logger;
@@ -26,7 +28,9 @@ export async function startRecordsServer(options: RecordsServerOptions): Promise
   const { store, bus, config, logger } = options;
   const service = createRecordsService({ store, cursorSecret: config.cursorSecret });
   await store.ensureIndexes();
-  const consumption = await startRecordsConsumer({ bus, store, logger, durableName: options.durableName });
+  const durableName = options.durableName ?? "records";
+  const consumption = await startRecordsConsumer({ bus, store, logger, durableName });
+  if (options.metrics) registerConsumerMetrics(options.metrics, bus, durableName);
 
   let server: RunningServer;
   try {
@@ -39,6 +43,7 @@ export async function startRecordsServer(options: RecordsServerOptions): Promise
       logger,
       host: options.host,
       port: options.port,
+      metrics: options.metrics,
     });
   } catch (error) {
     await consumption.stop();

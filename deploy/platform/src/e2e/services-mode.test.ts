@@ -1,0 +1,139 @@
+import { randomBytes } from "node:crypto";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deleteJetStreamNamespace } from "@bayad/events";
+import { launchServicesMode, type ServicesMode } from "../services-mode/services-launcher.js";
+import { eventually } from "../test-support/harness.js";
+
+/**
+ * Services mode: every service and the gateway as separate processes, configured only by
+ * environment variables, events over a real NATS JetStream, embedded stores.
+ */
+
+const natsUrl = process.env.NATS_URL;
+if (!natsUrl) console.info("Skipping the services-mode tests: NATS_URL is not set (e.g. nats://127.0.0.1:4222).");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(!natsUrl)("services mode (separate processes, needs NATS_URL)", () => {
+  const namespace = `svc${randomBytes(5).toString("hex")}`;
+  const logs: string[] = [];
+  let mode: ServicesMode;
+  let apiKey: string;
+
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${mode.gatewayUrl}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${apiKey}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(method === "GET" ? {} : { "Idempotency-Key": `svc-${randomBytes(12).toString("hex")}` }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+
+  const newCheckout = () =>
+    call("POST", "/api/v1/payments/checkouts", {
+      referenceId: `svc-${randomBytes(8).toString("hex")}`,
+      amount: { amountMinor: 100_00, currency: "PHP" },
+      successUrl: "https://shop.example.ph/ok",
+      cancelUrl: "https://shop.example.ph/no",
+    });
+
+  beforeAll(async () => {
+    mode = await launchServicesMode({
+      env: { ...process.env, NATS_URL: natsUrl, EVENTS_NAMESPACE: namespace, PORT: String(await freePort()), LOG_LEVEL: "info", MONGODB_URI: "" },
+      output: (name, line) => logs.push(`[${name}] ${line}`),
+    }).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${logs.filter((line) => !line.includes('"level":30')).join("\n")}`);
+    });
+    const admin = (path: string, body: unknown) =>
+      fetch(`${mode.gatewayUrl}${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${mode.adminApiKey}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((response) => response.json() as Promise<any>);
+    const project = await admin("/admin/v1/projects", { name: "Services mode" });
+    apiKey = (await admin(`/admin/v1/projects/${project.data.projectId}/api-keys`, { environment: "test" })).data.apiKey;
+  }, 90_000);
+
+  afterAll(async () => {
+    await mode?.stop();
+    await deleteJetStreamNamespace({ url: natsUrl!, namespace });
+  }, 60_000);
+
+  it("creates and reads through the gateway, every hop a separate process", async () => {
+    const created = await newCheckout();
+    expect(created.status).toBe(201);
+    const read = await call("GET", `/api/v1/payments/checkouts/${created.body.data.checkoutId}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({ checkoutId: created.body.data.checkoutId, status: "pending" });
+    const feed = await eventually(async () => {
+      const page = await call("GET", "/api/v1/payments/records?type=checkout");
+      return page.body.data.records.some((r: { id: string }) => r.id === created.body.data.checkoutId) ? page : undefined;
+    });
+    expect(feed.status).toBe(200);
+  }, 30_000);
+
+  it("every process serves Prometheus metrics: requests, rpc latencies, outbox and consumer lag", async () => {
+    const text = async (name: "gateway" | "payments" | "records") => (await fetch(mode.metricsUrls.get(name)!)).text();
+    expect(await text("gateway")).toMatch(/bayad_http_requests_total\{operation="createCheckout",method="POST",status="201"\} \d+/);
+    const payments = await text("payments");
+    expect(payments).toMatch(/bayad_rpc_requests_total\{service="PaymentsService",procedure="CreateCheckout",code="ok"\} \d+/);
+    expect(payments).toMatch(/bayad_outbox_pending_events\{service="payments"\} \d+/);
+    expect(await text("records")).toMatch(/bayad_consumer_pending_messages\{consumer="records"\} \d+/);
+  });
+
+  it("logs carry the caller's correlation id through the gRPC hop", async () => {
+    const correlationId = `corr-${randomBytes(6).toString("hex")}`;
+    const response = await fetch(`${mode.gatewayUrl}/api/v1/payments/checkouts/chk_doesnotexist`, {
+      headers: { Authorization: `Bearer ${apiKey}`, "X-Correlation-Id": correlationId },
+    });
+    expect(response.status).toBe(404);
+    const line = await eventually(async () => logs.find((entry) => entry.startsWith("[payments]") && entry.includes(correlationId)));
+    expect(JSON.parse(line.slice(line.indexOf("{")))).toMatchObject({ correlationId, procedure: "GetCheckout" });
+  });
+
+  it("SIGTERM to a service under load loses no accepted request", async () => {
+    const accepted: string[] = [];
+    let terminated = false;
+    let refusedAfterStop = 0;
+    // Four clients keep creating checkouts; a while after the first answers, payments is told
+    // to stop. Every checkout the gateway answered 201 for must have been written and its event
+    // published (the outbox is flushed on the way down), so the records feed shows it.
+    const client = async () => {
+      while (refusedAfterStop < 20) {
+        const response = await newCheckout().catch(() => ({ status: 0, body: {} as any }));
+        if (response.status === 201) accepted.push(response.body.data.checkoutId);
+        else if (terminated) refusedAfterStop += 1;
+        else throw new Error(`unexpected ${response.status} before the stop: ${JSON.stringify(response.body)}`);
+      }
+    };
+    const clients = Array.from({ length: 4 }, client);
+    await eventually(async () => (accepted.length >= 40 ? true : undefined), 30_000);
+    mode.processes.get("payments")!.kill("SIGTERM");
+    terminated = true;
+    await Promise.all(clients);
+    expect(await mode.exited("payments")).toBe(0);
+
+    expect(accepted.length).toBeGreaterThanOrEqual(40);
+    const feed = await eventually(async () => {
+      const ids = new Set<string>();
+      let cursor: string | undefined;
+      do {
+        const page = await call("GET", `/api/v1/payments/records?type=checkout&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        for (const record of page.body.data.records as Array<{ id: string }>) ids.add(record.id);
+        cursor = page.body.data.nextCursor;
+      } while (cursor);
+      return accepted.every((id) => ids.has(id)) ? ids : undefined;
+    }, 30_000);
+    expect(accepted.filter((id) => !feed.has(id))).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import { fileURLToPath } from "node:url";
+import { ConfigError, randomBase62 } from "@bayad/kit";
+import { componentNames, type ComponentName } from "./components.js";
+
+type Env = Record<string, string | undefined>;
+
+// The built entry point, also when this module runs from src/ under the test runner.
+const runService = fileURLToPath(new URL("../../dist/run-service.js", import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServicesMode {
+  gatewayUrl: string;
+  adminApiKey: string;
+  /** Each service's Prometheus endpoint (the gateway's is its own /metrics). */
+  metricsUrls: Map<ComponentName, string>;
+  /** Each component's process, for operators' scripts and tests (e.g. SIGTERM one of them). */
+  processes: Map<ComponentName, ChildProcess>;
+  /** Resolves with the exit code once the component's process has exited. */
+  exited(name: ComponentName): Promise<number | null>;
+  /** SIGTERM to every process; resolves when all have exited. */
+  stop(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  env: Env;
+  /** Where each process's output goes, a line at a time, prefixed with its name. */
+  output?: (name: ComponentName, line: string) => void;
+}
+
+/**
+ * Services mode on one machine: every service and the gateway as separate processes, each
+ * configured only by environment variables, talking gRPC to each other and events over NATS.
+ * Secrets the processes must share (sandbox pages, cursors, OTP hashes) are drawn once here.
+ */
+export async function launchServicesMode(options: LaunchOptions): Promise<ServicesMode> {
+  const base = options.env;
+  if (!base.NATS_URL) throw new ConfigError("NATS_URL", "is required for services mode (e.g. nats://127.0.0.1:4222)");
+  const shared: Env = {
+    SANDBOX_SECRET: base.SANDBOX_SECRET ?? randomBase62(32),
+    RECORDS_CURSOR_SECRET: base.RECORDS_CURSOR_SECRET ?? randomBase62(40),
+    OTP_HASH_SECRET: base.OTP_HASH_SECRET ?? randomBase62(40),
+    ADMIN_API_KEY: base.ADMIN_API_KEY ?? `adm_${randomBase62(32)}`,
+  };
+  const ports = new Map<ComponentName, number>();
+  for (const name of componentNames) ports.set(name, name === "gateway" ? Number(base.PORT ?? 8080) : await freePort());
+  const urlOf = (name: ComponentName) => `http://127.0.0.1:${ports.get(name)}`;
+
+  const processes = new Map<ComponentName, ChildProcess>();
+  const metricsUrls = new Map<ComponentName, string>();
+  const exits = new Map<ComponentName, Promise<number | null>>();
+  for (const name of componentNames) {
+    const metricsPort = await freePort();
+    metricsUrls.set(name, name === "gateway" ? `${urlOf("gateway")}/metrics` : `http://127.0.0.1:${metricsPort}/metrics`);
+    const env: Env = {
+      ...base,
+      ...shared,
+      PORT: String(ports.get(name)),
+      METRICS_PORT: String(metricsPort),
+      PAYMENTS_URL: urlOf("payments"),
+      BILLING_URL: urlOf("billing"),
+      LINKS_URL: urlOf("links"),
+      RECORDS_URL: urlOf("records"),
+      OTP_URL: urlOf("otp"),
+    };
+    const child = spawn(process.execPath, [runService, name], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => {
+        pending += chunk;
+        const lines = pending.split("\n");
+        pending = lines.pop() ?? "";
+        for (const line of lines) options.output?.(name, line);
+      });
+    }
+    processes.set(name, child);
+    exits.set(name, new Promise((resolve) => child.once("exit", (code) => resolve(code))));
+  }
+
+  const mode: ServicesMode = {
+    gatewayUrl: urlOf("gateway"),
+    adminApiKey: shared.ADMIN_API_KEY!,
+    metricsUrls,
+    processes,
+    exited: (name) => exits.get(name)!,
+    async stop() {
+      for (const child of processes.values()) if (child.exitCode === null) child.kill("SIGTERM");
+      await Promise.all(exits.values());
+    },
+  };
+  try {
+    await waitUntilReady(mode.gatewayUrl, [...exits.entries()]);
+  } catch (error) {
+    await mode.stop();
+    throw error;
+  }
+  return mode;
+}
+
+/** Polls the gateway's /readyz (which checks every service's gRPC health) until it answers 200. */
+async function waitUntilReady(gatewayUrl: string, exits: Array<[ComponentName, Promise<number | null>]>): Promise<void> {
+  let failed: string | undefined;
+  for (const [name, exit] of exits) void exit.then((code) => (failed ??= `${name} exited with code ${code}`));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (failed) throw new Error(`services mode did not start: ${failed}`);
+    const ready = await fetch(`${gatewayUrl}/readyz`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("services mode did not become ready within 60 s");
+}

@@ -1,0 +1,38 @@
+import type Koa from "koa";
+import { Counter, Histogram, latencyBuckets, metricOnce, type Registry } from "@bayad/kit";
+
+/**
+ * Counts and times every request by operation (the OpenAPI operationId, or the route of the
+ * sandbox pages and documents) and status code. Unmatched paths share one label, so random
+ * URLs cannot grow the number of series.
+ */
+export function httpMetrics(registry: Registry): Koa.Middleware {
+  const labelNames = ["operation", "method", "status"] as const;
+  const requests = metricOnce(registry, "bayad_http_requests_total", () =>
+    new Counter({ name: "bayad_http_requests_total", help: "HTTP requests answered by the gateway.", labelNames, registers: [registry] }),
+  );
+  const duration = metricOnce(registry, "bayad_http_request_duration_seconds", () =>
+    new Histogram({
+      name: "bayad_http_request_duration_seconds",
+      help: "Time to answer an HTTP request at the gateway.",
+      labelNames,
+      buckets: latencyBuckets,
+      registers: [registry],
+    }),
+  );
+  return async function measure(ctx, next) {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const state = ctx as unknown as { _matchedRouteName?: string; _matchedRoute?: string };
+      const labels = {
+        operation: state._matchedRouteName ?? (typeof state._matchedRoute === "string" ? state._matchedRoute : "unmatched"),
+        method: ctx.method,
+        status: String(ctx.status),
+      };
+      requests.inc(labels);
+      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  };
+}
