@@ -1,0 +1,145 @@
+{{- /*
+The environment of one component, called with
+(dict "root" $ "name" <component name> "component" <its values under components>).
+Keys and credentials come from Secrets through secretKeyRef, never as plain values.
+Numbers go through `int` because Helm reads values as float64 and would print 1000000 as 1e+06.
+*/ -}}
+{{- define "bayad.env" -}}
+{{- $root := .root -}}
+{{- $name := .name -}}
+- name: PORT
+  value: {{ if eq $name "gateway" }}{{ $root.Values.ports.http | int | quote }}{{ else }}{{ $root.Values.ports.grpc | int | quote }}{{ end }}
+- name: HOST
+  value: "0.0.0.0"
+- name: LOG_LEVEL
+  value: {{ $root.Values.logLevel | quote }}
+- name: SHUTDOWN_GRACE_MS
+  value: {{ $root.Values.shutdownGraceMs | int | quote }}
+- name: MONGODB_URI
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.mongodbSecretName" $root }}
+      key: {{ include "bayad.mongodbSecretKey" $root }}
+- name: MONGODB_DATABASE
+  value: {{ .component.database | quote }}
+{{- if eq $name "gateway" }}
+{{ include "bayad.env.gateway" $root }}
+{{- else }}
+- name: METRICS_PORT
+  value: {{ $root.Values.ports.metrics | int | quote }}
+{{- end }}
+{{- if and (ne $name "gateway") (ne $name "otp") }}
+{{- /* payments, billing, links and records publish or consume events. */}}
+- name: NATS_URL
+  value: {{ required "nats.url is required" $root.Values.nats.url | quote }}
+{{- with $root.Values.nats.eventsNamespace }}
+- name: EVENTS_NAMESPACE
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- if or (eq $name "payments") (eq $name "billing") (eq $name "links") }}
+- name: SANDBOX_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" $root }}
+      key: sandbox-secret
+{{- end }}
+{{- if eq $name "billing" }}
+- name: BILLING_CLOCK_INTERVAL_MS
+  value: {{ $root.Values.billing.clockIntervalMs | int | quote }}
+- name: BILLING_CLOCK_LEASE_MS
+  value: {{ $root.Values.billing.clockLeaseMs | int | quote }}
+{{- end }}
+{{- if eq $name "records" }}
+- name: RECORDS_CURSOR_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" $root }}
+      key: records-cursor-secret
+{{- end }}
+{{- if eq $name "otp" }}
+{{ include "bayad.env.otp" $root }}
+{{- end }}
+{{- with .component.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{- define "bayad.env.gateway" -}}
+- name: ADMIN_API_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" . }}
+      key: admin-api-key
+- name: DEV_TOKEN_ISSUER
+  value: {{ if .Values.gateway.devTokenIssuer }}"on"{{ else }}"off"{{ end }}
+{{- with .Values.gateway.publicBaseUrl }}
+- name: PUBLIC_BASE_URL
+  value: {{ . | quote }}
+{{- end }}
+{{- with .Values.gateway.jwt.jwksUrl }}
+- name: JWKS_URL
+  value: {{ . | quote }}
+- name: JWT_ISSUER
+  value: {{ required "gateway.jwt.issuer is required with gateway.jwt.jwksUrl" $.Values.gateway.jwt.issuer | quote }}
+{{- with $.Values.gateway.jwt.audience }}
+- name: JWT_AUDIENCE
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+- name: PAYMENTS_URL
+  value: {{ printf "http://%s-payments:%d" .Release.Name (.Values.ports.grpc | int) | quote }}
+- name: BILLING_URL
+  value: {{ printf "http://%s-billing:%d" .Release.Name (.Values.ports.grpc | int) | quote }}
+- name: LINKS_URL
+  value: {{ printf "http://%s-links:%d" .Release.Name (.Values.ports.grpc | int) | quote }}
+- name: RECORDS_URL
+  value: {{ printf "http://%s-records:%d" .Release.Name (.Values.ports.grpc | int) | quote }}
+- name: OTP_URL
+  value: {{ printf "http://%s-otp:%d" .Release.Name (.Values.ports.grpc | int) | quote }}
+{{- end }}
+
+{{- define "bayad.env.otp" -}}
+- name: OTP_HASH_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" . }}
+      key: otp-hash-secret
+- name: OTP_EMAIL_SENDER
+  value: {{ .Values.otp.emailSender | quote }}
+- name: OTP_SMS_SENDER
+  value: {{ .Values.otp.smsSender | quote }}
+{{- if eq .Values.otp.emailSender "smtp" }}
+- name: SMTP_HOST
+  value: {{ required "otp.smtp.host is required with otp.emailSender smtp" .Values.otp.smtp.host | quote }}
+- name: SMTP_PORT
+  value: {{ .Values.otp.smtp.port | int | quote }}
+- name: SMTP_SECURE
+  value: {{ .Values.otp.smtp.secure | quote }}
+- name: SMTP_FROM
+  value: {{ required "otp.smtp.from is required with otp.emailSender smtp" .Values.otp.smtp.from | quote }}
+{{- with .Values.otp.smtp.user }}
+{{- /* SMTP_USER and SMTP_PASS go together. */}}
+- name: SMTP_USER
+  value: {{ . | quote }}
+- name: SMTP_PASS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" $ }}
+      key: smtp-pass
+{{- end }}
+{{- end }}
+{{- if eq .Values.otp.smsSender "semaphore" }}
+- name: SEMAPHORE_API_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" . }}
+      key: semaphore-api-key
+- name: SEMAPHORE_BASE_URL
+  value: {{ .Values.otp.semaphore.baseUrl | quote }}
+{{- with .Values.otp.semaphore.senderName }}
+- name: SEMAPHORE_SENDER_NAME
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- end }}

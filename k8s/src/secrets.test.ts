@@ -1,0 +1,77 @@
+/**
+ * The chart's Secret: given keys are used, empty ones generated and, on upgrade, kept (lookup
+ * returns the Secret the previous release made); an existing Secret replaces it; missing
+ * credentials stop the render with a message naming the value.
+ */
+import { describe, expect, it } from "vitest";
+import { loadChart, renderChart, type RenderOptions } from "./chart.js";
+import { envOf, ofKind, pods, type Obj } from "./test-support/kube.js";
+
+const chart = loadChart();
+const decode = (s: Obj, key: string) => Buffer.from(s.data[key] as string, "base64").toString("utf8");
+const secretOf = (overrides: unknown[] = [], lookup?: RenderOptions["lookup"]) =>
+  ofKind(renderChart(chart, { overrides, ...(lookup ? { lookup } : {}) }).manifests, "Secret");
+
+describe("the chart's Secret", () => {
+  it("generates the keys left empty, long enough for each process, and holds the MongoDB URI", () => {
+    const [secret] = secretOf();
+    expect(Object.keys(secret!.data).sort()).toEqual(["admin-api-key", "mongodb-uri", "otp-hash-secret", "records-cursor-secret", "sandbox-secret"]);
+    expect(decode(secret!, "admin-api-key")).toMatch(/^adm_[A-Za-z0-9]{32}$/);
+    for (const key of ["sandbox-secret", "otp-hash-secret", "records-cursor-secret"]) expect(decode(secret!, key).length).toBeGreaterThanOrEqual(32);
+    expect(decode(secret!, "mongodb-uri")).toBe((chart.defaults.mongodb as Obj).uri);
+    expect(decode(secretOf()[0]!, "admin-api-key")).not.toBe(decode(secret!, "admin-api-key"));
+  });
+
+  it("keeps on upgrade the keys it generated before", () => {
+    const previous = { data: { "admin-api-key": "a2VwdC1hZG1pbi1rZXktMTIzNDU=", "otp-hash-secret": "a2VwdA==", "sandbox-secret": "c2I=", "records-cursor-secret": "cmM=" } };
+    const asked: string[] = [];
+    const [secret] = secretOf([], (apiVersion, kind, namespace, name) => {
+      asked.push(`${apiVersion} ${kind} ${namespace}/${name}`);
+      return previous;
+    });
+    expect(asked).toEqual(["v1 Secret default/bayad-secrets"]);
+    for (const [key, value] of Object.entries(previous.data)) expect(secret!.data[key]).toBe(value);
+  });
+
+  it("uses the keys given in the values over kept ones", () => {
+    const [secret] = secretOf([{ secrets: { adminApiKey: "adm_given_0123456789" } }], () => ({ data: { "admin-api-key": "b2xk" } }));
+    expect(decode(secret!, "admin-api-key")).toBe("adm_given_0123456789");
+  });
+
+  it("holds the SMTP password and Semaphore key when those senders are used", () => {
+    const [secret] = secretOf([
+      {
+        otp: { emailSender: "smtp", smsSender: "semaphore", smtp: { host: "smtp.example.ph", user: "u", from: "a@example.ph" } },
+        secrets: { smtpPass: "p", semaphoreApiKey: "k" },
+      },
+    ]);
+    expect(decode(secret!, "smtp-pass")).toBe("p");
+    expect(decode(secret!, "semaphore-api-key")).toBe("k");
+  });
+
+  it("is not made when secrets.existingSecret names one; every reference goes there", () => {
+    const r = renderChart(chart, { overrides: [{ secrets: { existingSecret: "my-keys" } }] });
+    expect(ofKind(r.manifests, "Secret")).toEqual([]);
+    const refs = pods(r.manifests).flatMap((p) => [...envOf(p.spec.containers[0]).values()].map((e) => e.valueFrom?.secretKeyRef).filter(Boolean));
+    expect(new Set(refs.map((ref) => ref.name))).toEqual(new Set(["my-keys"]));
+    expect(refs.find((ref) => ref.key === "mongodb-uri")).toBeDefined();
+  });
+
+  it("leaves the MongoDB URI to mongodb.existingSecret when set", () => {
+    const r = renderChart(chart, { overrides: [{ mongodb: { existingSecret: "mongo", existingSecretKey: "uri" } }] });
+    expect(Object.keys(ofKind(r.manifests, "Secret")[0]!.data)).not.toContain("mongodb-uri");
+    for (const p of pods(r.manifests)) expect(envOf(p.spec.containers[0]).get("MONGODB_URI")!.valueFrom.secretKeyRef).toEqual({ name: "mongo", key: "uri" });
+  });
+
+  const missing: [string, unknown, RegExp][] = [
+    ["the Semaphore API key", { otp: { smsSender: "semaphore" } }, /secrets.semaphoreApiKey is required/],
+    ["the SMTP password with a user", { otp: { emailSender: "smtp", smtp: { host: "h", from: "f", user: "u" } } }, /secrets.smtpPass is required/],
+    ["the SMTP host", { otp: { emailSender: "smtp", smtp: { from: "f" } } }, /otp.smtp.host is required/],
+    ["the MongoDB URI", { mongodb: { uri: "" } }, /mongodb.uri is required/],
+    ["the JWT issuer with a JWKS URL", { gateway: { jwt: { jwksUrl: "https://a/jwks" } } }, /gateway.jwt.issuer is required/],
+    ["the NATS URL", { nats: { url: "" } }, /nats.url is required/],
+  ];
+  it.each(missing)("stops the render without %s", (_what, change, message) => {
+    expect(() => renderChart(chart, { overrides: [change] })).toThrow(message);
+  });
+});

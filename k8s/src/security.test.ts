@@ -1,0 +1,157 @@
+/**
+ * The security rules, checked on the rendered objects of every scenario: the Pod Security
+ * Standards "restricted" profile (non-root uid 10001, no privilege escalation, all capabilities
+ * dropped, RuntimeDefault seccomp) plus a read-only root filesystem with /tmp on an emptyDir,
+ * probes, keys only through Secrets, and network policies that let only the gateway reach the
+ * services' gRPC port.
+ */
+import { describe, expect, it } from "vitest";
+import { loadChart } from "./chart.js";
+import { components, envOf, ofKind, pods, selects, services, type Obj } from "./test-support/kube.js";
+import { renderScenarios } from "./test-support/scenarios.js";
+
+const chart = loadChart();
+const rendered = renderScenarios(chart);
+const secretVariables = ["MONGODB_URI", "ADMIN_API_KEY", "SANDBOX_SECRET", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
+
+describe.each(rendered)("with $name", (r) => {
+  const all = pods(r.manifests);
+
+  it("runs all six components", () => {
+    expect(all.map((p) => p.component).sort()).toEqual([...components].sort());
+  });
+
+  it.each(components)("runs %s as uid 10001, non-root, with RuntimeDefault seccomp and no host namespaces or API token", (name) => {
+    const { spec } = all.find((p) => p.component === name)!;
+    expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001, seccompProfile: { type: "RuntimeDefault" } });
+    expect(spec.automountServiceAccountToken).toBe(false);
+    for (const key of ["hostNetwork", "hostPID", "hostIPC"]) expect(spec[key]).toBeUndefined();
+    expect(spec.initContainers).toBeUndefined();
+    expect(spec.containers).toHaveLength(1);
+  });
+
+  it.each(components)("gives %s a read-only root filesystem, no privilege escalation, no capabilities, /tmp on an emptyDir", (name) => {
+    const { spec } = all.find((p) => p.component === name)!;
+    const c = spec.containers[0] as Obj;
+    expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: ["ALL"] } });
+    expect(c.securityContext.privileged ?? false).toBe(false);
+    expect(c.securityContext.capabilities.add).toBeUndefined();
+    expect(c.securityContext.runAsUser ?? 10001).toBe(10001);
+    const tmp = (c.volumeMounts as Obj[]).find((m) => m.mountPath === "/tmp")!;
+    expect(tmp).toBeDefined();
+    const volume = (spec.volumes as Obj[]).find((v) => v.name === tmp.name)!;
+    expect(Object.keys(volume).sort()).toEqual(["emptyDir", "name"]);
+    expect(volume.emptyDir.sizeLimit).toBeTruthy();
+    // Nothing else is mounted: no hostPath, no writable paths besides /tmp.
+    expect(spec.volumes).toHaveLength(1);
+    expect(c.volumeMounts).toHaveLength(1);
+  });
+
+  it("probes the gateway with /healthz (liveness, startup) and /readyz (readiness)", () => {
+    const c = all.find((p) => p.component === "gateway")!.spec.containers[0] as Obj;
+    expect(c.livenessProbe.httpGet).toEqual({ path: "/healthz", port: "http" });
+    expect(c.startupProbe.httpGet).toEqual({ path: "/healthz", port: "http" });
+    expect(c.readinessProbe.httpGet).toEqual({ path: "/readyz", port: "http" });
+    expect((c.ports as Obj[]).map((p) => p.name)).toContain("http");
+  });
+
+  it.each(services)("probes %s's readiness with the native gRPC health check, its liveness without MongoDB", (name) => {
+    const c = all.find((p) => p.component === name)!.spec.containers[0] as Obj;
+    const grpcPort = (c.ports as Obj[]).find((p) => p.name === "grpc")!.containerPort;
+    expect(c.readinessProbe.grpc).toEqual({ port: grpcPort });
+    // grpc.health.v1 reports the store's state: a liveness probe on it would restart every pod
+    // during a MongoDB outage. The metrics server answers from the process alone.
+    for (const probe of ["livenessProbe", "startupProbe"]) expect(c[probe].httpGet).toEqual({ path: "/metrics", port: "metrics" });
+    expect((c.ports as Obj[]).map((p) => p.name)).toContain("metrics");
+  });
+
+  it.each(components)("gives %s CPU and memory requests and a memory limit", (name) => {
+    const c = all.find((p) => p.component === name)!.spec.containers[0] as Obj;
+    expect(c.resources.requests.cpu).toBeDefined();
+    expect(c.resources.requests.memory).toBeDefined();
+    expect(c.resources.limits.memory).toBeDefined();
+  });
+
+  it("passes keys and credentials only through Secrets, never as plain values", () => {
+    for (const pod of all) {
+      for (const [name, e] of envOf(pod.spec.containers[0])) {
+        if (secretVariables.includes(name)) {
+          expect(e.value, `${pod.component} ${name}`).toBeUndefined();
+          expect(e.valueFrom?.secretKeyRef, `${pod.component} ${name}`).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it("pins the image by a tag or a digest, never latest", () => {
+    for (const pod of all) expect(pod.spec.containers[0].image).toMatch(/^[^:@]+(:(?!latest$)[\w][\w.-]*|@sha256:[a-f0-9]{64})$/);
+  });
+});
+
+const policyEnabled = (r: (typeof rendered)[number]) => (r.values.networkPolicy as { enabled: boolean }).enabled;
+
+describe.each(rendered.filter(policyEnabled))("the network policies with $name", (r) => {
+  const all = pods(r.manifests);
+  const policies = ofKind(r.manifests, "NetworkPolicy");
+  const selectedBy = (policy: Obj) => all.filter((p) => selects(policy.spec.podSelector, p.labels)).map((p) => p.component).sort();
+  const servicePolicy = () => policies.find((p) => selectedBy(p).includes("payments"))!;
+  const ports = r.values.ports as { http: number; grpc: number; metrics: number };
+
+  it("select every service, and only the services, with the services' policy", () => {
+    expect(policies).toHaveLength(2);
+    expect(selectedBy(servicePolicy())).toEqual([...services].sort());
+    expect(servicePolicy().spec.policyTypes).toEqual(["Ingress"]);
+  });
+
+  it("let only the gateway's pods, in the same namespace, reach the services' gRPC port", () => {
+    const rules = servicePolicy().spec.ingress as Obj[];
+    // A rule without ports or peers would open everything.
+    for (const rule of rules) {
+      expect(rule.ports?.length).toBeGreaterThan(0);
+      expect(rule.from?.length).toBeGreaterThan(0);
+    }
+    const grpcRules = rules.filter((rule) => (rule.ports as Obj[]).some((p) => p.port === ports.grpc || p.port === "grpc"));
+    expect(grpcRules).toHaveLength(1);
+    for (const peer of grpcRules[0]!.from as Obj[]) {
+      expect(Object.keys(peer)).toEqual(["podSelector"]);
+      expect(all.filter((p) => selects(peer.podSelector, p.labels)).map((p) => p.component)).toEqual(["gateway"]);
+    }
+  });
+
+  it("let the Prometheus pods chosen in the values reach only the metrics port", () => {
+    const rules = servicePolicy().spec.ingress as Obj[];
+    const metricsRule = rules.find((rule) => (rule.ports as Obj[]).some((p) => p.port === ports.metrics))!;
+    expect(metricsRule.ports).toEqual([{ protocol: "TCP", port: ports.metrics }]);
+    const prometheus = (r.values.networkPolicy as { prometheus: Obj }).prometheus;
+    expect(metricsRule.from).toEqual([{ namespaceSelector: prometheus.namespaceSelector, podSelector: prometheus.podSelector }]);
+  });
+
+  it("open the gateway's HTTP port, and nothing else of it", () => {
+    const gatewayPolicy = policies.find((p) => selectedBy(p).includes("gateway"))!;
+    expect(selectedBy(gatewayPolicy)).toEqual(["gateway"]);
+    expect((gatewayPolicy.spec.ingress as Obj[]).flatMap((rule) => rule.ports)).toEqual([{ protocol: "TCP", port: ports.http }]);
+    const from = (r.values.networkPolicy as { gatewayFrom: Obj[] }).gatewayFrom;
+    expect((gatewayPolicy.spec.ingress as Obj[])[0]!.from).toEqual(from.length > 0 ? from : undefined);
+  });
+});
+
+describe("networkPolicy.enabled false", () => {
+  it("renders no network policy", () => {
+    const off = rendered.filter((r) => !policyEnabled(r));
+    expect(off.length).toBeGreaterThan(0);
+    for (const r of off) expect(ofKind(r.manifests, "NetworkPolicy")).toEqual([]);
+  });
+});
+
+describe("the development token issuer", () => {
+  const issuer = (name: string) =>
+    envOf(pods(rendered.find((r) => r.name === name)!.manifests).find((p) => p.component === "gateway")!.spec.containers[0]).get("DEV_TOKEN_ISSUER")!.value;
+  it("is off in the production example", () => {
+    expect(issuer("production example")).toBe("off");
+  });
+  it("is on by default, as the gateway's own default, and NOTES.txt warns of it", () => {
+    expect(issuer("default values")).toBe("on");
+    expect(rendered.find((r) => r.name === "default values")!.notes).toMatch(/WARNING: gateway.devTokenIssuer is on/);
+    expect(rendered.find((r) => r.name === "production example")!.notes).not.toMatch(/devTokenIssuer/);
+  });
+});
