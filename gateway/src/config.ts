@@ -1,4 +1,4 @@
-import { ConfigError, envBool, envInt, envOptional, envString, envUrl, randomBase62 } from "@bayad/kit";
+import { ConfigError, envBool, envInt, envOptional, envString, envUrl, randomBase62, type Env } from "@bayad/kit";
 
 export interface GatewayConfig {
   host: string;
@@ -14,6 +14,7 @@ export interface GatewayConfig {
     leaseMs: number;
     reconcileIntervalMs: number;
     retryBaseMs: number;
+    /** How long a response is replayed: payment operations, and OTP generate/verify. */
     windowMs: { payment: number; otp: number };
   };
   tokens: {
@@ -25,8 +26,6 @@ export interface GatewayConfig {
     external?: { jwksUrl: string; issuer: string; audience: string };
   };
 }
-
-type Env = Record<string, string | undefined>;
 
 const hour = 3_600_000;
 

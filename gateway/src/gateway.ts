@@ -55,6 +55,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { config, store, logger } = options;
   const doc = loadOpenApiDocument();
   const operations = listOperations(doc);
+  // The document never changes while running: serialise and render it once, not per request.
+  const documentJson = JSON.stringify(doc);
+  const docsPage = renderDocsPage(doc);
 
   const projects = createProjects(store);
   const apiKeys = createApiKeys(store);
@@ -117,7 +120,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     metrics: options.metrics,
     extraRoutes: (router: Router) => {
       router.get("/openapi.json", (ctx) => {
-        ctx.body = doc;
+        ctx.type = "json";
+        ctx.body = documentJson;
       });
       if (options.metrics) {
         const registry = options.metrics;
@@ -128,7 +132,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       }
       router.get("/docs", (ctx) => {
         ctx.type = "html";
-        ctx.body = renderDocsPage(doc);
+        ctx.body = docsPage;
       });
       hostedCheckoutRoutes(clients.payments)(router);
       hostedQrPhRoutes(clients.payments)(router);

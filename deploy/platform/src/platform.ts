@@ -1,12 +1,8 @@
-import { createLogger, createMetricsRegistry, randomBase62, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { createLogger, createMetricsRegistry, type Logger, type RunningServer } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
 import { readGatewayConfig, startGateway, type GatewayConfig } from "@bayad/gateway";
-import { readPaymentsConfig, startPaymentsServer } from "@bayad/payments-service";
-import { readBillingConfig, startBillingServer } from "@bayad/billing-service";
-import { readLinksConfig, startLinksServer } from "@bayad/links-service";
-import { readRecordsConfig, startRecordsServer } from "@bayad/records-service";
-import { readOtpConfig, startOtpServer } from "@bayad/otp-service";
+import { componentNames, readServiceConfigs, serviceNames, startService, type ComponentName, type ServiceName } from "./services-mode/components.js";
 
 export interface PlatformOptions {
   /** Configuration as environment variables (PORT, ADMIN_API_KEY, …); defaults to process.env. */
@@ -15,8 +11,6 @@ export interface PlatformOptions {
   /** Fault injection for tests, passed to the gateway. */
   afterOutcome?: (operationId: string) => void | Promise<void>;
 }
-
-type ServiceName = "payments" | "billing" | "links" | "records" | "otp";
 
 export interface RunningPlatform {
   gatewayUrl: string;
@@ -27,13 +21,11 @@ export interface RunningPlatform {
   testApiKey: string;
   config: GatewayConfig;
   /** Each service's own store, for operators and tests that inspect what was written. */
-  stores: Record<"gateway" | ServiceName, Store>;
+  stores: Record<ComponentName, Store>;
   /** Each service's gRPC server (tests may stop one and put a restarted one in its place). */
   services: Record<ServiceName, RunningServer>;
   /** Where the services' outbox relays publish and the records service consumes. */
   bus: EventBus;
-  /** Every service's and the gateway's metrics, served at the gateway's /metrics. */
-  metrics: Registry;
   /** The records service's cursor secret, for a records server restarted by a test. */
   recordsCursorSecret: string;
   close(): Promise<void>;
@@ -48,61 +40,29 @@ export interface RunningPlatform {
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   const env = options.env ?? process.env;
   const config = readGatewayConfig(env);
+  const serviceConfigs = readServiceConfigs(env);
   const logger = options.logger ?? createLogger("bayad", env.LOG_LEVEL ?? "warn");
-  const stores = {
-    gateway: createEmbeddedStore(),
-    payments: createEmbeddedStore(),
-    billing: createEmbeddedStore(),
-    links: createEmbeddedStore(),
-    records: createEmbeddedStore(),
-    otp: createEmbeddedStore(),
-  };
+  const stores = Object.fromEntries(componentNames.map((name) => [name, createEmbeddedStore()])) as Record<ComponentName, Store>;
   const bus = env.NATS_URL
     ? await connectJetStreamBus({ url: env.NATS_URL, namespace: env.EVENTS_NAMESPACE, logger: logger.child({ component: "bus" }) })
     : createInProcessBus();
-  const recordsCursorSecret = env.RECORDS_CURSOR_SECRET ?? randomBase62(32);
+  // Every service's and the gateway's metrics, served at the gateway's /metrics.
   const metrics = createMetricsRegistry();
 
-  const services: Record<ServiceName, RunningServer> = {
-    payments: await startPaymentsServer({
-      store: stores.payments,
+  const services = {} as Record<ServiceName, RunningServer>;
+  for (const name of serviceNames) {
+    services[name] = await startService(name, {
+      config: serviceConfigs[name],
+      store: stores[name],
       bus,
-      config: readPaymentsConfig(env),
-      logger: logger.child({ service: "payments" }),
+      logger: logger.child({ service: name }),
       metrics,
-    }),
-    billing: await startBillingServer({
-      store: stores.billing,
-      bus,
-      config: readBillingConfig(env),
-      logger: logger.child({ service: "billing" }),
-      metrics,
-    }),
-    links: await startLinksServer({
-      store: stores.links,
-      bus,
-      config: readLinksConfig(env),
-      logger: logger.child({ service: "links" }),
-      metrics,
-    }),
-    records: await startRecordsServer({
-      store: stores.records,
-      bus,
-      config: readRecordsConfig({ ...env, RECORDS_CURSOR_SECRET: recordsCursorSecret }),
-      logger: logger.child({ service: "records" }),
-      metrics,
-    }),
-    otp: await startOtpServer({
-      store: stores.otp,
-      config: readOtpConfig(env),
-      logger: logger.child({ service: "otp" }),
-      metrics,
-    }),
-  };
+    });
+  }
   const gateway = await startGateway({
     config,
     store: stores.gateway,
-    services: Object.fromEntries(Object.entries(services).map(([name, service]) => [name, service.url])) as Record<ServiceName, string>,
+    services: Object.fromEntries(serviceNames.map((name) => [name, services[name].url])) as Record<ServiceName, string>,
     logger: logger.child({ service: "gateway" }),
     metrics,
     afterOutcome: options.afterOutcome,
@@ -121,8 +81,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     stores,
     services,
     bus,
-    metrics,
-    recordsCursorSecret,
+    recordsCursorSecret: serviceConfigs.records.cursorSecret,
     async close() {
       await gateway.close();
       // Services flush their outboxes as they stop, so the bus closes last.

@@ -5,7 +5,7 @@ import { runProcess } from "./services-mode/process-lifecycle.js";
  * One component as its own process (services mode, containers): `node run-service.js <name>`,
  * configured only by environment variables.
  */
-const name = process.argv[2] ?? process.env.BAYAD_COMPONENT;
+const name = process.argv[2];
 if (!isComponentName(name)) {
   process.stderr.write(`Usage: run-service.js <${componentNames.join("|")}> (got ${name ?? "nothing"})\n`);
   process.exit(2);

@@ -24,7 +24,8 @@ export interface Projects {
   get(projectId: string): Promise<Project | null>;
 }
 
-const maxNameLength = 200;
+/** ProjectCreateRequest.name's maxLength in the OpenAPI document. */
+const maxNameLength = 255;
 
 export function createProjects(store: Store): Projects {
   const projects: Collection<ProjectDoc> = store.collection<ProjectDoc>(projectsCollection);

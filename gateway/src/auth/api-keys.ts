@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { AppError, newId, randomBase62, type Environment } from "@bayad/kit";
+import { AppError, isEnvironment, newId, randomBase62, type Environment } from "@bayad/kit";
 import type { Collection, CollectionDef, Store } from "@bayad/store";
 
 /**
@@ -65,7 +65,7 @@ function hashApiKey(apiKey: string): string {
 }
 
 function assertEnvironment(environment: string): asserts environment is Environment {
-  if (environment !== "test" && environment !== "live") {
+  if (!isEnvironment(environment)) {
     throw new AppError("VALIDATION_FAILED", undefined, {
       details: ["environment must be one of: test, live"],
     });

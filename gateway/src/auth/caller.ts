@@ -13,6 +13,9 @@ export const allScopes = [
 
 export type Scope = (typeof allScopes)[number];
 
+/** allScopes as a set, for checking a scope someone asked for or presented. */
+export const knownScopes: ReadonlySet<string> = new Set<string>(allScopes);
+
 /** What a project API key may do: all of its own project's payments, no OTP. */
 export const apiKeyScopes: readonly Scope[] = [
   "payments:read",

@@ -8,9 +8,9 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from "jose";
-import { AppError, type Environment } from "@bayad/kit";
+import { AppError, isEnvironment } from "@bayad/kit";
 import type { ApiKeys } from "./api-keys.js";
-import { allScopes, apiKeyScopes, type Caller } from "./caller.js";
+import { apiKeyScopes, knownScopes, type Caller } from "./caller.js";
 
 /**
  * Turns an Authorization header into a Caller: a project API key, or a service JWT from the dev
@@ -150,15 +150,10 @@ export function createCredentialVerifier(options: CredentialVerifierOptions): Cr
   };
 }
 
-function isEnvironment(value: unknown): value is Environment {
-  return value === "test" || value === "live";
-}
-
 /** OAuth-style space-separated scopes; unknown ones are dropped rather than trusted. */
 function knownScopesOf(scope: unknown): string[] {
   if (typeof scope !== "string") return [];
-  const known = new Set<string>(allScopes);
-  return [...new Set(scope.split(" ").filter((s) => known.has(s)))];
+  return [...new Set(scope.split(" ").filter((s) => knownScopes.has(s)))];
 }
 
 /**

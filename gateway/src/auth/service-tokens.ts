@@ -8,9 +8,9 @@ import {
   type CryptoKey,
   type JWK,
 } from "jose";
-import { AppError, type Environment } from "@bayad/kit";
+import { AppError, isEnvironment, type Environment } from "@bayad/kit";
 import { isDuplicateKeyError, type Collection, type CollectionDef, type Store } from "@bayad/store";
-import { allScopes } from "./caller.js";
+import { allScopes, knownScopes } from "./caller.js";
 
 /**
  * The platform's development token issuer: it mints service access tokens so the OTP API can be
@@ -35,6 +35,8 @@ export const signingKeysCollection: CollectionDef = { name: "signing_keys" };
 
 const signingKeyId = "dev-issuer";
 const algorithm = "ES256";
+/** The bounds of ServiceTokenCreateRequest.ttlSeconds in the OpenAPI document. */
+const minTtlSeconds = 60;
 const maxTtlSeconds = 86_400;
 const maxSubjectLength = 255;
 
@@ -146,7 +148,7 @@ function validateRequest(request: IssueServiceTokenRequest): string[] {
   if (typeof request.projectId !== "string" || request.projectId.length === 0) {
     details.push("projectId is required");
   }
-  if (request.environment !== "test" && request.environment !== "live") {
+  if (!isEnvironment(request.environment)) {
     details.push("environment must be one of: test, live");
   }
   if (
@@ -156,19 +158,18 @@ function validateRequest(request: IssueServiceTokenRequest): string[] {
   ) {
     details.push(`subject must be 1 to ${maxSubjectLength} characters`);
   }
-  const known = new Set<string>(allScopes);
   const scopes = Array.isArray(request.scopes) ? [...new Set(request.scopes)] : [];
   // A token without scopes can do nothing, so asking for one is almost certainly a mistake.
   if (scopes.length === 0) details.push(`scopes must hold at least one of: ${allScopes.join(", ")}`);
   for (const scope of scopes) {
-    if (!known.has(scope)) details.push(`scopes: "${String(scope)}" is not a known scope`);
+    if (!knownScopes.has(scope)) details.push(`scopes: "${String(scope)}" is not a known scope`);
   }
   if (
     !Number.isInteger(request.ttlSeconds) ||
-    request.ttlSeconds < 1 ||
+    request.ttlSeconds < minTtlSeconds ||
     request.ttlSeconds > maxTtlSeconds
   ) {
-    details.push(`ttlSeconds must be an integer from 1 to ${maxTtlSeconds}`);
+    details.push(`ttlSeconds must be an integer from ${minTtlSeconds} to ${maxTtlSeconds}`);
   }
   if (details.length > 0) throw new AppError("VALIDATION_FAILED", undefined, { details });
   return scopes;

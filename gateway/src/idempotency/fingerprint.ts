@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
 
-/** JSON with object keys sorted, so {a,b} and {b,a} are the same request. */
+/**
+ * JSON with object keys sorted, so {a,b} and {b,a} are the same request. It is valid JSON (what
+ * JSON.parse reads back), so it is also what is stored for reconciliation to run again.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
@@ -12,9 +15,12 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** What makes two requests "the same request" for one Idempotency-Key. */
-export function requestFingerprint(operationId: string, request: unknown): string {
-  return createHash("sha256").update(operationId).update("\n").update(canonicalJson(request)).digest("hex");
+/**
+ * What makes two requests "the same request" for one Idempotency-Key: the operation and the
+ * request's canonicalJson (computed once by the caller, which stores the same text).
+ */
+export function requestFingerprint(operationId: string, canonicalRequest: string): string {
+  return createHash("sha256").update(operationId).update("\n").update(canonicalRequest).digest("hex");
 }
 
 /** The stored id of a key: one key per project and environment. */

@@ -1,18 +1,12 @@
 import { AppError, type CallerContext } from "@bayad/kit";
+import type { GatewayConfig } from "../config.js";
 import type { OperationSpec } from "../openapi/document.js";
 import type { ValidatedInput } from "../openapi/request-validator.js";
 import type { OperationRunner } from "../routes/operation.js";
-import { idempotencyRecordId, requestFingerprint } from "./fingerprint.js";
+import { canonicalJson, idempotencyRecordId, requestFingerprint } from "./fingerprint.js";
 import { storedResponseOf, type IdempotencyRecords, type StoredResponse } from "./idempotency-records.js";
 import { settleOutcome } from "./outcome.js";
 import type { Reconciler } from "./reconciler.js";
-
-export interface IdempotencyWindows {
-  /** How long a payment operation's response is replayed. */
-  payment: number;
-  /** How long an OTP generate/verify response is replayed. */
-  otp: number;
-}
 
 export interface IdempotentExecutionOptions {
   records: IdempotencyRecords;
@@ -20,7 +14,8 @@ export interface IdempotentExecutionOptions {
   run: OperationRunner;
   /** How long an attempt may hold a key before it is presumed crashed. */
   leaseMs: number;
-  windowMs: IdempotencyWindows;
+  /** How long a response is replayed, per kind of operation (payment, otp). */
+  windowMs: GatewayConfig["idempotency"]["windowMs"];
   /** Fault injection for tests: runs after the outcome is known and before it is recorded. */
   afterOutcome?: (operationId: string) => void | Promise<void>;
 }
@@ -47,7 +42,9 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
   ): Promise<ExecutionResult> {
     const kind = spec.idempotency ?? "payment";
     const id = idempotencyRecordId(caller.projectId, caller.environment, caller.idempotencyKey);
-    const fingerprint = requestFingerprint(spec.operationId, input);
+    // One canonical text of the input: hashed for the fingerprint and stored for reconciliation.
+    const request = canonicalJson(input);
+    const fingerprint = requestFingerprint(spec.operationId, request);
     const begun = await records.begin({
       id,
       projectId: caller.projectId,
@@ -55,7 +52,7 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
       idempotencyKey: caller.idempotencyKey,
       operationId: spec.operationId,
       fingerprint,
-      request: JSON.stringify(input),
+      request,
       leaseMs: options.leaseMs,
       windowMs: options.windowMs[kind],
     });

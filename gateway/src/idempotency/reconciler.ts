@@ -77,7 +77,6 @@ export function createReconciler(options: ReconcilerOptions) {
       const record = await records.claimForReconciliation(options.leaseMs, id);
       if (record) await reconcile(record);
     },
-    sweepOnce,
   };
 }
 

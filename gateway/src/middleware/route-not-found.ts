@@ -7,14 +7,10 @@ import type { OperationSpec } from "../openapi/document.js";
  * is a 405 with the Allow header.
  */
 export function routeNotFound(operations: OperationSpec[]): Middleware {
-  const routes = operations.map((spec) => ({
-    method: spec.method,
-    pattern: new RegExp(`^${spec.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
-  }));
   return async function routeNotFound(ctx, next) {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404) return;
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(ctx.path)).map((r) => r.method))];
+    const allowed = [...new Set(operations.filter((spec) => spec.pattern.test(ctx.path)).map((spec) => spec.method))];
     if (allowed.length > 0) {
       throw new AppError("METHOD_NOT_ALLOWED", `${ctx.method} is not allowed here; use ${allowed.join(", ")}.`, {
         headers: { Allow: allowed.join(", ") },

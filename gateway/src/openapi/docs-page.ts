@@ -1,7 +1,8 @@
+import { escapeHtml } from "../html.js";
 import type { OpenApiDocument, OpenApiOperation } from "./document.js";
 
-const escape = (text: unknown): string =>
-  String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Any value of the document as escaped text (absent values as nothing). */
+const escape = (value: unknown): string => escapeHtml(String(value ?? ""));
 
 /**
  * A readable page of the contract, rendered on the server from the same document that drives

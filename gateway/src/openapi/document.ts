@@ -37,6 +37,8 @@ export interface OperationSpec {
   path: string;
   /** The same path for @koa/router, e.g. /api/v1/payments/customers/:customerId. */
   routerPath: string;
+  /** Matches a request path of this operation (any parameter values, an optional trailing slash). */
+  pattern: RegExp;
   auth: "none" | "admin" | "bearer";
   scopes: readonly string[];
   credential: "any" | "service_token";
@@ -84,6 +86,7 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
         method: method.toUpperCase() as OperationSpec["method"],
         path,
         routerPath: path.replace(/\{([^}]+)\}/g, ":$1"),
+        pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
         auth: schemes.includes("adminAuth") ? "admin" : schemes.includes("bearerAuth") ? "bearer" : "none",
         scopes: operation["x-scopes"] ?? [],
         credential: operation["x-credential"] ?? "any",

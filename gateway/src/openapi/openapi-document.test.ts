@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
+import { errorCatalogue } from "@bayad/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 
 // ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
@@ -205,16 +206,8 @@ describe("openapi document", () => {
     const description = String((doc.info as JsonObject).description);
     expect(description).toContain("## Errors");
     expect(description).toContain("## Idempotency");
-    for (const [code, status] of [
-      ["VALIDATION_FAILED", 400], ["MALFORMED_JSON", 400], ["IDEMPOTENCY_KEY_REQUIRED", 400],
-      ["IDEMPOTENCY_KEY_INVALID", 400], ["AUTHENTICATION_REQUIRED", 401], ["INVALID_CREDENTIALS", 401],
-      ["INSUFFICIENT_SCOPE", 403], ["SERVICE_TOKEN_REQUIRED", 403], ["TEST_MODE_ONLY", 403],
-      ["ROUTE_NOT_FOUND", 404], ["RESOURCE_NOT_FOUND", 404], ["METHOD_NOT_ALLOWED", 405],
-      ["RESOURCE_ALREADY_EXISTS", 409], ["INVALID_STATE_TRANSITION", 409],
-      ["IDEMPOTENCY_KEY_PAYLOAD_MISMATCH", 409], ["IDEMPOTENCY_KEY_IN_PROGRESS", 409],
-      ["IDEMPOTENCY_OUTCOME_UNKNOWN", 409], ["PAYMENT_OUTCOME_UNKNOWN", 409], ["PAYLOAD_TOO_LARGE", 413],
-      ["UNSUPPORTED_MEDIA_TYPE", 415], ["RATE_LIMITED", 429], ["INTERNAL_ERROR", 500], ["SERVICE_UNAVAILABLE", 503],
-    ] as const) {
+    for (const [code, entry] of Object.entries(errorCatalogue)) {
+      const status = entry.http;
       expect(description).toMatch(new RegExp(`\\| \`${code}\` \\| ${status} \\|`));
     }
     expect(description).toContain("Idempotent-Replayed: true");

@@ -10,9 +10,10 @@ export interface ValidatedInput {
   body: Record<string, unknown>;
 }
 
+/** A request's parts as received; the validator copies params and query, never changing these. */
 export interface RawInput {
-  params: Record<string, string>;
-  query: Record<string, unknown>;
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, unknown>>;
   body: unknown;
 }
 
@@ -56,6 +57,7 @@ export function compileRequestValidators(doc: OpenApiDocument, operations: Opera
     const bodyRequired = bodySpec?.required === true;
 
     validators.set(spec.operationId, (input) => {
+      // The one copy of each: coercion and defaults write to them, and the caller's stay untouched.
       const params = { ...input.params };
       const query = { ...input.query };
       const details: string[] = [];

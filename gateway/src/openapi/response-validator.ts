@@ -1,4 +1,4 @@
-import { absoluteRefs, createAjv, describeViolations } from "./ajv.js";
+import { absoluteRefs, createAjv, describeViolations, documentSchemaId } from "./ajv.js";
 import { listOperations, loadOpenApiDocument, type OpenApiDocument, type OperationSpec } from "./document.js";
 
 export interface ResponseCheck {
@@ -15,11 +15,10 @@ export interface ResponseCheck {
  */
 export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocument()) {
   const ajv = createAjv(doc, { coerceTypes: false });
-  const operations = listOperations(doc).map((spec) => ({
-    spec,
-    pattern: new RegExp(`^${spec.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
-  }));
+  const operations = listOperations(doc);
   const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
+  // Unknown routes and methods are answered with the error envelope.
+  const validateErrorEnvelope = ajv.compile({ $ref: `${documentSchemaId}#/components/schemas/ErrorEnvelope` });
 
   const schemaFor = (spec: OperationSpec, status: number): unknown => {
     const responses = spec.operation.responses;
@@ -33,28 +32,24 @@ export function createResponseValidator(doc: OpenApiDocument = loadOpenApiDocume
 
   return function checkResponse(method: string, path: string, status: number, body: unknown): ResponseCheck {
     const pathOnly = path.split("?")[0] ?? path;
-    const candidates = operations.filter((o) => o.pattern.test(pathOnly));
-    const match =
-      candidates.find((o) => o.spec.method === method.toUpperCase() && !o.spec.path.includes("{")) ??
-      candidates.find((o) => o.spec.method === method.toUpperCase());
+    const upper = method.toUpperCase();
+    const candidates = operations.filter((spec) => spec.method === upper && spec.pattern.test(pathOnly));
+    const match = candidates.find((spec) => !spec.path.includes("{")) ?? candidates[0];
     if (!match) {
-      // Unknown routes and methods are answered with the error envelope.
-      const errorSchema = { $ref: "openapi.json#/components/schemas/ErrorEnvelope" };
-      const validate = ajv.compile(errorSchema);
-      return { problems: validate(body) ? [] : describeViolations(validate.errors, "body") };
+      return { problems: validateErrorEnvelope(body) ? [] : describeViolations(validateErrorEnvelope.errors, "body") };
     }
-    const schema = schemaFor(match.spec, status);
+    const schema = schemaFor(match, status);
     if (schema === undefined) {
-      return { operationId: match.spec.operationId, problems: [`${match.spec.operationId} does not declare status ${status}`] };
+      return { operationId: match.operationId, problems: [`${match.operationId} does not declare status ${status}`] };
     }
-    const key = `${match.spec.operationId} ${status}`;
+    const key = `${match.operationId} ${status}`;
     let validate = compiled.get(key);
     if (!validate) {
       validate = ajv.compile(absoluteRefs(schema) as object);
       compiled.set(key, validate);
     }
     return {
-      operationId: match.spec.operationId,
+      operationId: match.operationId,
       problems: validate(structuredClone(body)) ? [] : describeViolations(validate.errors, "body"),
     };
   };

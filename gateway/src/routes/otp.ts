@@ -2,7 +2,7 @@ import type { Client } from "@connectrpc/connect";
 import { OtpChannelSchema, OtpStatusSchema, type OtpService } from "@bayad/proto";
 import { enumToText, textToEnum } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
-import { dateField } from "./json.js";
+import { dateField, optionalField } from "./json.js";
 
 const channelText = (channel: number) => enumToText(OtpChannelSchema, channel);
 
@@ -62,7 +62,7 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
           otpId: message.otpId,
           channel: channelText(message.channel),
           recipient: message.recipient,
-          ...(message.subject ? { subject: message.subject } : {}),
+          ...optionalField("subject", message.subject),
           body: message.body,
           ...dateField("sentAt", message.sentAt),
         })),

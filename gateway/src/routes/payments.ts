@@ -1,17 +1,19 @@
 import type { Client } from "@connectrpc/connect";
 import {
+  CheckoutStatusSchema,
+  PaymentIntentStatusSchema,
+  RefundStatusSchema,
   SimulatedOutcome,
   type Capabilities,
   type Checkout,
   type Customer,
   type PaymentIntent,
   type PaymentsService,
+  type Refund,
 } from "@bayad/proto";
-import { CheckoutStatusSchema, PaymentIntentStatusSchema, RefundStatusSchema, type Refund } from "@bayad/proto";
 import { enumToText, publicPaymentIntentStatus } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
-import { dateField, moneyOf, moneyToJson, type PublicUrl } from "./json.js";
-
+import { dateField, moneyOf, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
 
 function capabilitiesToJson(capabilities: Capabilities | undefined) {
   return {
@@ -22,62 +24,61 @@ function capabilitiesToJson(capabilities: Capabilities | undefined) {
 }
 
 function customerToJson(customer: Customer | undefined) {
-  if (!customer) throw new Error("the payments service answered without a customer");
+  const c = required(customer, "customer");
   return {
-    customerId: customer.customerId,
-    customerReference: customer.customerReference,
-    email: customer.email,
-    ...(customer.name ? { name: customer.name } : {}),
+    customerId: c.customerId,
+    customerReference: c.customerReference,
+    email: c.email,
+    ...optionalField("name", c.name),
   };
 }
 
 function checkoutToJson(checkout: Checkout | undefined, publicUrl: PublicUrl) {
-  if (!checkout) throw new Error("the payments service answered without a checkout");
+  const c = required(checkout, "checkout");
   return {
-    checkoutId: checkout.checkoutId,
-    referenceId: checkout.referenceId,
-    status: enumToText(CheckoutStatusSchema, checkout.status),
-    amount: moneyToJson(checkout.amount),
-    ...(checkout.checkoutUrl ? { checkoutUrl: publicUrl(checkout.checkoutUrl) } : {}),
-    aggregateVersion: checkout.aggregateVersion,
+    checkoutId: c.checkoutId,
+    referenceId: c.referenceId,
+    status: enumToText(CheckoutStatusSchema, c.status),
+    amount: moneyToJson(c.amount),
+    ...(c.checkoutUrl ? { checkoutUrl: publicUrl(c.checkoutUrl) } : {}),
+    aggregateVersion: c.aggregateVersion,
   };
 }
 
 function paymentIntentToJson(intent: PaymentIntent | undefined) {
-  if (!intent) throw new Error("the payments service answered without a payment intent");
-  const status = enumToText(PaymentIntentStatusSchema, intent.status);
+  const i = required(intent, "payment intent");
   return {
-    paymentIntentId: intent.paymentIntentId,
-    referenceId: intent.referenceId,
-    status: publicPaymentIntentStatus(status),
-    amount: moneyToJson(intent.amount),
-    aggregateVersion: intent.aggregateVersion,
+    paymentIntentId: i.paymentIntentId,
+    referenceId: i.referenceId,
+    status: publicPaymentIntentStatus(enumToText(PaymentIntentStatusSchema, i.status)),
+    amount: moneyToJson(i.amount),
+    aggregateVersion: i.aggregateVersion,
   };
 }
 
 function qrPhPaymentIntentToJson(intent: PaymentIntent | undefined, publicUrl: PublicUrl) {
-  if (!intent) throw new Error("the payments service answered without a payment intent");
+  const i = required(intent, "payment intent");
   return {
-    paymentIntentId: intent.paymentIntentId,
-    referenceId: intent.referenceId,
+    paymentIntentId: i.paymentIntentId,
+    referenceId: i.referenceId,
     // What creation produced: the code is ready. Later states are read with getPaymentIntent.
     status: "awaiting_next_action",
-    amount: moneyToJson(intent.amount),
-    qrCodeImageUrl: publicUrl(intent.qrCodeImageUrl),
-    expirySeconds: intent.expirySeconds,
-    aggregateVersion: intent.aggregateVersion,
-    ...dateField("expiresAt", intent.expiresAt),
+    amount: moneyToJson(i.amount),
+    qrCodeImageUrl: publicUrl(i.qrCodeImageUrl),
+    expirySeconds: i.expirySeconds,
+    aggregateVersion: i.aggregateVersion,
+    ...dateField("expiresAt", i.expiresAt),
   };
 }
 
 function refundToJson(refund: Refund | undefined) {
-  if (!refund) throw new Error("the payments service answered without a refund");
+  const r = required(refund, "refund");
   return {
-    refundId: refund.refundId,
-    paymentId: refund.paymentId,
-    status: enumToText(RefundStatusSchema, refund.status),
-    amount: moneyToJson(refund.amount),
-    ...(refund.reason ? { reason: refund.reason } : {}),
+    refundId: r.refundId,
+    paymentId: r.paymentId,
+    status: enumToText(RefundStatusSchema, r.status),
+    amount: moneyToJson(r.amount),
+    ...optionalField("reason", r.reason),
   };
 }
 

@@ -32,7 +32,8 @@ export function recordsRoutes(records: Client<typeof RecordsService>): Operation
           status: text(query.status),
           createdAfter: timestamp(query.createdAfter),
           createdBefore: timestamp(query.createdBefore),
-          limit: typeof query.limit === "number" ? query.limit : 50,
+          // 0 when absent: the records service owns the default page size.
+          limit: typeof query.limit === "number" ? query.limit : 0,
           cursor: text(query.cursor),
         },
         call,

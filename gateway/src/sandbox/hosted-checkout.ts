@@ -1,9 +1,8 @@
 import type { Client } from "@connectrpc/connect";
-import { CheckoutStatusSchema, SimulatedOutcome, type Checkout, type PaymentsService } from "@bayad/proto";
+import { CheckoutStatusSchema, type Checkout, type PaymentsService } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
-import { escapeHtml, payablePageRoutes, payerButtons, peso } from "./hosted-page.js";
-
-const outcomes = { pay: SimulatedOutcome.SUCCEED, fail: SimulatedOutcome.FAIL } as const;
+import { escapeHtml } from "../html.js";
+import { payablePageRoutes, payerButtons, peso } from "./hosted-page.js";
 
 /**
  * The sandbox provider's hosted payment page for checkouts (a checkout's checkoutUrl), served by
@@ -16,8 +15,8 @@ export function hostedCheckoutRoutes(payments: Client<typeof PaymentsService>) {
     async load(checkoutId, pageToken) {
       return (await payments.getHostedCheckout({ checkoutId, pageToken })).checkout!;
     },
-    async submit(checkoutId, pageToken, action) {
-      return (await payments.submitHostedCheckout({ checkoutId, pageToken, outcome: outcomes[action] })).checkout!;
+    async submit(checkoutId, pageToken, outcome) {
+      return (await payments.submitHostedCheckout({ checkoutId, pageToken, outcome })).checkout!;
     },
     render(checkout, token, base) {
       const status = enumToText(CheckoutStatusSchema, checkout.status);

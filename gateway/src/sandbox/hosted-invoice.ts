@@ -1,14 +1,13 @@
 import type { Client } from "@connectrpc/connect";
-import { InvoiceStatusSchema, SimulatedOutcome, type BillingService, type Invoice } from "@bayad/proto";
+import { InvoiceStatusSchema, type BillingService, type Invoice } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
-import { escapeHtml, payablePageRoutes, payerButtons, peso } from "./hosted-page.js";
+import { escapeHtml } from "../html.js";
+import { payablePageRoutes, payerButtons, peso } from "./hosted-page.js";
 
 interface HostedInvoice {
   invoice: Invoice;
   planName: string;
 }
-
-const outcomes = { pay: SimulatedOutcome.SUCCEED, fail: SimulatedOutcome.FAIL } as const;
 
 /** The sandbox provider's hosted invoice page (an invoice's hostedInvoiceUrl), served by the gateway. */
 export function hostedInvoiceRoutes(billing: Client<typeof BillingService>) {
@@ -18,8 +17,8 @@ export function hostedInvoiceRoutes(billing: Client<typeof BillingService>) {
       const response = await billing.getHostedInvoice({ invoiceId, pageToken });
       return { invoice: response.invoice!, planName: response.planName };
     },
-    async submit(invoiceId, pageToken, action) {
-      const response = await billing.submitHostedInvoice({ invoiceId, pageToken, outcome: outcomes[action] });
+    async submit(invoiceId, pageToken, outcome) {
+      const response = await billing.submitHostedInvoice({ invoiceId, pageToken, outcome });
       return { invoice: response.invoice!, planName: "" };
     },
     render({ invoice, planName }, token, base) {

@@ -1,7 +1,10 @@
 import type Router from "@koa/router";
+import { SimulatedOutcome } from "@bayad/proto";
 import { fromConnectError } from "@bayad/kit";
+import { escapeHtml } from "../html.js";
 
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** What the payer's pay and fail buttons ask the sandbox provider to report. */
+const payerOutcomes = { pay: SimulatedOutcome.SUCCEED, fail: SimulatedOutcome.FAIL } as const;
 
 export function peso(amountMinor: bigint): string {
   const value = Number(amountMinor) / 100;
@@ -31,7 +34,8 @@ export interface PayablePage<R> {
   /** The path under /sandbox, e.g. "invoices"; the id is the `:id` route parameter. */
   path: string;
   load(id: string, token: string): Promise<R>;
-  submit(id: string, token: string, action: "pay" | "fail"): Promise<R>;
+  /** Acts as the payer: `outcome` is what the pay (SUCCEED) or fail (FAIL) button asks for. */
+  submit(id: string, token: string, outcome: SimulatedOutcome): Promise<R>;
   /** The page's body while the payer may still act (and after, with the status). */
   render(resource: R, token: string, base: string): string;
   /** The result page after the payer acted. */
@@ -62,7 +66,7 @@ export function payablePageRoutes<R>(page: PayablePage<R>) {
         const token = String(ctx.query.token ?? "");
         ctx.type = "html";
         try {
-          ctx.body = sandboxPage("Result", page.result(await page.submit(ctx.params.id, token, action)));
+          ctx.body = sandboxPage("Result", page.result(await page.submit(ctx.params.id, token, payerOutcomes[action])));
         } catch (error) {
           const failure = fromConnectError(error);
           ctx.status = failure.httpStatus;

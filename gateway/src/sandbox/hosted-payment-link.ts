@@ -1,9 +1,8 @@
 import type { Client } from "@connectrpc/connect";
-import { PaymentLinkStatusSchema, SimulatedOutcome, type LinksService, type PaymentLink } from "@bayad/proto";
+import { PaymentLinkStatusSchema, type LinksService, type PaymentLink } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
-import { escapeHtml, payablePageRoutes, payerButtons, peso } from "./hosted-page.js";
-
-const outcomes = { pay: SimulatedOutcome.SUCCEED, fail: SimulatedOutcome.FAIL } as const;
+import { escapeHtml } from "../html.js";
+import { payablePageRoutes, payerButtons, peso } from "./hosted-page.js";
 
 /** The sandbox provider's hosted payment-link page (a link's url), served by the gateway. */
 export function hostedPaymentLinkRoutes(links: Client<typeof LinksService>) {
@@ -12,8 +11,8 @@ export function hostedPaymentLinkRoutes(links: Client<typeof LinksService>) {
     async load(paymentLinkId, pageToken) {
       return (await links.getHostedPaymentLink({ paymentLinkId, pageToken })).paymentLink!;
     },
-    async submit(paymentLinkId, pageToken, action) {
-      return (await links.submitHostedPaymentLink({ paymentLinkId, pageToken, outcome: outcomes[action] })).paymentLink!;
+    async submit(paymentLinkId, pageToken, outcome) {
+      return (await links.submitHostedPaymentLink({ paymentLinkId, pageToken, outcome })).paymentLink!;
     },
     render(link, token, base) {
       const status = enumToText(PaymentLinkStatusSchema, link.status);

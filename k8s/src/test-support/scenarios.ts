@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import { chartDir, readYamlFile, renderChart, type Chart, type Rendered } from "../chart.js";
+import { components } from "./kube.js";
 
 export interface Scenario {
   name: string;
@@ -86,9 +87,7 @@ const everythingOff = {
   shutdownGraceMs: 0,
   networkPolicy: { enabled: false },
   metrics: { podAnnotations: false },
-  components: Object.fromEntries(
-    ["gateway", "payments", "billing", "links", "records", "otp"].map((name) => [name, { replicas: 1, podDisruptionBudget: { enabled: false } }]),
-  ),
+  components: Object.fromEntries(components.map((name) => [name, { replicas: 1, podDisruptionBudget: { enabled: false } }])),
 };
 
 export const scenarios: Scenario[] = [

@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Logger } from "@bayad/kit";
 import type { BusMessage, Consumption, EventBus, MessageHandler } from "./bus.js";
 import { BusUnavailableError } from "./bus-unavailable-error.js";
-import { pause } from "./pause.js";
+import { pause } from "@bayad/kit";
 
 export interface InProcessBusOptions {
   /** A second publish of one eventId within this window is dropped. Default 2 min, like JetStream. */

@@ -7,12 +7,11 @@ export {
   type EventSnapshot,
 } from "./outbox.js";
 export { commitChange, writeChange, type Change, type Versioned } from "./versioned-change.js";
-export { createResource, moveResource, type ResourceMover, type MoveOptions, type StatefulRecord } from "./move-resource.js";
+export { createResource, moveResource, writeMove, writeNextVersion, type ResourceMover, type MoveOptions, type StatefulRecord } from "./move-resource.js";
 export type { EventBus, BusMessage, DeliveredMessage, MessageHandler, Consumption } from "./bus.js";
 export { startRelayWorker } from "./relay-worker.js";
 export { BusUnavailableError } from "./bus-unavailable-error.js";
 export { createInProcessBus, type InProcessBusOptions } from "./in-process-bus.js";
 export { connectJetStreamBus, type JetStreamBusOptions } from "./jetstream-bus.js";
-export { deleteJetStreamNamespace, jetStreamNames, type JetStreamNames } from "./jetstream-definitions.js";
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "./outbox-relay.js";
 export { registerOutboxMetrics, registerConsumerMetrics } from "./metrics.js";

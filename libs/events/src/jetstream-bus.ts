@@ -90,7 +90,8 @@ export async function connectJetStreamBus(options: JetStreamBusOptions): Promise
       const nc = closed ? undefined : await connection.whenConnected(publishTimeoutMs);
       if (!nc) return undefined;
       try {
-        const info = await (await nc.jetstreamManager({ timeout: publishTimeoutMs })).consumers.info(names.stream, durableName);
+        // The connection's cached manager: a scrape must not open a JetStream API session each time.
+        const info = await (await connection.manager()).consumers.info(names.stream, durableName);
         return info.num_pending + info.num_ack_pending;
       } catch {
         return undefined;

@@ -1,7 +1,7 @@
 import { connect, Events, type JetStreamManager, type NatsConnection } from "nats";
 import type { Logger } from "@bayad/kit";
 import { ensureStream, type JetStreamNames } from "./jetstream-definitions.js";
-import { pause } from "./pause.js";
+import { pause } from "@bayad/kit";
 
 export interface JetStreamConnectionOptions {
   url: string;

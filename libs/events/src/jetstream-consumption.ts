@@ -3,7 +3,7 @@ import type { Logger } from "@bayad/kit";
 import type { Consumption, DeliveredMessage, MessageHandler } from "./bus.js";
 import { ensureConsumer, type JetStreamNames } from "./jetstream-definitions.js";
 import type { JetStreamConnection } from "./jetstream-connection.js";
-import { pause } from "./pause.js";
+import { pause } from "@bayad/kit";
 
 export interface JetStreamConsumptionOptions {
   connection: JetStreamConnection;

@@ -1,7 +1,7 @@
 import type { StateMachine } from "@bayad/kit";
 import type { Collection, Session, Store } from "@bayad/store";
 import type { EventSnapshot, Outbox } from "./outbox.js";
-import { commitChange, type Versioned } from "./versioned-change.js";
+import { commitChange, writeChange, type Versioned } from "./versioned-change.js";
 
 /** A stored resource with a status driven by a state table. */
 export interface StatefulRecord<S extends string> extends Versioned {
@@ -63,25 +63,56 @@ export async function moveResource<T extends StatefulRecord<S>, S extends string
 ): Promise<T> {
   let current = record;
   for (;;) {
-    const status = mover.states.next(current.status, action);
-    const next: T = {
-      ...current,
-      ...options.extra,
-      status,
-      aggregateVersion: current.aggregateVersion + 1,
-      updatedAt: mover.now?.() ?? new Date(),
-    };
-    const committed = await commitChange({
-      store: mover.store,
-      collection: mover.collection,
-      outbox: mover.outbox,
-      record: next,
-      event: { name: `${mover.resource}.${status}`, caller: next, snapshot: mover.snapshot(next) },
-      also: options.also ? (session) => options.also!(next, session) : undefined,
-    });
-    if (committed) return next;
+    const moved = await mover.store.transaction((session) => writeMove(session, mover, current, action, options));
+    if (moved) return moved;
     const fresh = await mover.collection.findOne({ _id: current._id });
     if (!fresh) throw new Error(`${mover.resource} ${current._id} disappeared while it was being moved`);
     current = fresh;
   }
+}
+
+/**
+ * The writes of one move of `record`'s state table (event `<resource>.<new status>`) inside a
+ * transaction the caller runs, for a step that changes several resources at once. A move the
+ * table does not allow throws INVALID_STATE_TRANSITION. Returns the new version, or false, having
+ * written nothing, when the stored version is no longer `record`'s: the caller should abort the
+ * whole transaction (throw) and decide again from a fresh read.
+ */
+export function writeMove<T extends StatefulRecord<S>, S extends string, A extends string>(
+  session: Session,
+  mover: ResourceMover<T, S, A>,
+  record: T,
+  action: A,
+  options: MoveOptions<T> = {},
+): Promise<T | false> {
+  const status = mover.states.next(record.status, action);
+  return writeNextVersion(session, mover, record, status, { ...options, extra: { ...options.extra, status } as Partial<T> });
+}
+
+/**
+ * Like writeMove, for a change that is no move of the state table (a renewal, a setting, or a
+ * status decided by another rule): writes the next version of `record` with `options.extra`,
+ * announced as `<resource>.<verb>`. Returns the new version, or false when it lost to another change.
+ */
+export async function writeNextVersion<T extends StatefulRecord<S>, S extends string, A extends string>(
+  session: Session,
+  mover: ResourceMover<T, S, A>,
+  record: T,
+  verb: string,
+  options: MoveOptions<T> = {},
+): Promise<T | false> {
+  const next: T = {
+    ...record,
+    ...options.extra,
+    aggregateVersion: record.aggregateVersion + 1,
+    updatedAt: mover.now?.() ?? new Date(),
+  };
+  const written = await writeChange(session, {
+    collection: mover.collection,
+    outbox: mover.outbox,
+    record: next,
+    event: { name: `${mover.resource}.${verb}`, caller: next, snapshot: mover.snapshot(next) },
+    also: options.also ? (inSession) => options.also!(next, inSession) : undefined,
+  });
+  return written ? next : false;
 }

@@ -3,6 +3,10 @@ import { AppError } from "./errors/app-error.js";
 
 export type Environment = "test" | "live";
 
+export function isEnvironment(value: unknown): value is Environment {
+  return value === "test" || value === "live";
+}
+
 /**
  * Who is calling, as the gateway established it. It travels to services as gRPC metadata; every
  * service query filters on projectId and environment. Services trust it because only the gateway
@@ -36,7 +40,7 @@ export function callerHeaders(caller: CallerContext): Record<string, string> {
 export function callerFromHeaders(headers: Headers): CallerContext {
   const projectId = headers.get(header.projectId);
   const environment = headers.get(header.environment);
-  if (!projectId || (environment !== "test" && environment !== "live")) {
+  if (!projectId || !isEnvironment(environment)) {
     throw new AppError("AUTHENTICATION_REQUIRED", "The call carries no caller context.");
   }
   return {

@@ -1,3 +1,4 @@
+import { randomBase62 } from "./ids.js";
 /**
  * Environment-only configuration, validated at start. A bad or missing value throws a
  * ConfigError whose message is the one line the process prints before it stops.
@@ -9,7 +10,8 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+/** A process environment (or the part of it a reader is given). */
+export type Env = Record<string, string | undefined>;
 
 function raw(env: Env, name: string): string | undefined {
   const value = env[name];
@@ -62,4 +64,14 @@ export function envUrl(env: Env, name: string, fallback?: string): string | unde
     throw new ConfigError(name, `must be a URL, got "${text}"`);
   }
   return text;
+}
+
+/**
+ * A secret that replicas must share: the configured value (at least `minLength` characters), or,
+ * when unset, one drawn for this process alone (fine for one process, wrong for several).
+ */
+export function envSecret(env: Env, name: string, minLength: number): { value: string; generated: boolean } {
+  const value = raw(env, name);
+  if (value !== undefined && value.length < minLength) throw new ConfigError(name, `must be at least ${minLength} characters`);
+  return value !== undefined ? { value, generated: false } : { value: randomBase62(Math.max(minLength, 43)), generated: true };
 }

@@ -15,3 +15,9 @@ export function textToEnum(desc: DescEnum, text: string): number {
   if (!found) throw new Error(`${desc.typeName} has no value ${text}`);
   return found.number;
 }
+
+/** Like enumToText, but null for UNSPECIFIED or a value this build does not know (for data read back). */
+export function enumToTextOrNull(desc: DescEnum, value: number): string | null {
+  const found = desc.values.find((v) => v.number === value);
+  return !found || found.number === 0 ? null : found.localName.toLowerCase();
+}

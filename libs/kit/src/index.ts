@@ -1,4 +1,4 @@
-export { errorCatalogue, isErrorCode, type ErrorCode } from "./errors/catalogue.js";
+export { errorCatalogue, errorOutcome, isErrorCode, type ErrorCode, type ErrorOutcome } from "./errors/catalogue.js";
 export { AppError, notFound, invalidTransition, type AppErrorOptions } from "./errors/app-error.js";
 export { toConnectError, fromConnectError } from "./errors/connect-errors.js";
 export { newId, randomBase62, type IdPrefix } from "./ids.js";
@@ -11,6 +11,8 @@ export {
   envBool,
   envEnum,
   envUrl,
+  envSecret,
+  type Env,
 } from "./config.js";
 export { createLogger, type Logger } from "./logger.js";
 export {
@@ -20,9 +22,10 @@ export {
   correlationIdOf,
   mutatingCallerOf,
   type CallerContext,
+  isEnvironment,
   type Environment,
 } from "./caller-context.js";
-export { enumToText, textToEnum } from "./enum-names.js";
+export { enumToText, enumToTextOrNull, textToEnum } from "./enum-names.js";
 export { startServiceServer, type ServiceServerOptions, type RunningServer } from "./service-server.js";
 export { defineStateMachine, type StateMachine, type TransitionTable } from "./state-machine.js";
 export { toStoredMetadata, fromStoredMetadata, type StoredMetadata } from "./metadata.js";
@@ -39,3 +42,5 @@ export {
   Histogram,
   type MetricsServer,
 } from "./metrics.js";
+export { pause } from "./pause.js";
+export { constantTimeEquals } from "./constant-time.js";

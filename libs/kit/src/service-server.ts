@@ -10,6 +10,7 @@ import { toConnectError } from "./errors/connect-errors.js";
 import type { Logger } from "./logger.js";
 import { rpcMetricsInterceptor, type Registry } from "./metrics.js";
 import { correlationIdOf } from "./caller-context.js";
+import { pause } from "./pause.js";
 
 export interface ServiceServerOptions {
   /** Fully-qualified proto service name, e.g. bayad.payments.v1.PaymentsService. */
@@ -46,23 +47,24 @@ export interface RunningServer {
 function errorBoundary(logger: Logger): Interceptor {
   return (next) => async (request) => {
     const started = Date.now();
-    const log = logger.child({ procedure: request.method.name, correlationId: correlationIdOf(request.header) });
+    // Plain fields, not a child logger: most calls succeed and log nothing at the usual level.
+    const fields = () => ({ procedure: request.method.name, correlationId: correlationIdOf(request.header) });
     try {
       const response = await next(request);
-      log.debug({ ms: Date.now() - started }, "rpc served");
+      if (logger.isLevelEnabled("debug")) logger.debug({ ...fields(), ms: Date.now() - started }, "rpc served");
       return response;
     } catch (thrown) {
       if (thrown instanceof AppError) {
-        if (thrown.httpStatus >= 500) log.error({ err: thrown.cause ?? thrown }, thrown.message);
-        else log.info({ code: thrown.code, ms: Date.now() - started }, "rpc refused");
+        if (thrown.httpStatus >= 500) logger.error({ ...fields(), err: thrown.cause ?? thrown }, thrown.message);
+        else logger.info({ ...fields(), code: thrown.code, ms: Date.now() - started }, "rpc refused");
         throw toConnectError(thrown);
       }
       if (thrown instanceof ConnectError) throw thrown;
       if (thrown instanceof StoreUnavailableError) {
-        log.warn({ err: thrown }, "store unavailable");
+        logger.warn({ ...fields(), err: thrown }, "store unavailable");
         throw toConnectError(new AppError("SERVICE_UNAVAILABLE", undefined, { cause: thrown }));
       }
-      log.error({ err: thrown }, "unhandled error in handler");
+      logger.error({ ...fields(), err: thrown }, "unhandled error in handler");
       throw toConnectError(new AppError("INTERNAL_ERROR"));
     }
   };
@@ -89,7 +91,7 @@ function healthRoutes(options: ServiceServerOptions) {
             last = response.status;
             yield response;
           }
-          await new Promise((resolve) => setTimeout(resolve, 1000).unref());
+          await pause(1000, context.signal);
         }
       },
     });

@@ -13,17 +13,10 @@ export {
   type PayerAction,
 } from "./port.js";
 export { createSandboxProvider, type SandboxProviderOptions } from "./sandbox/sandbox-provider.js";
-export { scenarioOf, scenarioAmounts, scenarioMetadataKey, type SandboxScenario } from "./sandbox/scenarios.js";
-export { crc16CcittFalse } from "./qrph/crc16.js";
-export { parseEmvTlv, parseEmvTemplate, type EmvDataObject } from "./qrph/emv-tlv.js";
-export {
-  buildQrPhPayload,
-  parseQrPhPayload,
-  type QrPhPayloadInput,
-  type ParsedQrPhPayload,
-} from "./qrph/qrph-payload.js";
+export { scenarioMetadataKey } from "./sandbox/scenarios.js";
+export { parseQrPhPayload, type ParsedQrPhPayload } from "./qrph/qrph-payload.js";
 export { renderQrPng } from "./qrph/qr-image.js";
 export { providerOf, askProvider, type PaymentProviders } from "./providers.js";
-export { pageTokenMatches } from "./page-token.js";
+export { pageTokenMatches, hostedPageResource } from "./page-token.js";
 export { readSandboxOptions } from "./sandbox/sandbox-config.js";
 export { payerActionOf } from "./payer-action.js";

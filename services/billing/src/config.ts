@@ -1,4 +1,4 @@
-import { envInt } from "@bayad/kit";
+import { envInt, type Env } from "@bayad/kit";
 import { readSandboxOptions, type SandboxProviderOptions } from "@bayad/provider";
 
 export interface BillingConfig {
@@ -11,8 +11,6 @@ export interface BillingConfig {
   clockLeaseMs: number;
   sandbox: SandboxProviderOptions;
 }
-
-type Env = Record<string, string | undefined>;
 
 /** The billing service's environment; a bad value throws a one-line ConfigError. */
 export function readBillingConfig(env: Env): BillingConfig {

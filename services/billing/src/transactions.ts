@@ -7,7 +7,7 @@ import type { Session, Store } from "@bayad/store";
  * step then re-reads and decides again.
  */
 export class VersionConflict extends Error {
-  constructor(readonly resourceId: string) {
+  constructor(resourceId: string) {
     super(`${resourceId} changed while it was being written`);
     this.name = "VersionConflict";
   }
@@ -16,6 +16,13 @@ export class VersionConflict extends Error {
 /** writeChange, throwing VersionConflict (to abort the whole transaction) instead of returning false. */
 export async function mustWriteChange<T extends Versioned>(session: Session, change: Omit<Change<T>, "store">): Promise<void> {
   if (!(await writeChange(session, change))) throw new VersionConflict(change.record._id);
+}
+
+/** A session-level write's new version (writeMove, writeNextVersion), throwing VersionConflict where it returned false. */
+export async function mustLand<T extends Versioned>(write: Promise<T | false>, record: Versioned): Promise<T> {
+  const next = await write;
+  if (next === false) throw new VersionConflict(record._id);
+  return next;
 }
 
 // Each conflict means some other change landed, so losing this often in a row is not contention

@@ -1,11 +1,10 @@
+import type { Env } from "@bayad/kit";
 import { readSandboxOptions, type SandboxProviderOptions } from "@bayad/provider";
 
 export interface LinksConfig {
   /** The test-mode provider, which hosts the links' payment pages. */
   sandbox: SandboxProviderOptions;
 }
-
-type Env = Record<string, string | undefined>;
 
 /** The links service's environment; a bad value throws a one-line ConfigError. */
 export function readLinksConfig(env: Env): LinksConfig {

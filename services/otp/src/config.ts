@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { ConfigError, envBool, envEnum, envInt, envOptional, envString, envUrl } from "@bayad/kit";
+import { ConfigError, envBool, envEnum, envInt, envOptional, envSecret, envString, envUrl, type Env } from "@bayad/kit";
 import type { SmtpSenderOptions } from "./senders/smtp-sender.js";
 import type { SemaphoreSenderOptions } from "./senders/semaphore-sender.js";
 
@@ -46,18 +45,13 @@ export interface OtpConfig {
   sendTimeoutMs: number;
 }
 
-type Env = Record<string, string | undefined>;
-
 /** The OTP service's environment; a bad or missing value throws a one-line ConfigError. */
 export function readOtpConfig(env: Env): OtpConfig {
-  const configuredSecret = envOptional(env, "OTP_HASH_SECRET");
-  if (configuredSecret !== undefined && configuredSecret.length < 32) {
-    throw new ConfigError("OTP_HASH_SECRET", "must be at least 32 characters");
-  }
+  const hashSecret = envSecret(env, "OTP_HASH_SECRET", 32);
   const sendTimeoutMs = envInt(env, "OTP_SEND_TIMEOUT_MS", 8_000, { min: 1_000, max: 60_000 });
   return {
-    hashSecret: configuredSecret ?? randomBytes(32).toString("base64url"),
-    hashSecretGenerated: configuredSecret === undefined,
+    hashSecret: hashSecret.value,
+    hashSecretGenerated: hashSecret.generated,
     limits: {
       generatePerRecipient: readLimit(env, "OTP_GENERATE_RECIPIENT", 5, 900),
       generatePerCaller: readLimit(env, "OTP_GENERATE_CALLER", 60, 60),

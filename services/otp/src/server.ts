@@ -2,9 +2,8 @@ import { OtpService } from "@bayad/proto";
 import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import type { OtpConfig } from "./config.js";
-import { createRateLimiter } from "./limits/rate-limiter.js";
 import { createOtpService } from "./otp-service.js";
-import { createOtpsRepository } from "./otps/otps-repository.js";
+import { createOtpDeps } from "./otps/otp-deps.js";
 import { createChannelSenders } from "./senders/channel-senders.js";
 
 export interface OtpServerOptions {
@@ -31,17 +30,7 @@ export async function startOtpServer(options: OtpServerOptions): Promise<Running
     logger.warn("OTP_HASH_SECRET is not set: a random secret is used, so codes do not survive a restart or verify on another replica");
   }
   const senders = createChannelSenders(config, store, now);
-  const service = createOtpService({
-    repository: createOtpsRepository(store),
-    limiter: createRateLimiter(store, { secret: config.hashSecret, now }),
-    limits: config.limits,
-    senders: senders.byChannel,
-    devOutbox: senders.devOutbox,
-    secret: config.hashSecret,
-    sendingLeaseMs: 2 * config.sendTimeoutMs,
-    logger,
-    now,
-  });
+  const service = createOtpService(createOtpDeps({ store, config, senders, logger, now }));
   await store.ensureIndexes();
 
   return startServiceServer({

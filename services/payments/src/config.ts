@@ -1,4 +1,4 @@
-import { envInt } from "@bayad/kit";
+import { envInt, type Env } from "@bayad/kit";
 import { readSandboxOptions, type SandboxProviderOptions } from "@bayad/provider";
 
 export interface PaymentsConfig {
@@ -8,8 +8,6 @@ export interface PaymentsConfig {
   reconcileIntervalMs: number;
   sandbox: SandboxProviderOptions;
 }
-
-type Env = Record<string, string | undefined>;
 
 /** The payments service's environment; a bad value throws a one-line ConfigError. */
 export function readPaymentsConfig(env: Env): PaymentsConfig {

@@ -1,4 +1,4 @@
-import { ConfigError, envOptional, randomBase62 } from "@bayad/kit";
+import { envSecret, type Env } from "@bayad/kit";
 
 export interface RecordsConfig {
   /**
@@ -9,16 +9,10 @@ export interface RecordsConfig {
   cursorSecret: string;
 }
 
-type Env = Record<string, string | undefined>;
-
 /** Short keys can be guessed offline from one issued cursor. */
 const MIN_SECRET_LENGTH = 32;
 
 /** The records service's environment; a bad value throws a one-line ConfigError. */
 export function readRecordsConfig(env: Env): RecordsConfig {
-  const secret = envOptional(env, "RECORDS_CURSOR_SECRET");
-  if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) {
-    throw new ConfigError("RECORDS_CURSOR_SECRET", `must be at least ${MIN_SECRET_LENGTH} characters`);
-  }
-  return { cursorSecret: secret ?? randomBase62(43) };
+  return { cursorSecret: envSecret(env, "RECORDS_CURSOR_SECRET", MIN_SECRET_LENGTH).value };
 }

@@ -8,13 +8,13 @@ import { projectRecord, type ProjectionDeps } from "./records/projection.js";
 import { MalformedEventError, recordFromEvent } from "./records/record-from-event.js";
 import type { ProjectedRecord } from "./records/payment-record.js";
 
+/** The records feed's durable consumer on the bus: its position survives restarts. */
+export const RECORDS_DURABLE_NAME = "records";
+
 export interface RecordsConsumerOptions {
   bus: EventBus;
   store: Store;
   logger: Logger;
-  /** The durable consumer's name: its position survives restarts. */
-  durableName?: string;
-  now?: () => Date;
 }
 
 /**
@@ -59,8 +59,8 @@ export function recordsMessageHandler(deps: ProjectionDeps & { logger: Logger })
 export function startRecordsConsumer(options: RecordsConsumerOptions): Promise<Consumption> {
   const handler = recordsMessageHandler({
     repository: createPaymentRecordsRepository(options.store),
-    now: options.now ?? (() => new Date()),
+    now: () => new Date(),
     logger: options.logger,
   });
-  return options.bus.consume(options.durableName ?? "records", handler);
+  return options.bus.consume(RECORDS_DURABLE_NAME, handler);
 }

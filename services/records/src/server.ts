@@ -3,7 +3,7 @@ import { startServiceServer, type Logger, type Registry, type RunningServer } fr
 import { registerConsumerMetrics, type EventBus } from "@bayad/events";
 import type { Store } from "@bayad/store";
 import type { RecordsConfig } from "./config.js";
-import { startRecordsConsumer } from "./consumer.js";
+import { RECORDS_DURABLE_NAME, startRecordsConsumer } from "./consumer.js";
 import { createRecordsService } from "./records-service.js";
 
 export interface RecordsServerOptions {
@@ -15,26 +15,23 @@ export interface RecordsServerOptions {
   logger: Logger;
   host?: string;
   port?: number;
-  /** The durable consumer's name on the bus; default "records". */
-  durableName?: string;
 }
 
 /**
  * Serves RecordsService over gRPC with health and feeds its projection from the bus. The
  * consumer starts only once the indexes exist, so a backlog is never projected into a collection
- * that listings would have to scan; close stops consuming first, so no write is cut off.
+ * that listings would have to scan; close stops consuming once in-flight calls have drained, and
+ * resolves only when the consumer's last write is done.
  */
 export async function startRecordsServer(options: RecordsServerOptions): Promise<RunningServer> {
   const { store, bus, config, logger } = options;
   const service = createRecordsService({ store, cursorSecret: config.cursorSecret });
   await store.ensureIndexes();
-  const durableName = options.durableName ?? "records";
-  const consumption = await startRecordsConsumer({ bus, store, logger, durableName });
-  if (options.metrics) registerConsumerMetrics(options.metrics, bus, durableName);
+  const consumption = await startRecordsConsumer({ bus, store, logger });
+  if (options.metrics) registerConsumerMetrics(options.metrics, bus, RECORDS_DURABLE_NAME);
 
-  let server: RunningServer;
   try {
-    server = await startServiceServer({
+    return await startServiceServer({
       serviceName: RecordsService.typeName,
       routes: (router) => router.service(RecordsService, service),
       // Readiness is about answering listings, which needs the store only; a bus outage makes
@@ -44,16 +41,10 @@ export async function startRecordsServer(options: RecordsServerOptions): Promise
       host: options.host,
       port: options.port,
       metrics: options.metrics,
+      workers: [consumption],
     });
   } catch (error) {
     await consumption.stop();
     throw error;
   }
-  return {
-    ...server,
-    async close() {
-      await consumption.stop();
-      await server.close();
-    },
-  };
 }

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT, decodeProtectedHeader, generateKeyPair, importJWK, type JWK } from "jose";
-import { startTestPlatform, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
+import { expectError, startTestPlatform, unique, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
 
 /**
  * Who may call what: project API keys, development service tokens and their scopes, the admin
@@ -22,13 +21,7 @@ const capabilities = "/api/v1/payments/capabilities";
 const customers = "/api/v1/payments/customers";
 
 function newCustomer() {
-  return { customerReference: `ref-${randomBytes(8).toString("hex")}`, email: "maria@example.com" };
-}
-
-function expectError(response: ApiResponse, status: number, code: string): void {
-  expect(response.status).toBe(status);
-  expect(response.body.success).toBe(false);
-  expect(response.body.error.code).toBe(code);
+  return { customerReference: unique("ref"), email: "maria@example.com" };
 }
 
 function expectBearerChallenge(response: ApiResponse): void {

@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
+import { expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 /** Plans, subscriptions and invoices over real HTTP, through the gateway to the billing service. */
 
@@ -17,14 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
 });
-
-const unique = (prefix: string) => `${prefix}-${randomBytes(8).toString("hex")}`;
-
-function expectError(response: ApiResponse, status: number, code: string): void {
-  expect(response.status).toBe(status);
-  expect(response.body.success).toBe(false);
-  expect(response.body.error.code).toBe(code);
-}
 
 async function createPlan(overrides: Record<string, unknown> = {}, credential?: string) {
   const created = await api.request("POST", plans, {
@@ -283,7 +274,7 @@ describe("a subscription's status follows its invoices", () => {
     const { subscription } = await subscribe();
     const [first] = await invoicesOf(subscription.subscriptionId);
     await payInvoice(first!.invoiceId);
-    const outbox = billingStore().collection<{ subject: string; resourceId: string }>({ name: "outbox" });
+    const outbox = billingStore().collection<{ _id: string; subject: string; resourceId: string }>({ name: "outbox" });
     const subjects = async (resourceId: string) => (await outbox.find({ resourceId })).map((event) => event.subject);
     expect(await subjects(subscription.subscriptionId)).toEqual([
       "bayad.events.billing.subscription.created",

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../test-support/harness.js";
-import { chromiumAvailable, chromiumPath, launchBrowser, payInBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
+import { startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { chromiumReady, launchBrowser, payInBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
 
 const checkouts = "/api/v1/payments/checkouts";
 
-if (!chromiumAvailable) console.info(`Skipping the browser checkout tests: ${chromiumPath} does not exist (apt-get install chromium).`);
-
-describe.skipIf(!chromiumAvailable)(`hosted checkout in a real browser (${skipReason})`, () => {
+describe.skipIf(!chromiumReady("the browser checkout tests"))(`hosted checkout in a real browser (${skipReason})`, () => {
   let api: TestPlatform;
   let browser: TestBrowser;
-  let counter = 0;
 
   beforeAll(async () => {
     api = await startTestPlatform();
@@ -22,10 +19,9 @@ describe.skipIf(!chromiumAvailable)(`hosted checkout in a real browser (${skipRe
   });
 
   async function createCheckout(amountMinor: number) {
-    counter += 1;
     const created = await api.request("POST", checkouts, {
       body: {
-        referenceId: `browser-${Date.now()}-${counter}`,
+        referenceId: unique("browser"),
         amount: { amountMinor, currency: "PHP" },
         successUrl: "https://shop.example.ph/thanks",
         cancelUrl: "https://shop.example.ph/cart",
@@ -37,26 +33,16 @@ describe.skipIf(!chromiumAvailable)(`hosted checkout in a real browser (${skipRe
 
   it("pays a checkout on the hosted page, and the API reads it paid", async () => {
     const checkout = await createCheckout(2500_00);
-    const page = await browser.context.newPage();
-    try {
-      const outcome = await payInBrowser(page, checkout.checkoutUrl, "₱2,500.00", "checkout-page.png");
-      expect(outcome).toEqual({ result: "Payment successful", status: "paid" });
-    } finally {
-      await page.close();
-    }
+    const outcome = await browser.withPage((page) => payInBrowser(page, checkout.checkoutUrl, "₱2,500.00", "checkout-page.png"));
+    expect(outcome).toEqual({ result: "Payment successful", status: "paid" });
     const read = await api.request("GET", `${checkouts}/${checkout.checkoutId}`);
     expect(read.body.data.status).toBe("paid");
   }, 30_000);
 
   it("decline: paying a 1002-centavo checkout on the hosted page fails it", async () => {
     const checkout = await createCheckout(1002);
-    const page = await browser.context.newPage();
-    try {
-      const outcome = await payInBrowser(page, checkout.checkoutUrl, "₱10.02");
-      expect(outcome).toEqual({ result: "Payment failed", status: "failed" });
-    } finally {
-      await page.close();
-    }
+    const outcome = await browser.withPage((page) => payInBrowser(page, checkout.checkoutUrl, "₱10.02"));
+    expect(outcome).toEqual({ result: "Payment failed", status: "failed" });
     const read = await api.request("GET", `${checkouts}/${checkout.checkoutId}`);
     expect(read.body.data.status).toBe("failed");
   }, 30_000);

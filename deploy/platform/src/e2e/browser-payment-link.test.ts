@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../test-support/harness.js";
-import { chromiumAvailable, chromiumPath, launchBrowser, payInBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
+import { startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { chromiumReady, launchBrowser, payInBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
 
 const links = "/api/v1/payments/payment-links";
 
-if (!chromiumAvailable) console.info(`Skipping the browser payment-link tests: ${chromiumPath} does not exist (apt-get install chromium).`);
-
-describe.skipIf(!chromiumAvailable)(`hosted payment-link and invoice pages in a real browser (${skipReason})`, () => {
+describe.skipIf(!chromiumReady("the browser payment-link tests"))(`hosted payment-link and invoice pages in a real browser (${skipReason})`, () => {
   let api: TestPlatform;
   let browser: TestBrowser;
 
@@ -20,19 +18,10 @@ describe.skipIf(!chromiumAvailable)(`hosted payment-link and invoice pages in a 
     await api?.close();
   });
 
-  async function inNewPage<T>(work: (page: Awaited<ReturnType<TestBrowser["context"]["newPage"]>>) => Promise<T>) {
-    const page = await browser.context.newPage();
-    try {
-      return await work(page);
-    } finally {
-      await page.close();
-    }
-  }
-
   it("pays a payment link through its hosted page, and the link reads paid", async () => {
     const created = await api.request("POST", links, {
       body: {
-        referenceId: `browser-link-${Date.now()}`,
+        referenceId: unique("browser-link"),
         amount: { amountMinor: 1250_50, currency: "PHP" },
         description: "Catering deposit",
         remarks: "Due Friday",
@@ -41,17 +30,14 @@ describe.skipIf(!chromiumAvailable)(`hosted payment-link and invoice pages in a 
     expect(created.status).toBe(201);
     const link = created.body.data as { paymentLinkId: string; url: string; referenceNumber: string };
 
-    const outcome = await inNewPage(async (page) => {
-      const paid = await payInBrowser(page, link.url, "₱1,250.50", "payment-link-page.png");
-      return paid;
-    });
+    const outcome = await browser.withPage((page) => payInBrowser(page, link.url, "₱1,250.50", "payment-link-page.png"));
     expect(outcome).toEqual({ result: "Payment successful", status: "paid" });
 
     const read = await api.request("GET", `${links}/${link.paymentLinkId}`);
     expect(read.body.data).toMatchObject({ status: "paid", active: false, archived: false, referenceNumber: link.referenceNumber });
 
     // The link collects one payment: its page no longer offers to pay.
-    const again = await inNewPage(async (page) => {
+    const again = await browser.withPage(async (page) => {
       await page.goto(link.url);
       return { pay: await page.locator("#pay").count(), status: await page.locator("#status").textContent() };
     });
@@ -60,11 +46,11 @@ describe.skipIf(!chromiumAvailable)(`hosted payment-link and invoice pages in a 
 
   it("an archived link's page cannot be paid", async () => {
     const created = await api.request("POST", links, {
-      body: { referenceId: `browser-archived-${Date.now()}`, amount: { amountMinor: 500_00, currency: "PHP" }, description: "Archived" },
+      body: { referenceId: unique("browser-archived"), amount: { amountMinor: 500_00, currency: "PHP" }, description: "Archived" },
     });
     const link = created.body.data as { paymentLinkId: string; url: string };
     await api.request("PATCH", `${links}/${link.paymentLinkId}`, { body: { archive: true } });
-    const shown = await inNewPage(async (page) => {
+    const shown = await browser.withPage(async (page) => {
       await page.goto(link.url);
       return { pay: await page.locator("#pay").count(), status: await page.locator("#status").textContent() };
     });
@@ -76,17 +62,17 @@ describe.skipIf(!chromiumAvailable)(`hosted payment-link and invoice pages in a 
       body: { name: "Browser plan", amount: 299_00, interval: "monthly" },
     });
     const customer = await api.request("POST", "/api/v1/payments/customers", {
-      body: { customerReference: `browser-${Date.now()}`, email: "browser@example.ph" },
+      body: { customerReference: unique("browser"), email: "browser@example.ph" },
     });
     const subscription = await api.request("POST", "/api/v1/payments/subscriptions", {
-      body: { customerId: customer.body.data.customerId, referenceId: `browser-sub-${Date.now()}`, priceId: plan.body.data.planId },
+      body: { customerId: customer.body.data.customerId, referenceId: unique("browser-sub"), priceId: plan.body.data.planId },
     });
     expect(subscription.status).toBe(201);
     const subscriptionId = subscription.body.data.subscriptionId as string;
     const invoices = await api.request("GET", `/api/v1/payments/subscriptions/${subscriptionId}/invoices`);
     const invoice = invoices.body.data[0] as { invoiceId: string; hostedInvoiceUrl: string };
 
-    const outcome = await inNewPage((page) => payInBrowser(page, invoice.hostedInvoiceUrl, "₱299.00", "invoice-page.png"));
+    const outcome = await browser.withPage((page) => payInBrowser(page, invoice.hostedInvoiceUrl, "₱299.00", "invoice-page.png"));
     expect(outcome).toEqual({ result: "Payment successful", status: "paid" });
     expect((await api.request("GET", `/api/v1/payments/invoices/${invoice.invoiceId}`)).body.data.status).toBe("paid");
     expect((await api.request("GET", `/api/v1/payments/subscriptions/${subscriptionId}`)).body.data.status).toBe("active");

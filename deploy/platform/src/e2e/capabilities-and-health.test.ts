@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
 
 /**
@@ -92,34 +92,38 @@ describe("readyz", () => {
   });
 
   describe("on a platform whose payments store has closed", () => {
-    let broken: TestPlatform;
+    let broken: TestPlatform | undefined;
 
-    beforeAll(async () => {
+    /** Each test's own platform, ready, whose payments store is then closed. */
+    async function platformWithClosedPaymentsStore(): Promise<TestPlatform> {
       broken = await startTestPlatform();
-    });
+      expect((await broken.request("GET", "/readyz", { credential: null })).status).toBe(200);
+      await broken.platform.stores.payments.close();
+      return broken;
+    }
 
-    afterAll(async () => {
+    afterEach(async () => {
       await broken?.close();
+      broken = undefined;
     });
 
     it("answers 503 SERVICE_UNAVAILABLE naming the payments service, while healthz stays 200", async () => {
-      expect((await broken.request("GET", "/readyz", { credential: null })).status).toBe(200);
-
-      await broken.platform.stores.payments.close();
+      const platform = await platformWithClosedPaymentsStore();
 
       const response = await eventually(async () => {
-        const probe = await broken.request("GET", "/readyz", { credential: null });
+        const probe = await platform.request("GET", "/readyz", { credential: null });
         return probe.status === 503 ? probe : undefined;
       });
       expect(response.body.success).toBe(false);
       expect(response.body.error.code).toBe("SERVICE_UNAVAILABLE");
       expect(response.body.error.details).toEqual(expect.arrayContaining([expect.stringContaining("payments")]));
       expect(response.body.meta.correlationId).toBe(response.headers.get("X-Correlation-Id"));
-      expect((await broken.request("GET", "/healthz", { credential: null })).status).toBe(200);
+      expect((await platform.request("GET", "/healthz", { credential: null })).status).toBe(200);
     });
 
     it("answers reads that need the store with 503 SERVICE_UNAVAILABLE, not a 500", async () => {
-      const read = await broken.request("GET", "/api/v1/payments/customers/cus_unreachable");
+      const platform = await platformWithClosedPaymentsStore();
+      const read = await platform.request("GET", "/api/v1/payments/customers/cus_unreachable");
       expect(read.status).toBe(503);
       expect(read.body.error.code).toBe("SERVICE_UNAVAILABLE");
     });

@@ -1,15 +1,13 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventSchema } from "@bayad/proto";
-import { eventually, newIdempotencyKey, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+import { eventually, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 const checkouts = "/api/v1/payments/checkouts";
-let counter = 0;
 
 function checkoutBody(amountMinor = 150_00, extra: Record<string, unknown> = {}) {
-  counter += 1;
   return {
-    referenceId: `order-${Date.now()}-${counter}`,
+    referenceId: unique("order"),
     amount: { amountMinor, currency: "PHP" },
     successUrl: "https://shop.example.ph/thanks",
     cancelUrl: "https://shop.example.ph/cart",

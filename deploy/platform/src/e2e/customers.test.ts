@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newIdempotencyKey, startTestPlatform, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
+import { expectError, newIdempotencyKey, startTestPlatform, unique, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
 
 /** createCustomer and getCustomer over real HTTP, through the gateway to the payments service. */
 
@@ -16,18 +16,14 @@ afterAll(async () => {
 
 const customers = "/api/v1/payments/customers";
 
-function uniqueReference(): string {
-  return `user-${randomBytes(8).toString("hex")}`;
-}
-
 function validCustomer(overrides: Record<string, unknown> = {}) {
-  return { customerReference: uniqueReference(), email: "juan@example.com", name: "Juan dela Cruz", ...overrides };
+  return { customerReference: unique("user"), email: "juan@example.com", name: "Juan dela Cruz", ...overrides };
 }
 
 /** A key of exactly `length` characters, unique per call. */
 function keyOfLength(length: number): string {
-  const unique = randomBytes(8).toString("hex");
-  return `${unique}${"k".repeat(Math.max(0, length - unique.length))}`.slice(0, length);
+  const random = randomBytes(8).toString("hex");
+  return `${random}${"k".repeat(Math.max(0, length - random.length))}`.slice(0, length);
 }
 
 function countCustomers(): Promise<number> {
@@ -39,12 +35,6 @@ function expectValidationNaming(response: ApiResponse, field: string): void {
   expect(response.body.success).toBe(false);
   expect(response.body.error.code).toBe("VALIDATION_FAILED");
   expect(response.body.error.details).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${field}\\b`))]));
-}
-
-function expectError(response: ApiResponse, status: number, code: string): void {
-  expect(response.status).toBe(status);
-  expect(response.body.success).toBe(false);
-  expect(response.body.error.code).toBe(code);
 }
 
 /** Requests createCustomer must refuse, each with the field its 400 has to name. */
@@ -85,7 +75,7 @@ describe("createCustomer", () => {
   });
 
   it("creates a customer without a name, and reports none", async () => {
-    const body = { customerReference: uniqueReference(), email: "ana@example.com" };
+    const body = { customerReference: unique("user"), email: "ana@example.com" };
 
     const response = await api.request("POST", customers, { body });
 
@@ -96,7 +86,7 @@ describe("createCustomer", () => {
   });
 
   it("accepts a customerReference and a name of exactly 255 characters", async () => {
-    const body = validCustomer({ customerReference: `${uniqueReference()}${"r".repeat(255)}`.slice(0, 255), name: "n".repeat(255) });
+    const body = validCustomer({ customerReference: `${unique("user")}${"r".repeat(255)}`.slice(0, 255), name: "n".repeat(255) });
 
     const response = await api.request("POST", customers, { body });
 
@@ -150,7 +140,7 @@ describe("createCustomer", () => {
   });
 
   it("rejects a second customer with the same customerReference under a new key with 409 RESOURCE_ALREADY_EXISTS", async () => {
-    const customerReference = uniqueReference();
+    const customerReference = unique("user");
     const first = await api.request("POST", customers, { body: validCustomer({ customerReference }) });
     expect(first.status).toBe(201);
 
@@ -163,7 +153,7 @@ describe("createCustomer", () => {
   });
 
   it("keeps the first customer unchanged when a duplicate customerReference is refused", async () => {
-    const customerReference = uniqueReference();
+    const customerReference = unique("user");
     const first = await api.request("POST", customers, { body: validCustomer({ customerReference }) });
     await api.request("POST", customers, { body: validCustomer({ customerReference, email: "other@example.com" }) });
 
@@ -177,7 +167,7 @@ describe("createCustomer writes nothing when it refuses a request", () => {
   it("leaves the customers collection unchanged after every kind of rejected request", async () => {
     const project = await api.newProject();
     const readOnly = await api.serviceToken(project.projectId, ["payments:read"]);
-    const taken = uniqueReference();
+    const taken = unique("user");
     expect((await api.request("POST", customers, { credential: project.testKey, body: validCustomer({ customerReference: taken }) })).status).toBe(201);
     const before = await countCustomers();
 
@@ -265,7 +255,7 @@ describe("getCustomer", () => {
 
   it("reads a customer created without a name back without one", async () => {
     const created = await api.request("POST", customers, {
-      body: { customerReference: uniqueReference(), email: "ana@example.com" },
+      body: { customerReference: unique("user"), email: "ana@example.com" },
     });
 
     const read = await api.request("GET", `${customers}/${created.body.data.customerId}`);

@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
+import { expectError, startTestPlatform, unique, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
 
 /**
  * What every caller sees of the gateway whatever the operation: the envelope, the error codes of
@@ -20,25 +19,20 @@ afterAll(async () => {
   await api?.close();
 });
 
-function uniqueReference(): string {
-  return `ref-${randomBytes(8).toString("hex")}`;
-}
-
 function validCustomer() {
-  return { customerReference: uniqueReference(), email: "juan@example.com", name: "Juan dela Cruz" };
+  return { customerReference: unique("ref"), email: "juan@example.com", name: "Juan dela Cruz" };
 }
 
+/** expectError, and a message a person can read. */
 function expectErrorEnvelope(response: ApiResponse, status: number, code: string): void {
-  expect(response.status).toBe(status);
-  expect(response.body.success).toBe(false);
-  expect(response.body.error.code).toBe(code);
+  expectError(response, status, code);
   expect(typeof response.body.error.message).toBe("string");
   expect(response.body.error.message.length).toBeGreaterThan(0);
 }
 
 /** A body a little over twice the limit, as valid JSON. */
 function oversizedCustomer() {
-  return { customerReference: uniqueReference(), email: "juan@example.com", name: "x".repeat(bodyLimitBytes * 2) };
+  return { customerReference: unique("ref"), email: "juan@example.com", name: "x".repeat(bodyLimitBytes * 2) };
 }
 
 describe("unknown routes", () => {
@@ -104,7 +98,7 @@ describe("request bodies", () => {
       method: "POST",
       headers: {
         Authorization: `Bearer ${api.platform.testApiKey}`,
-        "Idempotency-Key": `chunked-${randomBytes(12).toString("hex")}`,
+        "Idempotency-Key": unique("chunked"),
         "Content-Type": "application/json",
       },
       body: stream,

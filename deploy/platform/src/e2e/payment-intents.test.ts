@@ -6,15 +6,13 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventSchema } from "@bayad/proto";
 import { parseQrPhPayload } from "@bayad/provider";
-import { eventually, newIdempotencyKey, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+import { eventually, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 const intents = "/api/v1/payments/intents";
 const helpers = "/api/v1/payments/test-helpers/intents";
-let counter = 0;
 
 function intentBody(amountMinor = 999_00) {
-  counter += 1;
-  return { referenceId: `order-${Date.now()}-${counter}`, amount: { amountMinor, currency: "PHP" } };
+  return { referenceId: unique("order"), amount: { amountMinor, currency: "PHP" } };
 }
 
 function qrBody(extra: Record<string, unknown> = {}) {

@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
+import { expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 /** Payment links over real HTTP, through the gateway to the links service. */
 
@@ -17,11 +16,9 @@ afterAll(async () => {
   await api?.close();
 });
 
-const reference = () => `link-${randomBytes(8).toString("hex")}`;
-
 function validLink(overrides: Record<string, unknown> = {}) {
   return {
-    referenceId: reference(),
+    referenceId: unique("link"),
     amount: { amountMinor: 1500_00, currency: "PHP" },
     description: "Catering deposit",
     remarks: "Due Friday",
@@ -37,13 +34,7 @@ async function createLink(overrides: Record<string, unknown> = {}, credential?: 
 }
 
 const stored = () => api.platform.stores.links.collection({ name: "payment_links" });
-const outbox = () => api.platform.stores.links.collection<{ subject: string; resourceId: string }>({ name: "outbox" });
-
-function expectError(response: ApiResponse, status: number, code: string): void {
-  expect(response.status).toBe(status);
-  expect(response.body.success).toBe(false);
-  expect(response.body.error.code).toBe(code);
-}
+const outbox = () => api.platform.stores.links.collection<{ _id: string; subject: string; resourceId: string }>({ name: "outbox" });
 
 describe("createPaymentLink", () => {
   it("creates an active link with a hosted page, a provider reference number and service_reference_id", async () => {

@@ -5,9 +5,8 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { CheckoutSchema, CheckoutStatus, EventSchema } from "@bayad/proto";
 import { createLogger } from "@bayad/kit";
 import { readRecordsConfig, startRecordsServer } from "@bayad/records-service";
-import { eventually, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
-import { deleteJetStreamNamespace } from "@bayad/events";
-import { startTcpProxy, type TcpProxy } from "@bayad/events/testing";
+import { eventually, prerequisiteMet, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { deleteJetStreamNamespace, startTcpProxy, type TcpProxy } from "@bayad/events/testing";
 
 /**
  * The payment records feed end to end: services write events to their outboxes, relays publish
@@ -16,10 +15,9 @@ import { startTcpProxy, type TcpProxy } from "@bayad/events/testing";
  */
 
 const natsUrl = process.env.NATS_URL;
-if (!natsUrl) console.info("Skipping the records feed tests on NATS JetStream: NATS_URL is not set (e.g. nats://127.0.0.1:4222).");
+const natsReady = prerequisiteMet("the records feed tests on NATS JetStream", natsUrl ? undefined : "NATS_URL is not set (e.g. nats://127.0.0.1:4222)");
 
 const records = "/api/v1/payments/records";
-const unique = (prefix: string) => `${prefix}-${randomBytes(6).toString("hex")}`;
 
 interface FeedRecord {
   type: string;
@@ -256,7 +254,7 @@ describe("records feed pagination", () => {
   });
 });
 
-describe.skipIf(!natsUrl)("records feed on NATS JetStream (needs NATS_URL)", () => {
+describe.skipIf(!natsReady)("records feed on NATS JetStream (needs NATS_URL)", () => {
   let proxy: TcpProxy;
   let api: TestPlatform;
   // Its own stream on the shared NATS server, so parallel runs never consume each other's events.
@@ -301,7 +299,7 @@ describe.skipIf(!natsUrl)("records feed on NATS JetStream (needs NATS_URL)", () 
     try {
       const ids = await produceEverything(api, project.testKey);
       // Every write answered; nothing could be published meanwhile.
-      const unpublished = await platform().stores.payments.collection({ name: "outbox" }).count({ publishedAt: null });
+      const unpublished = await api.platform.stores.payments.collection({ name: "outbox" }).count({ publishedAt: null });
       expect(unpublished).toBeGreaterThan(0);
       await proxy.restore();
       const feed = await expectEverythingInFeed(api, ids, project.testKey);
@@ -315,14 +313,14 @@ describe.skipIf(!natsUrl)("records feed on NATS JetStream (needs NATS_URL)", () 
     const project = await api.newProject();
     const ids = await produceEverything(api, project.testKey);
     await expectEverythingInFeed(api, ids, project.testKey);
-    const outbox = platform().stores.links.collection<{ _id: string; subject: string; payload: string; aggregateVersion: number }>({ name: "outbox" });
+    const outbox = api.platform.stores.links.collection<{ _id: string; subject: string; payload: string; aggregateVersion: number }>({ name: "outbox" });
     const events = await outbox.find({ resourceId: ids.paymentLinkId }, { sort: { aggregateVersion: 1 } });
     expect(events.map((event) => event.aggregateVersion)).toEqual([1, 2]);
     // The latest event again, under its own id (JetStream drops it), and the first event again
     // under a new id, as a redelivery arriving after a newer version would look.
     const [first, latest] = events;
-    await platform().bus.publish({ subject: latest!.subject, eventId: latest!._id, payload: Buffer.from(latest!.payload, "base64") });
-    await platform().bus.publish({ subject: first!.subject, eventId: `${first!._id}-again`, payload: Buffer.from(first!.payload, "base64") });
+    await api.platform.bus.publish({ subject: latest!.subject, eventId: latest!._id, payload: Buffer.from(latest!.payload, "base64") });
+    await api.platform.bus.publish({ subject: first!.subject, eventId: `${first!._id}-again`, payload: Buffer.from(first!.payload, "base64") });
     // A marker event published after both tells when the consumer has passed them.
     const marker = await api.request("POST", "/api/v1/payments/payment-links", {
       credential: project.testKey,
@@ -333,8 +331,4 @@ describe.skipIf(!natsUrl)("records feed on NATS JetStream (needs NATS_URL)", () 
     expect(feed.find((record) => record.id === ids.paymentLinkId)?.status).toBe("archived");
     expect(feed.filter((record) => record.id === ids.paymentLinkId)).toHaveLength(1);
   }, 60_000);
-
-  function platform() {
-    return api.platform;
-  }
 });

@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteJetStreamNamespace } from "@bayad/events";
+import { deleteJetStreamNamespace } from "@bayad/events/testing";
 import { launchServicesMode, type ServicesMode } from "../services-mode/services-launcher.js";
-import { eventually } from "../test-support/harness.js";
+import { eventually, newIdempotencyKey, prerequisiteMet, unique } from "../test-support/harness.js";
 
 /**
  * Services mode: every service and the gateway as separate processes, configured only by
@@ -11,57 +9,40 @@ import { eventually } from "../test-support/harness.js";
  */
 
 const natsUrl = process.env.NATS_URL;
-if (!natsUrl) console.info("Skipping the services-mode tests: NATS_URL is not set (e.g. nats://127.0.0.1:4222).");
+const natsReady = prerequisiteMet("the services-mode tests", natsUrl ? undefined : "NATS_URL is not set (e.g. nats://127.0.0.1:4222)");
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-describe.skipIf(!natsUrl)("services mode (separate processes, needs NATS_URL)", () => {
-  const namespace = `svc${randomBytes(5).toString("hex")}`;
+describe.skipIf(!natsReady)("services mode (separate processes, needs NATS_URL)", () => {
+  const namespace = unique("svc").replace(/-/g, "");
   const logs: string[] = [];
   let mode: ServicesMode;
-  let apiKey: string;
 
   const call = (method: string, path: string, body?: unknown) =>
     fetch(`${mode.gatewayUrl}${path}`, {
       method,
       headers: {
-        Authorization: `Bearer ${apiKey}`,
+        Authorization: `Bearer ${mode.testApiKey}`,
         ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        ...(method === "GET" ? {} : { "Idempotency-Key": `svc-${randomBytes(12).toString("hex")}` }),
+        ...(method === "GET" ? {} : { "Idempotency-Key": newIdempotencyKey() }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
 
   const newCheckout = () =>
     call("POST", "/api/v1/payments/checkouts", {
-      referenceId: `svc-${randomBytes(8).toString("hex")}`,
+      referenceId: unique("svc"),
       amount: { amountMinor: 100_00, currency: "PHP" },
       successUrl: "https://shop.example.ph/ok",
       cancelUrl: "https://shop.example.ph/no",
     });
 
   beforeAll(async () => {
+    // PORT 0: the launcher finds the gateway a free port.
     mode = await launchServicesMode({
-      env: { ...process.env, NATS_URL: natsUrl, EVENTS_NAMESPACE: namespace, PORT: String(await freePort()), LOG_LEVEL: "info", MONGODB_URI: "" },
+      env: { ...process.env, NATS_URL: natsUrl, EVENTS_NAMESPACE: namespace, PORT: "0", LOG_LEVEL: "info", MONGODB_URI: "" },
       output: (name, line) => logs.push(`[${name}] ${line}`),
     }).catch((error: unknown) => {
       throw new Error(`${String(error)}\n${logs.filter((line) => !line.includes('"level":30')).join("\n")}`);
     });
-    const admin = (path: string, body: unknown) =>
-      fetch(`${mode.gatewayUrl}${path}`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${mode.adminApiKey}`, "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      }).then((response) => response.json() as Promise<any>);
-    const project = await admin("/admin/v1/projects", { name: "Services mode" });
-    apiKey = (await admin(`/admin/v1/projects/${project.data.projectId}/api-keys`, { environment: "test" })).data.apiKey;
   }, 90_000);
 
   afterAll(async () => {
@@ -75,11 +56,12 @@ describe.skipIf(!natsUrl)("services mode (separate processes, needs NATS_URL)", 
     const read = await call("GET", `/api/v1/payments/checkouts/${created.body.data.checkoutId}`);
     expect(read.status).toBe(200);
     expect(read.body.data).toMatchObject({ checkoutId: created.body.data.checkoutId, status: "pending" });
-    const feed = await eventually(async () => {
+    // The records service, another process, learnt of it over NATS.
+    const record = await eventually(async () => {
       const page = await call("GET", "/api/v1/payments/records?type=checkout");
-      return page.body.data.records.some((r: { id: string }) => r.id === created.body.data.checkoutId) ? page : undefined;
+      return page.status === 200 ? page.body.data.records.find((r: { id: string }) => r.id === created.body.data.checkoutId) : undefined;
     });
-    expect(feed.status).toBe(200);
+    expect(record).toMatchObject({ type: "checkout", amountMinor: "10000", referenceId: created.body.data.referenceId });
   }, 30_000);
 
   it("every process serves Prometheus metrics: requests, rpc latencies, outbox and consumer lag", async () => {
@@ -92,9 +74,9 @@ describe.skipIf(!natsUrl)("services mode (separate processes, needs NATS_URL)", 
   });
 
   it("logs carry the caller's correlation id through the gRPC hop", async () => {
-    const correlationId = `corr-${randomBytes(6).toString("hex")}`;
+    const correlationId = unique("corr");
     const response = await fetch(`${mode.gatewayUrl}/api/v1/payments/checkouts/chk_doesnotexist`, {
-      headers: { Authorization: `Bearer ${apiKey}`, "X-Correlation-Id": correlationId },
+      headers: { Authorization: `Bearer ${mode.testApiKey}`, "X-Correlation-Id": correlationId },
     });
     expect(response.status).toBe(404);
     const line = await eventually(async () => logs.find((entry) => entry.startsWith("[payments]") && entry.includes(correlationId)));

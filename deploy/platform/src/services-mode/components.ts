@@ -1,45 +1,97 @@
-import { createMetricsRegistry, envUrl, ConfigError, type Logger, type RunningServer } from "@bayad/kit";
+import { createMetricsRegistry, envUrl, ConfigError, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import type { EventBus } from "@bayad/events";
 import { readGatewayConfig, startGateway } from "@bayad/gateway";
-import { readPaymentsConfig, startPaymentsServer } from "@bayad/payments-service";
-import { readBillingConfig, startBillingServer } from "@bayad/billing-service";
-import { readLinksConfig, startLinksServer } from "@bayad/links-service";
-import { readRecordsConfig, startRecordsServer } from "@bayad/records-service";
-import { readOtpConfig, startOtpServer } from "@bayad/otp-service";
+import { readPaymentsConfig, startPaymentsServer, type PaymentsConfig } from "@bayad/payments-service";
+import { readBillingConfig, startBillingServer, type BillingConfig } from "@bayad/billing-service";
+import { readLinksConfig, startLinksServer, type LinksConfig } from "@bayad/links-service";
+import { readRecordsConfig, startRecordsServer, type RecordsConfig } from "@bayad/records-service";
+import { readOtpConfig, startOtpServer, type OtpConfig } from "@bayad/otp-service";
 import type { RunningComponent } from "./process-lifecycle.js";
 import { busFromEnv, listenFromEnv, serveMetricsFromEnv, storeFromEnv } from "./infrastructure.js";
 
 type Env = Record<string, string | undefined>;
 
-export const componentNames = ["gateway", "payments", "billing", "links", "records", "otp"] as const;
+/** The services behind the gateway, in the order they start. */
+export const serviceNames = ["payments", "billing", "links", "records", "otp"] as const;
+export type ServiceName = (typeof serviceNames)[number];
+
+export const componentNames = ["gateway", ...serviceNames] as const;
 export type ComponentName = (typeof componentNames)[number];
 
 export function isComponentName(name: string | undefined): name is ComponentName {
   return (componentNames as readonly string[]).includes(name ?? "");
 }
 
-interface ServiceDeps {
-  env: Env;
-  store: Store;
-  bus?: EventBus;
-  logger: Logger;
-  metrics: ReturnType<typeof createMetricsRegistry>;
-  host: string;
-  port: number;
+/** The gateway's variable that addresses a service: PAYMENTS_URL, BILLING_URL, … */
+export function serviceUrlVariable(name: ServiceName): string {
+  return `${name.toUpperCase()}_URL`;
 }
 
-/** How each service starts from its environment; `bus` marks the ones that need NATS. */
-const services: Record<Exclude<ComponentName, "gateway">, { bus: boolean; start(deps: ServiceDeps): Promise<RunningServer> }> = {
-  payments: { bus: true, start: (d) => startPaymentsServer({ ...d, config: readPaymentsConfig(d.env) }) },
-  billing: { bus: true, start: (d) => startBillingServer({ ...d, config: readBillingConfig(d.env) }) },
-  links: { bus: true, start: (d) => startLinksServer({ ...d, config: readLinksConfig(d.env) }) },
+/** Each service's configuration, as its reader returns it. */
+export interface ServiceConfigs {
+  payments: PaymentsConfig;
+  billing: BillingConfig;
+  links: LinksConfig;
+  records: RecordsConfig;
+  otp: OtpConfig;
+}
+
+/** What a service starts with; host and port default to the service's own (loopback, a free port). */
+export interface ServiceDeps<N extends ServiceName = ServiceName> {
+  config: ServiceConfigs[N];
+  store: Store;
+  /** Required by the services that publish or consume events; the others ignore it. */
+  bus?: EventBus;
+  logger: Logger;
+  metrics: Registry;
+  host?: string;
+  port?: number;
+}
+
+interface ServiceEntry<N extends ServiceName> {
+  /** Whether the service publishes or consumes events, and so cannot run without the bus. */
+  bus: boolean;
+  readConfig(env: Env): ServiceConfigs[N];
+  start(deps: ServiceDeps<N>): Promise<RunningServer>;
+}
+
+/** How each service reads its configuration from the environment and starts. */
+const services: { [N in ServiceName]: ServiceEntry<N> } = {
+  payments: { bus: true, readConfig: readPaymentsConfig, start: startPaymentsServer },
+  billing: { bus: true, readConfig: readBillingConfig, start: startBillingServer },
+  links: { bus: true, readConfig: readLinksConfig, start: startLinksServer },
   records: {
     bus: true,
-    start: (d) => startRecordsServer({ ...d, bus: d.bus!, config: readRecordsConfig(d.env) }),
+    readConfig: readRecordsConfig,
+    start: ({ bus, ...deps }) => {
+      if (!bus) throw new Error("the records service needs an event bus");
+      return startRecordsServer({ ...deps, bus });
+    },
   },
-  otp: { bus: false, start: (d) => startOtpServer({ ...d, config: readOtpConfig(d.env) }) },
+  otp: { bus: false, readConfig: readOtpConfig, start: startOtpServer },
 };
+
+/** A service's configuration from the environment; a bad value throws a one-line ConfigError. */
+export function readServiceConfig<N extends ServiceName>(name: N, env: Env): ServiceConfigs[N] {
+  return services[name].readConfig(env);
+}
+
+/** Every service's configuration, read before anything starts. */
+export function readServiceConfigs(env: Env): ServiceConfigs {
+  return {
+    payments: readServiceConfig("payments", env),
+    billing: readServiceConfig("billing", env),
+    links: readServiceConfig("links", env),
+    records: readServiceConfig("records", env),
+    otp: readServiceConfig("otp", env),
+  };
+}
+
+/** Starts one service's gRPC server with what it is given. */
+export function startService<N extends ServiceName>(name: N, deps: ServiceDeps<N>): Promise<RunningServer> {
+  return services[name].start(deps);
+}
 
 function requiredUrl(env: Env, name: string): string {
   const url = envUrl(env, name);
@@ -56,13 +108,10 @@ export async function startComponent(name: ComponentName, env: Env, logger: Logg
   const metrics = createMetricsRegistry();
   if (name === "gateway") {
     const config = readGatewayConfig(env);
-    const addresses = {
-      payments: requiredUrl(env, "PAYMENTS_URL"),
-      billing: requiredUrl(env, "BILLING_URL"),
-      links: requiredUrl(env, "LINKS_URL"),
-      records: requiredUrl(env, "RECORDS_URL"),
-      otp: requiredUrl(env, "OTP_URL"),
-    };
+    const addresses = Object.fromEntries(serviceNames.map((service) => [service, requiredUrl(env, serviceUrlVariable(service))])) as Record<
+      ServiceName,
+      string
+    >;
     const store = await storeFromEnv(env, name, logger);
     const gateway = await startGateway({ config, store, services: addresses, logger, metrics });
     return {
@@ -73,11 +122,11 @@ export async function startComponent(name: ComponentName, env: Env, logger: Logg
     };
   }
 
-  const service = services[name];
+  const config = readServiceConfig(name, env);
   const listen = listenFromEnv(env, 50051);
   const store = await storeFromEnv(env, name, logger);
-  const bus = service.bus ? await busFromEnv(env, logger) : undefined;
-  const server = await service.start({ env, store, bus, logger, metrics, host: listen.host, port: listen.port });
+  const bus = services[name].bus ? await busFromEnv(env, logger) : undefined;
+  const server = await startService(name, { config, store, bus, logger, metrics, host: listen.host, port: listen.port });
   const metricsServer = await serveMetricsFromEnv(env, metrics, listen.host);
   logger.info({ url: server.url, metrics: metricsServer.url }, `${name} listening`);
   return {

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
-import { ConfigError, randomBase62 } from "@bayad/kit";
-import { componentNames, type ComponentName } from "./components.js";
+import { ConfigError, envInt, randomBase62 } from "@bayad/kit";
+import { componentNames, serviceNames, serviceUrlVariable, type ComponentName } from "./components.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -23,6 +23,10 @@ async function freePort(): Promise<number> {
 export interface ServicesMode {
   gatewayUrl: string;
   adminApiKey: string;
+  adminApiKeyGenerated: boolean;
+  /** A project made once the platform was ready, with a ready test-mode API key. */
+  projectId: string;
+  testApiKey: string;
   /** Each service's Prometheus endpoint (the gateway's is its own /metrics). */
   metricsUrls: Map<ComponentName, string>;
   /** Each component's process, for operators' scripts and tests (e.g. SIGTERM one of them). */
@@ -43,6 +47,7 @@ export interface LaunchOptions {
  * Services mode on one machine: every service and the gateway as separate processes, each
  * configured only by environment variables, talking gRPC to each other and events over NATS.
  * Secrets the processes must share (sandbox pages, cursors, OTP hashes) are drawn once here.
+ * The gateway listens on PORT (default 8080; 0 picks a free port), the services on free ports.
  */
 export async function launchServicesMode(options: LaunchOptions): Promise<ServicesMode> {
   const base = options.env;
@@ -53,27 +58,25 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
     OTP_HASH_SECRET: base.OTP_HASH_SECRET ?? randomBase62(40),
     ADMIN_API_KEY: base.ADMIN_API_KEY ?? `adm_${randomBase62(32)}`,
   };
+  const gatewayPort = envInt(base, "PORT", 8080, { min: 0, max: 65535 }) || (await freePort());
   const ports = new Map<ComponentName, number>();
-  for (const name of componentNames) ports.set(name, name === "gateway" ? Number(base.PORT ?? 8080) : await freePort());
+  for (const name of componentNames) ports.set(name, name === "gateway" ? gatewayPort : await freePort());
   const urlOf = (name: ComponentName) => `http://127.0.0.1:${ports.get(name)}`;
+  const serviceUrls = Object.fromEntries(serviceNames.map((name) => [serviceUrlVariable(name), urlOf(name)]));
 
   const processes = new Map<ComponentName, ChildProcess>();
   const metricsUrls = new Map<ComponentName, string>();
   const exits = new Map<ComponentName, Promise<number | null>>();
   for (const name of componentNames) {
-    const metricsPort = await freePort();
-    metricsUrls.set(name, name === "gateway" ? `${urlOf("gateway")}/metrics` : `http://127.0.0.1:${metricsPort}/metrics`);
-    const env: Env = {
-      ...base,
-      ...shared,
-      PORT: String(ports.get(name)),
-      METRICS_PORT: String(metricsPort),
-      PAYMENTS_URL: urlOf("payments"),
-      BILLING_URL: urlOf("billing"),
-      LINKS_URL: urlOf("links"),
-      RECORDS_URL: urlOf("records"),
-      OTP_URL: urlOf("otp"),
-    };
+    const env: Env = { ...base, ...shared, PORT: String(ports.get(name)), ...serviceUrls };
+    if (name === "gateway") {
+      // The gateway serves its metrics itself, at /metrics.
+      metricsUrls.set(name, `${urlOf("gateway")}/metrics`);
+    } else {
+      const metricsPort = await freePort();
+      env.METRICS_PORT = String(metricsPort);
+      metricsUrls.set(name, `http://127.0.0.1:${metricsPort}/metrics`);
+    }
     const child = spawn(process.execPath, [runService, name], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     for (const stream of [child.stdout, child.stderr]) {
       let pending = "";
@@ -89,24 +92,47 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
     exits.set(name, new Promise((resolve) => child.once("exit", (code) => resolve(code))));
   }
 
-  const mode: ServicesMode = {
-    gatewayUrl: urlOf("gateway"),
-    adminApiKey: shared.ADMIN_API_KEY!,
-    metricsUrls,
-    processes,
-    exited: (name) => exits.get(name)!,
-    async stop() {
-      for (const child of processes.values()) if (child.exitCode === null) child.kill("SIGTERM");
-      await Promise.all(exits.values());
-    },
+  const stop = async () => {
+    for (const child of processes.values()) if (child.exitCode === null) child.kill("SIGTERM");
+    await Promise.all(exits.values());
   };
+  const gatewayUrl = urlOf("gateway");
+  const adminApiKey = shared.ADMIN_API_KEY!;
   try {
-    await waitUntilReady(mode.gatewayUrl, [...exits.entries()]);
+    await waitUntilReady(gatewayUrl, [...exits.entries()]);
+    const { projectId, testApiKey } = await createDefaultProject(gatewayUrl, adminApiKey);
+    return {
+      gatewayUrl,
+      adminApiKey,
+      adminApiKeyGenerated: base.ADMIN_API_KEY === undefined,
+      projectId,
+      testApiKey,
+      metricsUrls,
+      processes,
+      exited: (name) => exits.get(name)!,
+      stop,
+    };
   } catch (error) {
-    await mode.stop();
+    await stop();
     throw error;
   }
-  return mode;
+}
+
+/** A project with a test-mode API key, made through the admin API as an operator would. */
+async function createDefaultProject(gatewayUrl: string, adminApiKey: string): Promise<{ projectId: string; testApiKey: string }> {
+  const admin = async (path: string, body: unknown) => {
+    const response = await fetch(`${gatewayUrl}${path}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${adminApiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}: ${text}`);
+    return (JSON.parse(text) as { data: Record<string, string> }).data;
+  };
+  const project = await admin("/admin/v1/projects", { name: "Default project" });
+  const key = await admin(`/admin/v1/projects/${project.projectId}/api-keys`, { environment: "test" });
+  return { projectId: project.projectId!, testApiKey: key.apiKey! };
 }
 
 /** Polls the gateway's /readyz (which checks every service's gRPC health) until it answers 200. */

@@ -3,17 +3,24 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { prerequisiteMet } from "./harness.js";
 
 // Debian's Chromium, not a Playwright-downloaded build: CI installs it with apt (.ci/run), and
 // CHROMIUM_PATH (passed through by turbo) points elsewhere when needed.
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const chromiumAvailable = fs.existsSync(chromiumPath);
 export const skipReason = `needs ${chromiumPath}: apt-get install chromium`;
+
+/** Whether a browser suite can run here: skipped with a note without Chromium, failed in CI. */
+export function chromiumReady(suite: string): boolean {
+  return prerequisiteMet(suite, fs.existsSync(chromiumPath) ? undefined : `${chromiumPath} does not exist (apt-get install chromium)`);
+}
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
 export interface TestBrowser {
   context: BrowserContext;
+  /** Runs `work` on a new page, and closes the page whatever happens. */
+  withPage<T>(work: (page: Page) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -37,6 +44,14 @@ export async function launchBrowser(): Promise<TestBrowser> {
   context.setDefaultTimeout(15_000);
   return {
     context,
+    async withPage(work) {
+      const page = await context.newPage();
+      try {
+        return await work(page);
+      } finally {
+        await page.close();
+      }
+    },
     async close() {
       await context.close();
       fs.rmSync(userDataDir, { recursive: true, force: true });

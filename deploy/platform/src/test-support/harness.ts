@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { expect, it } from "vitest";
 import { createLogger } from "@bayad/kit";
 import { createResponseValidator } from "@bayad/gateway";
 import { startPlatform, type PlatformOptions, type RunningPlatform } from "../platform.js";
@@ -25,6 +26,35 @@ export interface RequestOptions {
 
 export function newIdempotencyKey(): string {
   return `test-${randomBytes(12).toString("hex")}`;
+}
+
+/** `prefix-` and 16 random hex digits: a reference, name or namespace no other test uses. */
+export function unique(prefix: string): string {
+  return `${prefix}-${randomBytes(8).toString("hex")}`;
+}
+
+/** An error in the envelope: the status, success false and the error code. */
+export function expectError(response: ApiResponse, status: number, code: string): void {
+  expect(response.status).toBe(status);
+  expect(response.body.success).toBe(false);
+  expect(response.body.error.code).toBe(code);
+}
+
+/**
+ * Whether a suite that needs something from the machine (NATS, Chromium) can run: `missing`
+ * says what is absent, or is undefined when nothing is. Outside CI the suite is skipped with a
+ * note; in CI (CI set) a missing prerequisite is a failing test naming it, never a silent skip.
+ */
+export function prerequisiteMet(suite: string, missing: string | undefined): boolean {
+  if (missing === undefined) return true;
+  if (process.env.CI && process.env.CI !== "false") {
+    it(`${suite}: runs in CI`, () => {
+      throw new Error(`${suite} cannot run in CI: ${missing}`);
+    });
+  } else {
+    console.info(`Skipping ${suite}: ${missing}`);
+  }
+  return false;
 }
 
 const checkResponse = createResponseValidator();

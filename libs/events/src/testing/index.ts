@@ -3,3 +3,4 @@
  * tests and the platform's end-to-end tests. Not used by any service at run time.
  */
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
+export { deleteJetStreamNamespace } from "./jetstream-namespace.js";

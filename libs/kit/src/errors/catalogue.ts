@@ -1,6 +1,22 @@
 import { Code } from "@connectrpc/connect";
 
 /**
+ * What an error says about the outcome of the mutation that answered with it, for idempotency:
+ * - `decided`: the service knows what happened; the answer is replayed for the key from then on.
+ * - `refused`: turned away before anything happened (a rate limit); the key is not used up.
+ * - `unresolved`: the write may or may not have happened; the outcome must be reconciled.
+ */
+export type ErrorOutcome = "decided" | "refused" | "unresolved";
+
+interface ErrorEntry {
+  http: number;
+  grpc: Code;
+  message: string;
+  /** Default: `decided` below HTTP 500, `unresolved` from 500 up. */
+  outcome?: ErrorOutcome;
+}
+
+/**
  * The one catalogue of error codes: each machine code with its HTTP status and its gRPC code.
  * Services throw AppError with a code from here; the gateway answers with the same code, so a
  * consumer sees one stable `error.code` whichever side found the problem.
@@ -23,20 +39,26 @@ export const errorCatalogue = {
   REFUND_EXCEEDS_REFUNDABLE: { http: 409, grpc: Code.FailedPrecondition, message: "The refund is larger than what is left to refund of the payment." },
   PROVIDER_NOT_CONFIGURED: { http: 409, grpc: Code.FailedPrecondition, message: "No payment provider is configured for this environment." },
   IDEMPOTENCY_KEY_PAYLOAD_MISMATCH: { http: 409, grpc: Code.FailedPrecondition, message: "The Idempotency-Key was used with a different request." },
-  IDEMPOTENCY_KEY_IN_PROGRESS: { http: 409, grpc: Code.Aborted, message: "A request with this Idempotency-Key is still being processed." },
-  IDEMPOTENCY_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of the request with this Idempotency-Key is being reconciled." },
-  PAYMENT_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of this payment call is being reconciled; retry with the same Idempotency-Key later." },
+  IDEMPOTENCY_KEY_IN_PROGRESS: { http: 409, grpc: Code.Aborted, message: "A request with this Idempotency-Key is still being processed.", outcome: "unresolved" },
+  IDEMPOTENCY_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of the request with this Idempotency-Key is being reconciled.", outcome: "unresolved" },
+  PAYMENT_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of this payment call is being reconciled; retry with the same Idempotency-Key later.", outcome: "unresolved" },
   PAYLOAD_TOO_LARGE: { http: 413, grpc: Code.InvalidArgument, message: "The request body is too large." },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, grpc: Code.InvalidArgument, message: "The request body must be application/json." },
-  RATE_LIMITED: { http: 429, grpc: Code.ResourceExhausted, message: "Too many requests." },
+  RATE_LIMITED: { http: 429, grpc: Code.ResourceExhausted, message: "Too many requests.", outcome: "refused" },
   INTERNAL_ERROR: { http: 500, grpc: Code.Internal, message: "Something went wrong on our side." },
-  OTP_DELIVERY_FAILED: { http: 502, grpc: Code.FailedPrecondition, message: "The code could not be delivered to the recipient." },
+  OTP_DELIVERY_FAILED: { http: 502, grpc: Code.FailedPrecondition, message: "The code could not be delivered to the recipient.", outcome: "decided" },
   NOT_IMPLEMENTED: { http: 501, grpc: Code.Unimplemented, message: "This operation is not available yet." },
   SERVICE_UNAVAILABLE: { http: 503, grpc: Code.Unavailable, message: "The service is temporarily unavailable." },
-} as const satisfies Record<string, { http: number; grpc: Code; message: string }>;
+} as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.prototype.hasOwnProperty.call(errorCatalogue, value);
+}
+
+/** What an answer with this code says about the outcome of a mutation (see ErrorOutcome). */
+export function errorOutcome(code: ErrorCode): ErrorOutcome {
+  const entry: ErrorEntry = errorCatalogue[code];
+  return entry.outcome ?? (entry.http < 500 ? "decided" : "unresolved");
 }

@@ -1,7 +1,5 @@
-import { envInt, envOptional, randomBase62 } from "@bayad/kit";
+import { envInt, envOptional, randomBase62, type Env } from "@bayad/kit";
 import type { SandboxProviderOptions } from "./sandbox-provider.js";
-
-type Env = Record<string, string | undefined>;
 
 /** The sandbox provider's settings, shared by every service that collects payments in test mode. */
 export function readSandboxOptions(env: Env): SandboxProviderOptions {

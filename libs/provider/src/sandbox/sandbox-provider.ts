@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { Money } from "@bayad/kit";
+import { pause, type Money } from "@bayad/kit";
 import { buildQrPhPayload } from "../qrph/qrph-payload.js";
 import {
   ProviderNoAnswerError,
@@ -57,7 +57,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): PaymentP
         silentUntil.set(request.checkoutId, Date.now() + options.silenceMs);
         throw new ProviderNoAnswerError("createCheckoutSession");
       }
-      if (scenario === "delay") await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+      if (scenario === "delay") await pause(options.delayMs);
       return sessionOf(request);
     },
 

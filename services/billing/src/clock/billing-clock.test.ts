@@ -164,12 +164,15 @@ describe("the billing clock's lease", () => {
 
   it("is given up when its clock stops, so another clock can take over at once", async () => {
     const fixture = await billingFixture();
-    await subscribe(fixture.deps, (await plan(fixture.deps))._id);
-    const first = clockAt(fixture, () => after(DAY_MS), { holderId: "clock-a" });
-    await first.tick();
+    const subscription = await subscribe(fixture.deps, (await plan(fixture.deps))._id);
+    // Clock A takes a 30 s lease just before the period ends, then stops.
+    const first = clockAt(fixture, () => after(WEEK_MS - 10_000), { holderId: "clock-a", leaseMs: 30_000 });
+    expect(await first.tick()).toBe(0);
     await first.stop();
     expect(await first.tick()).toBe(0);
+    // Clock B ticks while A's lease would still run: only the release lets it bill now.
     expect(await clockAt(fixture, () => after(WEEK_MS), { holderId: "clock-b" }).tick()).toBe(1);
+    expect(await periodNumbers(fixture.deps, subscription._id)).toEqual([1, 2]);
   });
 });
 

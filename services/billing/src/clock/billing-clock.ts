@@ -25,7 +25,7 @@ export interface BillingClock {
   stop(): Promise<void>;
 }
 
-export const BILLING_CLOCK_LEASE = "billing-clock";
+const BILLING_CLOCK_LEASE = "billing-clock";
 
 /**
  * Closes every period of `subscription` that had ended by `now`, one at a time, each closing at
@@ -36,7 +36,7 @@ export async function closeDuePeriods(deps: BillingDeps, subscription: Subscript
   let current = subscription;
   let closed = 0;
   while (current.status !== "cancelled" && current.currentPeriodEnd.getTime() <= now.getTime()) {
-    const result = await closePeriod(deps, current, current.currentPeriodEnd, current.currentPeriodEnd);
+    const result = await closePeriod(deps, current, current.currentPeriodEnd);
     if (result.closed) closed += 1;
     if (result.billed) await finalizeBilledInvoice(deps, result.billed);
     current = result.subscription;

@@ -1,13 +1,13 @@
 import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
 
 /** A named lease: who holds it and until when. */
-export interface LeaseRecord {
+interface LeaseRecord {
   _id: string;
   holder: string;
   expiresAt: Date;
 }
 
-export const leasesCollection: CollectionDef = { name: "leases" };
+const leasesCollection: CollectionDef = { name: "leases" };
 
 export interface Lease {
   /**

@@ -1,24 +1,41 @@
+import { writeMove, type ResourceMover } from "@bayad/events";
 import type { Session } from "@bayad/store";
 import type { BillingDeps } from "../billing-deps.js";
-import { mustWriteChange } from "../transactions.js";
-import { invoiceStates, invoiceToProto, type InvoiceAction, type InvoiceRecord } from "./invoice.js";
+import { mustLand, mustWriteChange } from "../transactions.js";
+import { invoiceStates, invoiceToProto, type InvoiceAction, type InvoiceRecord, type InvoiceState } from "./invoice.js";
 
-/**
- * Writes one version of an invoice with its event `invoice.<status>` inside `session`. Version 1
- * is an insert (a second invoice for the same period breaks the unique index); later versions
- * land only over the version before, else VersionConflict aborts the transaction.
- */
-export async function writeInvoice(deps: BillingDeps, session: Session, record: InvoiceRecord): Promise<InvoiceRecord> {
-  await mustWriteChange(session, {
+/** How invoices are written: their collection, state table and events (`invoice.<status>`). */
+function invoiceMover(deps: BillingDeps): ResourceMover<InvoiceRecord, InvoiceState, InvoiceAction> {
+  return {
+    store: deps.store,
     collection: deps.invoices.collection,
     outbox: deps.outbox,
+    states: invoiceStates,
+    resource: "invoice",
+    snapshot: (record) => ({ case: "invoice", value: invoiceToProto(record) }),
+    now: deps.now,
+  };
+}
+
+/**
+ * Writes a new invoice (version 1, a draft) with its event `invoice.<status>` inside `session`.
+ * A second invoice for the same period breaks the unique index, aborting the transaction.
+ */
+export async function writeInvoice(deps: BillingDeps, session: Session, record: InvoiceRecord): Promise<InvoiceRecord> {
+  const mover = invoiceMover(deps);
+  await mustWriteChange(session, {
+    collection: mover.collection,
+    outbox: mover.outbox,
     record,
-    event: { name: `invoice.${record.status}`, caller: record, snapshot: { case: "invoice", value: invoiceToProto(record) } },
+    event: { name: `${mover.resource}.${record.status}`, caller: record, snapshot: mover.snapshot(record) },
   });
   return record;
 }
 
-/** Applies one move of the invoice state table (409 INVALID_STATE_TRANSITION if it is not allowed). */
+/**
+ * Applies one move of the invoice state table inside `session` (409 INVALID_STATE_TRANSITION if
+ * it is not allowed); VersionConflict aborts the transaction if the invoice changed since it was read.
+ */
 export function moveInvoice(
   deps: BillingDeps,
   session: Session,
@@ -26,11 +43,5 @@ export function moveInvoice(
   action: InvoiceAction,
   extra: Partial<InvoiceRecord> = {},
 ): Promise<InvoiceRecord> {
-  return writeInvoice(deps, session, {
-    ...invoice,
-    ...extra,
-    status: invoiceStates.next(invoice.status, action),
-    aggregateVersion: invoice.aggregateVersion + 1,
-    updatedAt: deps.now(),
-  });
+  return mustLand(writeMove(session, invoiceMover(deps), invoice, action, { extra }), invoice);
 }

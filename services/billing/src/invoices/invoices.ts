@@ -1,5 +1,5 @@
 import { AppError, fromStoredMetadata, notFound, type CallerContext } from "@bayad/kit";
-import { askProvider, pageTokenMatches, providerOf, type PayerAction } from "@bayad/provider";
+import { askProvider, hostedPageResource, providerOf, type PayerAction } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";
 import { transactionRetryingConflicts } from "../transactions.js";
 import { settleSubscriptionStatus } from "../subscriptions/subscription-writes.js";
@@ -19,7 +19,7 @@ export async function getInvoice(deps: BillingDeps, caller: CallerContext, invoi
  * the draft; the clock calls it for drafts a crash left behind. If the invoice's period closed
  * while it was a draft, it is due already and goes straight on to `past_due`.
  */
-export async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promise<InvoiceRecord> {
+async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promise<InvoiceRecord> {
   if (invoice.status !== "draft") return invoice;
   const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId);
   if (!subscription) throw new Error(`invoice ${invoice._id} has no subscription ${invoice.subscriptionId}`);
@@ -80,28 +80,24 @@ export async function finalizeDrafts(deps: BillingDeps, limit = 100): Promise<nu
 
 /**
  * What the payer did, decided by the provider (the sandbox declines its decline scenario, which
- * a plan selects through its metadata). Paid → `paid`; a failed attempt makes an open invoice
- * `past_due` (a past-due one stays as it is). Only an open or past-due invoice can be paid at all.
- * The subscription's status is re-derived in the same transaction.
+ * a plan selects through its metadata, copied onto the subscription). Paid → `paid`; a failed
+ * attempt makes an open invoice `past_due` (a past-due one stays as it is). Only an open or
+ * past-due invoice can be paid at all. The subscription's status is re-derived in the same
+ * transaction.
  */
 async function applyPayerAction(deps: BillingDeps, invoice: InvoiceRecord, action: PayerAction): Promise<InvoiceRecord> {
-  const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId);
-  const plan = subscription && (await deps.plans.findByIdUnscoped(subscription.planId));
   const provider = providerOf(deps.providers, invoice.environment);
-  const decided = provider.decidePayment(
-    { amountMinor: invoice.amountMinor, currency: invoice.currency },
-    fromStoredMetadata(plan?.metadata),
-    action,
-  );
   return transactionRetryingConflicts(deps.store, async (session) => {
     const current = await deps.invoices.findByIdUnscoped(invoice._id, session);
     if (!current) throw notFound("invoice", invoice._id);
     invoiceStates.next(current.status, "pay");
+    const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
+    const amount = { amountMinor: current.amountMinor, currency: current.currency };
+    const decided = provider.decidePayment(amount, fromStoredMetadata(owner?.planMetadata), action);
     let next: InvoiceRecord;
     if (decided === "paid") next = await moveInvoice(deps, session, current, "pay");
     else if (current.status === "open") next = await moveInvoice(deps, session, current, "fall_due");
     else return current;
-    const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
     if (owner) await settleSubscriptionStatus(deps, session, owner);
     return next;
   });
@@ -118,22 +114,14 @@ export async function simulateInvoiceOutcome(
   return applyPayerAction(deps, await getInvoice(deps, caller, invoiceId), action);
 }
 
-async function pageInvoice(deps: BillingDeps, invoiceId: string, pageToken: string): Promise<InvoiceRecord> {
-  const record = await deps.invoices.findByIdUnscoped(invoiceId);
-  if (!record || record.environment !== "test" || !pageTokenMatches(record.pageToken, pageToken)) {
-    throw new AppError("RESOURCE_NOT_FOUND", "No such payment page.");
-  }
-  return record;
-}
-
 /** The sandbox's hosted invoice page: what it shows. */
 export async function getHostedInvoice(deps: BillingDeps, invoiceId: string, pageToken: string) {
-  const invoice = await pageInvoice(deps, invoiceId, pageToken);
+  const invoice = hostedPageResource(await deps.invoices.findByIdUnscoped(invoiceId), pageToken);
   const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId);
   return { invoice, planName: subscription?.planName ?? "" };
 }
 
 /** The sandbox's hosted invoice page: the payer pays or gives up. */
 export async function submitHostedInvoice(deps: BillingDeps, invoiceId: string, pageToken: string, action: PayerAction) {
-  return applyPayerAction(deps, await pageInvoice(deps, invoiceId, pageToken), action);
+  return applyPayerAction(deps, hostedPageResource(await deps.invoices.findByIdUnscoped(invoiceId), pageToken), action);
 }

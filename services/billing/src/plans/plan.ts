@@ -24,7 +24,7 @@ export interface PlanRecord {
   createdAt: Date;
 }
 
-export const protoInterval: Record<BillingInterval, PlanInterval> = {
+const protoInterval: Record<BillingInterval, PlanInterval> = {
   weekly: PlanInterval.WEEKLY,
   monthly: PlanInterval.MONTHLY,
   yearly: PlanInterval.YEARLY,

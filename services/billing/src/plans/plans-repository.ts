@@ -22,11 +22,6 @@ export function createPlansRepository(store: Store) {
       return plans.findOne({ _id: planId, projectId: scope.projectId, environment: scope.environment });
     },
 
-    /** Unscoped: for work done on behalf of a subscription already tied to the plan. */
-    findByIdUnscoped(planId: string): Promise<PlanRecord | null> {
-      return plans.findOne({ _id: planId });
-    },
-
     findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<PlanRecord | null> {
       return plans.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
     },

@@ -1,4 +1,4 @@
-import { AppError, CURRENCY, newId, notFound, toStoredMetadata, type CallerContext } from "@bayad/kit";
+import { AppError, CURRENCY, isValidAmountMinor, newId, notFound, toStoredMetadata, type CallerContext } from "@bayad/kit";
 import { commitChange } from "@bayad/events";
 import type { BillingDeps } from "../billing-deps.js";
 import type { BillingInterval } from "../clock/billing-periods.js";
@@ -20,7 +20,7 @@ export interface CreatePlanInput {
 }
 
 /** How many plans a list returns at most: a project's catalogue, not a feed. */
-export const PLAN_LIST_LIMIT = 1000;
+const PLAN_LIST_LIMIT = 1000;
 
 /**
  * The gateway validates the public bounds; these checks keep a direct gRPC caller from storing
@@ -29,13 +29,13 @@ export const PLAN_LIST_LIMIT = 1000;
 function validated(input: CreatePlanInput): Omit<PlanRecord, "_id" | "projectId" | "environment" | "idempotencyKey" | "aggregateVersion" | "createdAt"> {
   const details: string[] = [];
   if (!input.name) details.push("name: is required");
-  if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor < 1) details.push("amount: must be a positive integer of centavos");
+  if (!isValidAmountMinor(input.amountMinor)) details.push("amount: must be a positive integer of centavos");
   if (input.currency && input.currency !== CURRENCY) details.push(`currency: must be ${CURRENCY}`);
   if (!input.interval) details.push("interval: must be weekly, monthly or yearly");
   const intervalCount = input.intervalCount || 1;
   if (!Number.isInteger(intervalCount) || intervalCount < 1) details.push("intervalCount: must be a positive integer");
   const cycleCount = input.cycleCount ?? 0;
-  if (!Number.isInteger(cycleCount) || cycleCount < 0) details.push("cycleCount: must be a positive integer");
+  if (!Number.isInteger(cycleCount) || cycleCount < 0) details.push("cycleCount: must be 0 (bill indefinitely) or a positive integer");
   if (details.length > 0 || !input.interval) throw new AppError("VALIDATION_FAILED", undefined, { details });
   return {
     name: input.name,

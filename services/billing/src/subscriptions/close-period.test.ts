@@ -65,7 +65,7 @@ describe("closePeriod", () => {
     const fixture = await billingFixture();
     const subscription = await subscribe(fixture.deps, (await plan(fixture.deps))._id);
     const end = subscription.currentPeriodEnd;
-    const result = await closePeriod(fixture.deps, subscription, end, end);
+    const result = await closePeriod(fixture.deps, subscription, end);
     expect(result.closed).toBe(true);
     expect(result.subscription).toMatchObject({
       status: "past_due",
@@ -87,10 +87,10 @@ describe("closePeriod", () => {
   it("does nothing when given a stale subscription whose period someone else closed", async () => {
     const fixture = await billingFixture();
     const stale = await subscribe(fixture.deps, (await plan(fixture.deps))._id);
-    await closePeriod(fixture.deps, stale, stale.currentPeriodEnd, stale.currentPeriodEnd);
+    await closePeriod(fixture.deps, stale, stale.currentPeriodEnd);
     const eventsBefore = await fixture.outbox.count({});
 
-    const again = await closePeriod(fixture.deps, stale, stale.currentPeriodEnd, stale.currentPeriodEnd);
+    const again = await closePeriod(fixture.deps, stale, stale.currentPeriodEnd);
     expect(again).toMatchObject({ closed: false, subscription: { cyclesBilled: 2 } });
     expect(await periodNumbers(fixture.deps, stale._id)).toEqual([1, 2]);
     expect(await fixture.outbox.count({})).toBe(eventsBefore);
@@ -100,7 +100,7 @@ describe("closePeriod", () => {
     const fixture = await billingFixture();
     const stale = await subscribe(fixture.deps, (await plan(fixture.deps))._id);
     await cancelSubscription(fixture.deps, caller(), stale._id);
-    const result = await closePeriod(fixture.deps, stale, stale.currentPeriodEnd, stale.currentPeriodEnd);
+    const result = await closePeriod(fixture.deps, stale, stale.currentPeriodEnd);
     // The snapshot did not know of the scheduled cancellation; the fresh decision does.
     expect(result).toMatchObject({ closed: true, subscription: { status: "cancelled" } });
     expect(await periodNumbers(fixture.deps, stale._id)).toEqual([1]);
@@ -114,8 +114,8 @@ describe("concurrent closers, bypassing the clock's lease", () => {
     for (let round = 0; round < 4; round++) {
       const end = subscription.currentPeriodEnd;
       const results = await Promise.all([
-        closePeriod(fixture.deps, subscription, end, end),
-        closePeriod(fixture.deps, subscription, end, end),
+        closePeriod(fixture.deps, subscription, end),
+        closePeriod(fixture.deps, subscription, end),
       ]);
       expect(results.filter((result) => result.closed)).toHaveLength(1);
       subscription = results.find((result) => result.closed)!.subscription;

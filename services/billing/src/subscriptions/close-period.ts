@@ -4,8 +4,8 @@ import { nextSchedule } from "../clock/billing-periods.js";
 import { draftInvoice, invoiceStates, type InvoiceRecord } from "../invoices/invoice.js";
 import { moveInvoice, writeInvoice } from "../invoices/invoice-writes.js";
 import { transactionRetryingConflicts } from "../transactions.js";
-import { subscriptionStates, type SubscriptionRecord } from "./subscription.js";
-import { nextVersion, settleSubscriptionStatus, writeSubscription } from "./subscription-writes.js";
+import type { SubscriptionRecord } from "./subscription.js";
+import { changeSubscription, endSubscription, followInvoices } from "./subscription-writes.js";
 
 export interface ClosedPeriod {
   /** The subscription after the close (or as someone else's close left it). */
@@ -22,13 +22,7 @@ function endsHere(subscription: SubscriptionRecord): boolean {
   return subscription.cancelAtPeriodEnd || lastCycle;
 }
 
-async function closeWithin(
-  deps: BillingDeps,
-  session: Session,
-  subscription: SubscriptionRecord,
-  closedAt: Date,
-  nextStart: Date,
-): Promise<ClosedPeriod> {
+async function closeWithin(deps: BillingDeps, session: Session, subscription: SubscriptionRecord, at: Date): Promise<ClosedPeriod> {
   const period = subscription.cyclesBilled;
   const invoices = await deps.invoices.listForSubscription(subscription._id, session);
 
@@ -38,9 +32,7 @@ async function closeWithin(
     for (const invoice of invoices) {
       if (invoiceStates.can(invoice.status, "void")) await moveInvoice(deps, session, invoice, "void");
     }
-    const status = subscriptionStates.next(subscription.status, "end");
-    const ended = nextVersion(deps, subscription, { status, endedAt: closedAt, statusCheckedAt: deps.now() });
-    return { subscription: await writeSubscription(deps, session, ended, status), closed: true };
+    return { subscription: await endSubscription(deps, session, subscription, at), closed: true };
   }
 
   // The period's invoice was due by its end.
@@ -49,49 +41,43 @@ async function closeWithin(
     const due = invoice.periodNumber === period && invoice.status === "open";
     closed.push(due ? await moveInvoice(deps, session, invoice, "fall_due") : invoice);
   }
-  const settled = await settleSubscriptionStatus(deps, session, subscription, closed);
+  // Its own event when the status changes; either way the renewal below writes the next version
+  // over the one read here, so a concurrent invoice change conflicts with this close.
+  const settled = await followInvoices(deps, session, subscription, closed);
 
-  const next = nextSchedule(settled, period, nextStart);
-  const renewed = nextVersion(deps, settled, {
+  const next = nextSchedule(settled, period, at);
+  const renewed = await changeSubscription(deps, session, settled, "renewed", {
     cyclesBilled: period + 1,
     currentPeriodStart: next.period.start,
     currentPeriodEnd: next.period.end,
     billingAnchor: next.billingAnchor,
     anchorPeriod: next.anchorPeriod,
   });
-  await writeSubscription(deps, session, renewed, "renewed");
   const billed = await writeInvoice(deps, session, draftInvoice(renewed, next.period, deps.now()));
   return { subscription: renewed, closed: true, billed };
 }
 
 /**
- * Closes `subscription`'s current period at `closedAt`, in one transaction with an event for
- * every change: the period's open invoice falls past due and then either the subscription ends
- * (its cancellation was scheduled, or its last cycle is billed) and its unpaid invoices are
- * voided, or the next period starts at `nextStart` with its own draft invoice and the status is
- * re-derived.
+ * Closes `subscription`'s current period at `at`, in one transaction with an event for every
+ * change: the period's open invoice falls past due and then either the subscription ends (its
+ * cancellation was scheduled, or its last cycle is billed) and its unpaid invoices are voided,
+ * or the next period starts at `at` with its own draft invoice and the status is re-derived.
  *
- * `subscription` may be stale. Every write is guarded by the version it was read at, and a
- * second invoice for a period breaks a unique index; either aborts the whole transaction, and
- * the close is decided again from a fresh read, which does nothing if someone else (another
- * clock, a test helper) closed the period meanwhile. So concurrent closers bill each period once.
+ * `subscription` only says which period to close: the close is decided from the subscription as
+ * read in the transaction, and does nothing if someone else (another clock, a test helper)
+ * closed that period already. Every write is guarded by the version it was read at, and a second
+ * invoice for a period breaks a unique index; either aborts the whole transaction, which is then
+ * decided again. So concurrent closers bill each period once.
  */
-export function closePeriod(
-  deps: BillingDeps,
-  subscription: SubscriptionRecord,
-  closedAt: Date,
-  nextStart: Date,
-): Promise<ClosedPeriod> {
-  let attempts = 0;
+export function closePeriod(deps: BillingDeps, subscription: SubscriptionRecord, at: Date): Promise<ClosedPeriod> {
   return transactionRetryingConflicts(
     deps.store,
     async (session) => {
-      const current =
-        attempts++ === 0 ? subscription : await deps.subscriptions.findByIdUnscoped(subscription._id, session);
+      const current = await deps.subscriptions.findByIdUnscoped(subscription._id, session);
       if (!current) throw new Error(`subscription ${subscription._id} disappeared while its period was being closed`);
       const alreadyClosed = current.status === "cancelled" || current.cyclesBilled !== subscription.cyclesBilled;
       if (alreadyClosed) return { subscription: current, closed: false };
-      return closeWithin(deps, session, current, closedAt, nextStart);
+      return closeWithin(deps, session, current, at);
     },
     (error) => deps.invoices.isPeriodConflict(error),
   );

@@ -1,5 +1,5 @@
 import type { InvoiceState } from "../invoices/invoice.js";
-import type { SubscriptionAction, SubscriptionState } from "./subscription.js";
+import type { SubscriptionState } from "./subscription.js";
 
 /**
  * The status a subscription has, given whether it has ended and the statuses of its invoices.
@@ -11,16 +11,4 @@ export function statusFollowingInvoices(ended: boolean, invoices: readonly Invoi
   if (invoices.includes("past_due")) return "past_due";
   if (invoices.includes("paid")) return "active";
   return "pending";
-}
-
-const actionTo: Record<Exclude<SubscriptionState, "pending">, SubscriptionAction> = {
-  active: "activate",
-  past_due: "fall_behind",
-  cancelled: "end",
-};
-
-/** The state-table action that moves a subscription to `status` (none leads back to pending). */
-export function actionLeadingTo(status: SubscriptionState): SubscriptionAction {
-  if (status === "pending") throw new Error("no subscription move leads back to pending");
-  return actionTo[status];
 }

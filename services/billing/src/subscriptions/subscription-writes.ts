@@ -1,53 +1,92 @@
+import { writeMove, writeNextVersion, type ResourceMover } from "@bayad/events";
 import type { Session } from "@bayad/store";
 import type { BillingDeps } from "../billing-deps.js";
-import { mustWriteChange, VersionConflict } from "../transactions.js";
+import { mustLand, mustWriteChange, VersionConflict } from "../transactions.js";
 import type { InvoiceRecord } from "../invoices/invoice.js";
-import { subscriptionStates, subscriptionToProto, type SubscriptionRecord } from "./subscription.js";
-import { actionLeadingTo, statusFollowingInvoices } from "./subscription-status.js";
+import {
+  subscriptionStates,
+  subscriptionToProto,
+  type SubscriptionAction,
+  type SubscriptionRecord,
+  type SubscriptionState,
+} from "./subscription.js";
+import { statusFollowingInvoices } from "./subscription-status.js";
 
-/**
- * Writes the next version of a subscription with its event `subscription.<verb>` inside
- * `session`; VersionConflict aborts the transaction if it changed since it was read.
- */
-export async function writeSubscription(
-  deps: BillingDeps,
-  session: Session,
-  record: SubscriptionRecord,
-  verb: string,
-): Promise<SubscriptionRecord> {
-  await mustWriteChange(session, {
+/** How subscriptions are written: their collection, state table and events (`subscription.<verb>`). */
+function subscriptionMover(deps: BillingDeps): ResourceMover<SubscriptionRecord, SubscriptionState, SubscriptionAction> {
+  return {
+    store: deps.store,
     collection: deps.subscriptions.collection,
     outbox: deps.outbox,
+    states: subscriptionStates,
+    resource: "subscription",
+    snapshot: (record) => ({ case: "subscription", value: subscriptionToProto(record) }),
+    now: deps.now,
+  };
+}
+
+/** Writes a new subscription (version 1) with its event `subscription.created` inside `session`. */
+export async function writeNewSubscription(deps: BillingDeps, session: Session, record: SubscriptionRecord): Promise<SubscriptionRecord> {
+  const mover = subscriptionMover(deps);
+  await mustWriteChange(session, {
+    collection: mover.collection,
+    outbox: mover.outbox,
     record,
-    event: { name: `subscription.${verb}`, caller: record, snapshot: { case: "subscription", value: subscriptionToProto(record) } },
+    event: { name: `${mover.resource}.created`, caller: record, snapshot: mover.snapshot(record) },
   });
   return record;
 }
 
-/** The next version of `subscription` with `changes`, dated now. */
-export function nextVersion(deps: BillingDeps, subscription: SubscriptionRecord, changes: Partial<SubscriptionRecord>): SubscriptionRecord {
-  return { ...subscription, ...changes, aggregateVersion: subscription.aggregateVersion + 1, updatedAt: deps.now() };
+/**
+ * Writes the next version of `subscription` with `changes` and its event `subscription.<verb>`
+ * inside `session`; VersionConflict aborts the transaction if it changed since it was read.
+ */
+export function changeSubscription(
+  deps: BillingDeps,
+  session: Session,
+  subscription: SubscriptionRecord,
+  verb: string,
+  changes: Partial<SubscriptionRecord>,
+): Promise<SubscriptionRecord> {
+  return mustLand(writeNextVersion(session, subscriptionMover(deps), subscription, verb, { extra: changes }), subscription);
+}
+
+/** Ends `subscription` at `endedAt` (event `subscription.cancelled`) inside `session`. */
+export function endSubscription(deps: BillingDeps, session: Session, subscription: SubscriptionRecord, endedAt: Date): Promise<SubscriptionRecord> {
+  return mustLand(writeMove(session, subscriptionMover(deps), subscription, "end", { extra: { endedAt } }), subscription);
+}
+
+/**
+ * Writes the status `invoices` give the subscription (see subscription-status.ts) when it differs
+ * from the one it has, with event `subscription.<status>`. Returns the subscription as it now is
+ * (the same object when the status stays).
+ */
+export async function followInvoices(
+  deps: BillingDeps,
+  session: Session,
+  subscription: SubscriptionRecord,
+  invoices: readonly InvoiceRecord[],
+): Promise<SubscriptionRecord> {
+  const status = statusFollowingInvoices(subscription.endedAt !== undefined, invoices.map((invoice) => invoice.status));
+  if (status === subscription.status) return subscription;
+  return changeSubscription(deps, session, subscription, status, { status });
 }
 
 /**
  * Re-derives a subscription's status from its invoices (as they stand in `session`, after the
- * caller's invoice changes) and moves it when the status differs, with event
- * `subscription.<status>`. When it stays, the subscription is still written (statusCheckedAt,
- * guarded by its version), so that two transactions re-deriving one subscription from different
- * invoice changes conflict rather than both keep a status that neither change alone would alter.
+ * caller's invoice changes) and moves it when the status differs. When it stays, the
+ * subscription is still written (statusCheckedAt, guarded by its version), so that two
+ * transactions re-deriving one subscription from different invoice changes conflict rather than
+ * both keep a status that neither change alone would alter.
  */
 export async function settleSubscriptionStatus(
   deps: BillingDeps,
   session: Session,
   subscription: SubscriptionRecord,
-  invoices?: readonly InvoiceRecord[],
 ): Promise<SubscriptionRecord> {
-  const current = invoices ?? (await deps.invoices.listForSubscription(subscription._id, session));
-  const status = statusFollowingInvoices(subscription.endedAt !== undefined, current.map((invoice) => invoice.status));
-  if (status !== subscription.status) {
-    const moved = subscriptionStates.next(subscription.status, actionLeadingTo(status));
-    return writeSubscription(deps, session, nextVersion(deps, subscription, { status: moved, statusCheckedAt: deps.now() }), moved);
-  }
+  const invoices = await deps.invoices.listForSubscription(subscription._id, session);
+  const followed = await followInvoices(deps, session, subscription, invoices);
+  if (followed !== subscription) return followed;
   const checkedAt = deps.now();
   const touched = await deps.subscriptions.collection.updateOne(
     { _id: subscription._id, aggregateVersion: subscription.aggregateVersion },

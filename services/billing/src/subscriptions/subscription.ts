@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { SubscriptionSchema, SubscriptionStatus, type Subscription } from "@bayad/proto";
-import { defineStateMachine, type Environment } from "@bayad/kit";
+import { defineStateMachine, type Environment, type StoredMetadata } from "@bayad/kit";
 import type { BillingInterval } from "../clock/billing-periods.js";
 
 export type SubscriptionState = "pending" | "active" | "past_due" | "cancelled";
@@ -9,8 +9,9 @@ export type SubscriptionAction = "activate" | "fall_behind" | "end";
 
 /**
  * A subscription's lifecycle. Its status is never chosen directly: it follows its invoices (see
- * subscription-status.ts), and these are the moves that following may make. Nothing leads back
- * to pending (a paid invoice stays paid), and cancelled is final.
+ * subscription-status.ts, which writes the status it derives), and these are the moves that
+ * following may make. Nothing leads back to pending (a paid invoice stays paid), and cancelled
+ * is final.
  */
 export const subscriptionStates = defineStateMachine<SubscriptionState, SubscriptionAction>(
   "subscription",
@@ -40,6 +41,8 @@ export interface SubscriptionRecord {
   intervalCount: number;
   /** 0 = bills indefinitely. */
   cycleCount: number;
+  /** The plan's metadata, copied with its pricing: the sandbox decides payments from it. */
+  planMetadata: StoredMetadata;
   /** Periods billed so far; also the number of the current period. */
   cyclesBilled: number;
   currentPeriodStart: Date;
@@ -51,9 +54,10 @@ export interface SubscriptionRecord {
   /** When the subscription was cancelled (the end of its last period). */
   endedAt?: Date;
   /**
-   * Written by every transaction that re-derives the status, even when the status stays: two
-   * such transactions on one subscription then conflict instead of each deciding from a
-   * snapshot that misses the other's invoice change.
+   * Written by a payment or a finalize that re-derives the status and leaves it as it is (a
+   * change of status writes a new version anyway): two such transactions on one subscription
+   * then conflict instead of each deciding from a snapshot that misses the other's invoice change.
+   * Never read.
    */
   statusCheckedAt?: Date;
   idempotencyKey: string;

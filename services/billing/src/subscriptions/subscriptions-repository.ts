@@ -22,8 +22,8 @@ export function createSubscriptionsRepository(store: Store) {
   return {
     collection: subscriptions,
 
-    findById(scope: Scope, subscriptionId: string): Promise<SubscriptionRecord | null> {
-      return subscriptions.findOne({ _id: subscriptionId, projectId: scope.projectId, environment: scope.environment });
+    findById(scope: Scope, subscriptionId: string, session?: Session): Promise<SubscriptionRecord | null> {
+      return subscriptions.findOne({ _id: subscriptionId, projectId: scope.projectId, environment: scope.environment }, { session });
     },
 
     /** Unscoped: for the billing clock, hosted pages and work on an invoice's own subscription. */

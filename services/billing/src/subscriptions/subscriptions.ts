@@ -8,7 +8,7 @@ import { finalizeBilledInvoice } from "../invoices/invoices.js";
 import { transactionRetryingConflicts } from "../transactions.js";
 import { closePeriod } from "./close-period.js";
 import { subscriptionStates, type SubscriptionRecord } from "./subscription.js";
-import { nextVersion, writeSubscription } from "./subscription-writes.js";
+import { changeSubscription, writeNewSubscription } from "./subscription-writes.js";
 
 export interface CreateSubscriptionInput {
   /** A customer of the caller's project: the gateway checked it (customers live in payments). */
@@ -19,10 +19,10 @@ export interface CreateSubscriptionInput {
 }
 
 /**
- * Subscribes a customer to a plan, copying its pricing. The first period starts now and is
- * billed at once: the subscription (pending) and its first invoice (draft) are written in one
- * transaction, then the invoice is finalized (open, with its payment page). A repeated
- * Idempotency-Key returns the subscription it created; a referenceId names at most one
+ * Subscribes a customer to a plan, copying its pricing and metadata. The first period starts
+ * now and is billed at once: the subscription (pending) and its first invoice (draft) are
+ * written in one transaction, then the invoice is finalized (open, with its payment page). A
+ * repeated Idempotency-Key returns the subscription it created; a referenceId names at most one
  * subscription per project and environment.
  */
 export async function createSubscription(
@@ -56,6 +56,7 @@ export async function createSubscription(
     interval: plan.interval,
     intervalCount: plan.intervalCount,
     cycleCount: plan.cycleCount,
+    planMetadata: plan.metadata,
     cyclesBilled: 1,
     currentPeriodStart: schedule.period.start,
     currentPeriodEnd: schedule.period.end,
@@ -70,7 +71,7 @@ export async function createSubscription(
   const invoice = draftInvoice(subscription, schedule.period, now);
   try {
     await deps.store.transaction(async (session) => {
-      await writeSubscription(deps, session, subscription, "created");
+      await writeNewSubscription(deps, session, subscription);
       await writeInvoice(deps, session, invoice);
     });
   } catch (error) {
@@ -109,15 +110,13 @@ export async function listSubscriptionInvoices(deps: BillingDeps, caller: Caller
  * then. Scheduling again changes nothing; a cancelled subscription → 409.
  */
 export async function cancelSubscription(deps: BillingDeps, caller: CallerContext, subscriptionId: string): Promise<SubscriptionRecord> {
-  await getSubscription(deps, caller, subscriptionId);
   return transactionRetryingConflicts(deps.store, async (session) => {
-    const current = await deps.subscriptions.findByIdUnscoped(subscriptionId, session);
+    const current = await deps.subscriptions.findById(caller, subscriptionId, session);
     if (!current) throw notFound("subscription", subscriptionId);
     // Only a subscription that can still end can have its end scheduled.
     if (!subscriptionStates.can(current.status, "end")) throw invalidTransition("subscription", current.status, "cancelled");
     if (current.cancelAtPeriodEnd) return current;
-    const scheduled = nextVersion(deps, current, { cancelAtPeriodEnd: true });
-    return writeSubscription(deps, session, scheduled, "cancellation_scheduled");
+    return changeSubscription(deps, session, current, "cancellation_scheduled", { cancelAtPeriodEnd: true });
   });
 }
 
@@ -130,8 +129,7 @@ export async function advanceSubscription(deps: BillingDeps, caller: CallerConte
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
   const subscription = await getSubscription(deps, caller, subscriptionId);
   if (subscription.status === "cancelled") throw invalidTransition("subscription", subscription.status, "advanced");
-  const now = deps.now();
-  const result = await closePeriod(deps, subscription, now, now);
+  const result = await closePeriod(deps, subscription, deps.now());
   if (result.billed) await finalizeBilledInvoice(deps, result.billed);
   return result.subscription;
 }

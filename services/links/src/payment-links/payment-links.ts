@@ -1,6 +1,6 @@
 import { AppError, CURRENCY, fromStoredMetadata, newId, notFound, toStoredMetadata, type CallerContext, type Money } from "@bayad/kit";
 import { createResource, moveResource, type Outbox } from "@bayad/events";
-import { askProvider, pageTokenMatches, providerOf, type PayerAction, type PaymentProviders } from "@bayad/provider";
+import { askProvider, hostedPageResource, providerOf, type PayerAction, type PaymentProviders } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { paymentLinkStates, paymentLinkToProto, type PaymentLinkRecord, type PaymentLinkState } from "./payment-link.js";
 import type { PaymentLinksRepository } from "./payment-links-repository.js";
@@ -22,13 +22,13 @@ export interface CreatePaymentLinkInput {
 }
 
 /** The metadata key the service owns: it always holds the link's referenceId. */
-export const SERVICE_REFERENCE_KEY = "service_reference_id";
+const SERVICE_REFERENCE_KEY = "service_reference_id";
 
 /**
  * The list has no paging in the contract (ListPaymentLinksRequest is empty), so it is bounded:
  * the newest 1000 links, which keeps one answer (and one store query) a known size.
  */
-export const LIST_LIMIT = 1000;
+const LIST_LIMIT = 1000;
 
 type Action = Parameters<typeof paymentLinkStates.next>[1];
 
@@ -177,18 +177,9 @@ export async function simulatePaymentLinkPayment(
   return applyPayerAction(deps, await getPaymentLink(deps, caller, linkId), action);
 }
 
-/** A hosted page proves access with its page token; anything else looks like no page at all. */
-async function pageLink(deps: PaymentLinksDeps, linkId: string, pageToken: string): Promise<PaymentLinkRecord> {
-  const record = await deps.repository.findByIdForPage(linkId);
-  if (!record || record.environment !== "test" || !pageTokenMatches(record.pageToken, pageToken)) {
-    throw new AppError("RESOURCE_NOT_FOUND", "No such payment page.");
-  }
-  return record;
-}
-
-/** The sandbox's hosted link page: what it shows. */
-export function getHostedPaymentLink(deps: PaymentLinksDeps, linkId: string, pageToken: string): Promise<PaymentLinkRecord> {
-  return pageLink(deps, linkId, pageToken);
+/** The sandbox's hosted link page: what it shows (to a request with the link's page token). */
+export async function getHostedPaymentLink(deps: PaymentLinksDeps, linkId: string, pageToken: string): Promise<PaymentLinkRecord> {
+  return hostedPageResource(await deps.repository.findByIdForPage(linkId), pageToken);
 }
 
 /** The sandbox's hosted link page: the payer pays or gives up. */
@@ -198,5 +189,5 @@ export async function submitHostedPaymentLink(
   pageToken: string,
   action: PayerAction,
 ): Promise<PaymentLinkRecord> {
-  return applyPayerAction(deps, await pageLink(deps, linkId, pageToken), action);
+  return applyPayerAction(deps, await getHostedPaymentLink(deps, linkId, pageToken), action);
 }

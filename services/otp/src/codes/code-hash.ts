@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomInt } from "node:crypto";
+import { constantTimeEquals } from "@bayad/kit";
 
 /**
  * A code of `digits` decimal digits, every value equally likely: crypto.randomInt draws
@@ -21,9 +22,7 @@ export function hashCode(secret: string, otpId: string, code: string): string {
 
 /** Compares in constant time, so the time taken tells nothing about how close a guess was. */
 export function codeMatches(secret: string, otpId: string, submitted: string, storedHash: string): boolean {
-  const expected = Buffer.from(storedHash, "base64url");
-  const actual = Buffer.from(hashCode(secret, otpId, submitted), "base64url");
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return constantTimeEquals(storedHash, hashCode(secret, otpId, submitted));
 }
 
 /**

@@ -3,7 +3,7 @@ import { openMessage, type PendingMessage } from "../codes/sealed-message.js";
 import { DeliveryFailedError, describeSendError } from "../senders/sender.js";
 import { composeMessage } from "./message-text.js";
 import type { OtpDeps } from "./otp-deps.js";
-import type { OtpRecord } from "./otp.js";
+import { statusAt, type OtpRecord } from "./otp.js";
 import type { DeliveryOutcome } from "./otps-repository.js";
 
 /**
@@ -74,7 +74,8 @@ export async function reconcileDelivery(deps: OtpDeps, record: OtpRecord): Promi
     return (await settle(deps, claimed, { delivery: "sent" })) ?? claimed;
   }
   let message: PendingMessage | null = null;
-  if (claimed.state === "pending" && now.getTime() < claimed.expiresAt.getTime() && claimed.sealedMessage) {
+  // The claim set delivery back to "sending", so pending here means neither expired nor locked.
+  if (statusAt(claimed, now) === "pending" && claimed.sealedMessage) {
     try {
       message = openMessage(deps.secret, claimed._id, claimed.sealedMessage);
     } catch {

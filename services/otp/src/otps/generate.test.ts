@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { toJsonString } from "@bufbuild/protobuf";
 import { GenerateOtpResponseSchema } from "@bayad/proto";
 import { generateResponse, statusAt } from "./otp.js";
@@ -195,7 +195,10 @@ describe("generateOtp delivery outcomes", () => {
     const { deps, outbox, clock } = await createHarness({ senders: { sms: hanging } });
     const key = freshKey();
     void generateOtp(deps, caller(key), sms());
-    await new Promise((resolve) => setImmediate(resolve));
+    // The record is written (delivery "sending") before the send that never ends.
+    await vi.waitFor(async () => {
+      expect(await deps.repository.findByIdempotencyKey(caller(key), key)).toMatchObject({ delivery: "sending", deliveryAttempts: 1 });
+    });
 
     // Still within the lease: it may be under way on another replica.
     await expect(generateOtp(deps, caller(key), sms())).rejects.toMatchObject({ code: "IDEMPOTENCY_KEY_IN_PROGRESS" });

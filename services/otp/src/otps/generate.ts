@@ -17,8 +17,8 @@ export interface GenerateOtpInput {
   ttlSeconds: number;
 }
 
-export const DEFAULT_DIGITS = 6;
-export const DEFAULT_TTL_SECONDS = 300;
+const DEFAULT_DIGITS = 6;
+const DEFAULT_TTL_SECONDS = 300;
 /** The Idempotency-Key replay window for OTP generate and verify; records are kept that long after expiry. */
 const REPLAY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -38,6 +38,12 @@ export async function generateOtp(
 
   const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
   if (existing) return replay(deps, existing, request, recipientHash);
+  /** A concurrent request with this key got its OTP stored first: answer with that one, or rethrow `error`. */
+  const replayWinnerOrThrow = async (error: unknown): Promise<OtpRecord> => {
+    const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
+    if (!winner) throw error;
+    return replay(deps, winner, request, recipientHash);
+  };
 
   try {
     await deps.limiter.charge([
@@ -47,9 +53,7 @@ export async function generateOtp(
   } catch (error) {
     // Concurrent requests with one key are all charged before one of them wins the insert; a
     // refused one answers with the winner's OTP rather than with 429.
-    const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-    if (winner) return replay(deps, winner, request, recipientHash);
-    throw error;
+    return replayWinnerOrThrow(error);
   }
 
   const now = deps.now();
@@ -83,9 +87,7 @@ export async function generateOtp(
   } catch (error) {
     if (!deps.repository.isIdempotencyKeyTaken(error)) throw error;
     // A concurrent request with the same key won: answer with its OTP, send nothing.
-    const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-    if (!winner) throw error;
-    return replay(deps, winner, request, recipientHash);
+    return replayWinnerOrThrow(error);
   }
   deps.logger.info({ otpId, channel: record.channel, target: record.target, digits: record.digits }, "otp generated");
   return deliver(deps, record, { recipient: request.recipient, code }, { reconciling: false });

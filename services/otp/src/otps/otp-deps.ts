@@ -1,10 +1,12 @@
 import type { Logger } from "@bayad/kit";
-import type { OtpLimits } from "../config.js";
-import type { RateLimiter } from "../limits/rate-limiter.js";
+import type { Store } from "@bayad/store";
+import type { OtpConfig, OtpLimits } from "../config.js";
+import { createRateLimiter, type RateLimiter } from "../limits/rate-limiter.js";
 import type { OtpChannelName } from "../recipients/recipient.js";
+import type { ChannelSenders } from "../senders/channel-senders.js";
 import type { DevOutbox } from "../senders/dev-outbox.js";
 import type { OtpSender } from "../senders/sender.js";
-import type { OtpsRepository } from "./otps-repository.js";
+import { createOtpsRepository, type OtpsRepository } from "./otps-repository.js";
 
 /** What the OTP operations need; tests build it around an embedded store and a fixed clock. */
 export interface OtpDeps {
@@ -23,4 +25,26 @@ export interface OtpDeps {
   sendingLeaseMs: number;
   logger: Logger;
   now: () => Date;
+}
+
+/** The OTP deps over `store`, as `config` (secret, limits, send timeout) sets them. */
+export function createOtpDeps(options: {
+  store: Store;
+  config: Pick<OtpConfig, "hashSecret" | "limits" | "sendTimeoutMs">;
+  senders: Pick<ChannelSenders, "byChannel" | "devOutbox">;
+  logger: Logger;
+  now: () => Date;
+}): OtpDeps {
+  const { store, config, senders, logger, now } = options;
+  return {
+    repository: createOtpsRepository(store),
+    limiter: createRateLimiter(store, { secret: config.hashSecret, now }),
+    limits: config.limits,
+    senders: senders.byChannel,
+    devOutbox: senders.devOutbox,
+    secret: config.hashSecret,
+    sendingLeaseMs: 2 * config.sendTimeoutMs,
+    logger,
+    now,
+  };
 }

@@ -3,14 +3,16 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   GenerateOtpResponseSchema,
   GetOtpStatusResponseSchema,
-  OtpChannel,
-  OtpStatus,
+  OtpChannelSchema,
+  OtpStatusSchema,
   VerifyOtpResponseSchema,
   type GenerateOtpResponse,
   type GetOtpStatusResponse,
+  type OtpChannel,
+  type OtpStatus,
   type VerifyOtpResponse,
 } from "@bayad/proto";
-import type { Environment } from "@bayad/kit";
+import { enumToTextOrNull, textToEnum, type Environment } from "@bayad/kit";
 import type { OtpChannelName } from "../recipients/recipient.js";
 
 /** The published limit: the 5th wrong code locks the OTP. */
@@ -82,24 +84,18 @@ export function statusAt(record: OtpRecord, now: Date): OtpStatusName {
   return "pending";
 }
 
-const channelEnum: Record<OtpChannelName, OtpChannel> = { sms: OtpChannel.SMS, email: OtpChannel.EMAIL };
-
-const statusEnum: Record<OtpStatusName, OtpStatus> = {
-  pending: OtpStatus.PENDING,
-  verified: OtpStatus.VERIFIED,
-  expired: OtpStatus.EXPIRED,
-  locked: OtpStatus.LOCKED,
-  delivery_failed: OtpStatus.DELIVERY_FAILED,
-};
-
+/** null for UNSPECIFIED or a channel this service does not deliver to: the request named no known channel. */
 export function channelFromProto(channel: OtpChannel): OtpChannelName | null {
-  if (channel === OtpChannel.SMS) return "sms";
-  if (channel === OtpChannel.EMAIL) return "email";
-  return null;
+  const name = enumToTextOrNull(OtpChannelSchema, channel);
+  return name === "sms" || name === "email" ? name : null;
 }
 
 export function channelToProto(channel: OtpChannelName): OtpChannel {
-  return channelEnum[channel];
+  return textToEnum(OtpChannelSchema, channel);
+}
+
+function statusToProto(status: OtpStatusName): OtpStatus {
+  return textToEnum(OtpStatusSchema, status);
 }
 
 /** `recipient` is the masked target too: the full destination never leaves the service. */
@@ -107,7 +103,7 @@ export function generateResponse(record: OtpRecord): GenerateOtpResponse {
   return create(GenerateOtpResponseSchema, {
     otpId: record._id,
     expiresAt: timestampFromDate(record.expiresAt),
-    channel: channelEnum[record.channel],
+    channel: channelToProto(record.channel),
     recipient: record.target,
     target: record.target,
   });
@@ -118,16 +114,16 @@ export function verifyResponse(record: OtpRecord, verified: boolean): VerifyOtpR
     verified,
     otpId: record._id,
     target: record.target,
-    channel: channelEnum[record.channel],
+    channel: channelToProto(record.channel),
   });
 }
 
 export function statusResponse(record: OtpRecord, now: Date): GetOtpStatusResponse {
   return create(GetOtpStatusResponseSchema, {
     otpId: record._id,
-    status: statusEnum[statusAt(record, now)],
+    status: statusToProto(statusAt(record, now)),
     target: record.target,
-    channel: channelEnum[record.channel],
+    channel: channelToProto(record.channel),
     expiresAt: timestampFromDate(record.expiresAt),
   });
 }

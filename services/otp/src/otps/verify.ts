@@ -1,7 +1,7 @@
 import { AppError, notFound, type CallerContext } from "@bayad/kit";
 import { codeMatches, idempotencyKeyDigest } from "../codes/code-hash.js";
 import type { OtpDeps } from "./otp-deps.js";
-import { MAX_WRONG_ATTEMPTS, type OtpRecord } from "./otp.js";
+import { MAX_WRONG_ATTEMPTS, statusAt, type OtpRecord } from "./otp.js";
 
 export interface VerifyOtpResult {
   record: OtpRecord;
@@ -67,11 +67,7 @@ export async function verifyOtp(
   throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS", "The code is being verified by concurrent requests; retry.");
 }
 
+/** Pending (delivered or possibly delivered, unexpired) with guesses left: as the repository's conditional writes require. */
 function openToVerification(record: OtpRecord, now: Date): boolean {
-  return (
-    record.state === "pending" &&
-    record.delivery !== "failed" &&
-    record.attempts < MAX_WRONG_ATTEMPTS &&
-    now.getTime() < record.expiresAt.getTime()
-  );
+  return statusAt(record, now) === "pending" && record.attempts < MAX_WRONG_ATTEMPTS;
 }

@@ -48,7 +48,7 @@ const twoDigit = new Set([
   "66", "81", "82", "84", "86", "90", "91", "92", "93", "94", "95", "98",
 ]);
 
-export function countryCodeOf(digits: string): string {
+function countryCodeOf(digits: string): string {
   if (oneDigit.has(digits.slice(0, 1))) return digits.slice(0, 1);
   if (twoDigit.has(digits.slice(0, 2))) return digits.slice(0, 2);
   return digits.slice(0, 3);

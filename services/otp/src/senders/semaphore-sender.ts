@@ -1,5 +1,5 @@
 import { toSemaphoreNumber } from "../recipients/philippine-mobile.js";
-import { DeliveryFailedError, DeliveryUncertainError, type OtpMessage, type OtpSender } from "./sender.js";
+import { DeliveryFailedError, DeliveryUncertainError, UNREACHABLE_NETWORK_CODES, type OtpMessage, type OtpSender } from "./sender.js";
 
 export interface SemaphoreSenderOptions {
   apiKey: string;
@@ -117,7 +117,7 @@ function fieldsOf(body: unknown): string {
 function classifyNetworkError(error: unknown): DeliveryFailedError | DeliveryUncertainError {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const code = typeof cause?.code === "string" ? cause.code : "";
-  if (["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"].includes(code)) {
+  if (UNREACHABLE_NETWORK_CODES.has(code)) {
     return new DeliveryFailedError(`the SMS provider could not be reached (${code})`, { cause: error });
   }
   // fetch refuses some ports outright (the Fetch standard's "bad port" list) before connecting.

@@ -24,6 +24,19 @@ export interface OtpSender {
 }
 
 /**
+ * Network error codes that mean the provider was never reached (no such host, connection
+ * refused, no route): nothing was sent, so a send that fails with one failed definitely.
+ */
+export const UNREACHABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+]);
+
+/**
  * The message was certainly not delivered. `reason` is shown to the caller (as a detail naming
  * `recipient`), so it never contains the recipient itself, the code or a provider's raw text.
  */

@@ -1,5 +1,5 @@
 import nodemailer, { type NodemailerError } from "nodemailer";
-import { DeliveryFailedError, DeliveryUncertainError, type OtpMessage, type OtpSender } from "./sender.js";
+import { DeliveryFailedError, DeliveryUncertainError, UNREACHABLE_NETWORK_CODES, type OtpMessage, type OtpSender } from "./sender.js";
 
 export interface SmtpSenderOptions {
   host: string;
@@ -76,7 +76,7 @@ export function classifySmtpError(thrown: unknown): DeliveryFailedError | Delive
   if (definiteCodes.has(code)) {
     return new DeliveryFailedError(`the e-mail server could not be used (${code})`, { cause: thrown });
   }
-  if ((code === "ECONNECTION" || code === "ESOCKET") && unreachable.has(error.originalCode ?? "")) {
+  if ((code === "ECONNECTION" || code === "ESOCKET") && UNREACHABLE_NETWORK_CODES.has(error.originalCode ?? "")) {
     return new DeliveryFailedError(`the e-mail server could not be reached (${error.originalCode})`, { cause: thrown });
   }
   if (code === "ETIMEDOUT" && error.timeoutType !== undefined && error.timeoutType !== "SOCKET_TIMEOUT") {
@@ -98,5 +98,3 @@ const definiteCodes = new Set([
   "EPROXY",
   "EMAXRECIPIENTS",
 ]);
-
-const unreachable = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);

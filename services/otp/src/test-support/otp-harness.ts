@@ -1,9 +1,7 @@
 import { createLogger } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { readOtpConfig, type OtpLimits } from "../config.js";
-import { createRateLimiter } from "../limits/rate-limiter.js";
-import type { OtpDeps } from "../otps/otp-deps.js";
-import { createOtpsRepository } from "../otps/otps-repository.js";
+import { createOtpDeps, type OtpDeps } from "../otps/otp-deps.js";
 import type { OtpRecord } from "../otps/otp.js";
 import { createDevOutbox, type DevOutbox } from "../senders/dev-outbox.js";
 import type { OtpSender } from "../senders/sender.js";
@@ -43,17 +41,13 @@ export async function createHarness(
   const clock = options.clock ?? createClock();
   const outbox = createDevOutbox(store, { now: clock.now });
   const defaults = readOtpConfig({ OTP_HASH_SECRET: SECRET });
-  const deps: OtpDeps = {
-    repository: createOtpsRepository(store),
-    limiter: createRateLimiter(store, { secret: SECRET, now: clock.now }),
-    limits: { ...defaults.limits, ...options.limits },
-    senders: { sms: outbox, email: outbox, ...options.senders },
-    devOutbox: outbox,
-    secret: SECRET,
-    sendingLeaseMs: 2 * defaults.sendTimeoutMs,
+  const deps = createOtpDeps({
+    store,
+    config: { ...defaults, limits: { ...defaults.limits, ...options.limits } },
+    senders: { byChannel: { sms: outbox, email: outbox, ...options.senders }, devOutbox: outbox },
     logger: createLogger("otp-test", "silent"),
     now: clock.now,
-  };
+  });
   await store.ensureIndexes();
   return {
     store,

@@ -8,7 +8,7 @@ import {
 import type { Store } from "@bayad/store";
 import { fromStoredMetadata, toStoredMetadata } from "@bayad/kit";
 import { askProvider, providerOf, type PaymentProviders } from "@bayad/provider";
-import { pageTokenMatches } from "@bayad/provider";
+import { hostedPageResource } from "@bayad/provider";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
 import type { CheckoutsRepository } from "./checkouts-repository.js";
 
@@ -206,20 +206,12 @@ export async function simulateCheckoutOutcome(
   return outcome === "expire" ? move(deps, record, "expire") : applyPayerAction(deps, record, outcome);
 }
 
-async function pageCheckout(deps: CheckoutsDeps, checkoutId: string, pageToken: string): Promise<CheckoutRecord> {
-  const record = await deps.repository.findByIdForPage(checkoutId);
-  if (!record || record.environment !== "test" || !pageTokenMatches(record.pageToken, pageToken)) {
-    throw new AppError("RESOURCE_NOT_FOUND", "No such payment page.");
-  }
-  return record;
-}
-
 /** The sandbox's hosted payment page: what it shows. */
-export function getHostedCheckout(deps: CheckoutsDeps, checkoutId: string, pageToken: string) {
-  return pageCheckout(deps, checkoutId, pageToken);
+export async function getHostedCheckout(deps: CheckoutsDeps, checkoutId: string, pageToken: string): Promise<CheckoutRecord> {
+  return hostedPageResource(await deps.repository.findByIdForPage(checkoutId), pageToken);
 }
 
 /** The sandbox's hosted payment page: the payer pays or gives up. */
 export async function submitHostedCheckout(deps: CheckoutsDeps, checkoutId: string, pageToken: string, action: PayerAction) {
-  return applyPayerAction(deps, await pageCheckout(deps, checkoutId, pageToken), action);
+  return applyPayerAction(deps, await getHostedCheckout(deps, checkoutId, pageToken), action);
 }

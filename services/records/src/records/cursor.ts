@@ -1,5 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { AppError } from "@bayad/kit";
+import { createHash, createHmac } from "node:crypto";
+import { AppError, constantTimeEquals } from "@bayad/kit";
 import type { FeedPosition } from "./payment-records-repository.js";
 
 /** What a cursor is bound to: the listing it continues. The page size may change between pages. */
@@ -82,9 +82,7 @@ export function createCursorCodec(secret: string): CursorCodec {
       }
       // Compare the text itself (constant time), not decoded bytes: base64 decoding is lenient
       // and would accept variants of a signature.
-      const expected = Buffer.from(sign(body));
-      const given = Buffer.from(mac);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (!constantTimeEquals(sign(body), mac)) {
         throw invalid("has been altered or was not issued by this service");
       }
       let payload: unknown;

@@ -26,8 +26,8 @@ export interface RecordsPage {
   nextCursor?: string;
 }
 
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 200;
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 200;
 const MAX_STATUS_LENGTH = 64;
 
 /**

@@ -1,5 +1,4 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import type { DescEnum } from "@bufbuild/protobuf";
 import {
   CheckoutStatusSchema,
   InvoiceStatusSchema,
@@ -10,7 +9,7 @@ import {
   type Event,
   type Money,
 } from "@bayad/proto";
-import { amountToDecimalText, enumToText, publicPaymentIntentStatus } from "@bayad/kit";
+import { amountToDecimalText, enumToTextOrNull, publicPaymentIntentStatus } from "@bayad/kit";
 import type { PaymentRecordType, ProjectedRecord } from "./payment-record.js";
 
 /** An event that decodes but cannot be projected: acknowledged and logged, never retried. */
@@ -19,11 +18,6 @@ export class MalformedEventError extends Error {
     super(problem);
     this.name = "MalformedEventError";
   }
-}
-
-/** Lowercase status text; UNSPECIFIED (or a value this build does not know) is no status. */
-function statusText(schema: DescEnum, value: number): string | null {
-  return schema.values.some((known) => known.number === value && value !== 0) ? enumToText(schema, value) : null;
 }
 
 /** Proto3 strings have no null: empty text means "not set". */
@@ -52,12 +46,12 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         referenceId: textOrNull(checkout.referenceId),
         relatedResourceId: null,
         ...amountOf(checkout.amount),
-        status: statusText(CheckoutStatusSchema, checkout.status),
+        status: enumToTextOrNull(CheckoutStatusSchema, checkout.status),
       });
     }
     case "paymentIntent": {
       const intent = snapshot.value;
-      const status = statusText(PaymentIntentStatusSchema, intent.status);
+      const status = enumToTextOrNull(PaymentIntentStatusSchema, intent.status);
       return withEnvelope(event, "payment_intent", intent.createdAt, {
         referenceId: textOrNull(intent.referenceId),
         relatedResourceId: null,
@@ -72,7 +66,7 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         relatedResourceId: textOrNull(refund.paymentId),
         // Money leaving the merchant: the feed shows refunds negative so amounts can be summed.
         ...amountOf(refund.amount, true),
-        status: statusText(RefundStatusSchema, refund.status),
+        status: enumToTextOrNull(RefundStatusSchema, refund.status),
       });
     }
     case "subscription": {
@@ -82,7 +76,7 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         relatedResourceId: textOrNull(subscription.customerId),
         // What one period costs (the plan's price when subscribed).
         ...amountOf(subscription.amount),
-        status: statusText(SubscriptionStatusSchema, subscription.status),
+        status: enumToTextOrNull(SubscriptionStatusSchema, subscription.status),
       });
     }
     case "invoice": {
@@ -91,7 +85,7 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         referenceId: null,
         relatedResourceId: textOrNull(invoice.subscriptionId),
         ...amountOf(invoice.amount),
-        status: statusText(InvoiceStatusSchema, invoice.status),
+        status: enumToTextOrNull(InvoiceStatusSchema, invoice.status),
       });
     }
     case "paymentLink": {
@@ -100,7 +94,7 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         referenceId: textOrNull(link.referenceId),
         relatedResourceId: null,
         ...amountOf(link.amount),
-        status: statusText(PaymentLinkStatusSchema, link.status),
+        status: enumToTextOrNull(PaymentLinkStatusSchema, link.status),
       });
     }
     case "customer":

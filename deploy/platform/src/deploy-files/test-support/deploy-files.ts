@@ -7,15 +7,16 @@ import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import type { ComponentName, ServiceName } from "../../services-mode/components.js";
 
 export const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
 export const readRepoFile = (path: string) => readFileSync(join(repoRoot, path), "utf8");
 
 // ---------------------------------------------------------------- the integrator's conventions
 
-export const components = ["gateway", "payments", "billing", "links", "records", "otp"] as const;
-export type Component = (typeof components)[number];
-export const services = components.filter((name): name is Exclude<Component, "gateway"> => name !== "gateway");
+/** The components and services as the launcher knows them, so a new one is checked here too. */
+export { componentNames as components, serviceNames as services } from "../../services-mode/components.js";
+export type Component = ComponentName;
 
 const serviceCommon = ["HOST", "PORT", "METRICS_PORT", "MONGODB_URI", "MONGODB_DATABASE", "LOG_LEVEL", "SHUTDOWN_GRACE_MS"];
 
@@ -37,7 +38,7 @@ export const requiredEnv: Record<Component, string[]> = {
 export const secretVariables = ["ADMIN_API_KEY", "SANDBOX_SECRET", "RECORDS_CURSOR_SECRET", "OTP_HASH_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
 
 /** The gateway variable that addresses each service. */
-export const serviceUrlVariable: Record<Exclude<Component, "gateway">, string> = {
+export const serviceUrlVariable: Record<ServiceName, string> = {
   payments: "PAYMENTS_URL",
   billing: "BILLING_URL",
   links: "LINKS_URL",
@@ -81,7 +82,7 @@ export interface Stage {
 }
 
 /** Splits a Dockerfile into instructions (joining `\` continuations, skipping comments) and stages. */
-export function parseDockerfile(text: string): { stages: Stage[]; instructions: Instruction[] } {
+export function parseDockerfile(text: string): { stages: Stage[] } {
   const instructions: Instruction[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -113,7 +114,7 @@ export function parseDockerfile(text: string): { stages: Stage[]; instructions: 
       stages.at(-1)?.instructions.push(instruction);
     }
   }
-  return { stages, instructions };
+  return { stages };
 }
 
 export const flagValue = (instruction: Instruction, flag: string) =>

@@ -1,1 +1,0 @@
-export { startPlatform, type PlatformOptions, type RunningPlatform } from "./platform.js";

@@ -1,0 +1,85 @@
+import { ConfigError } from "@bayad/kit";
+
+/**
+ * What every launcher shares (`npm start`, `npm run start:services`, each component's process):
+ * the banner a developer reads, the one line a failed start prints, and the graceful stop.
+ */
+
+export interface Banner {
+  /** The first line: how the platform runs. */
+  title: string;
+  gatewayUrl: string;
+  adminApiKey: string;
+  adminApiKeyGenerated: boolean;
+  projectId: string;
+  testApiKey: string;
+}
+
+/** Prints the gateway URL, the admin key and a ready test API key, with how to try them. */
+export function printBanner(banner: Banner): void {
+  const { gatewayUrl, testApiKey } = banner;
+  const lines = [
+    banner.title,
+    `  Gateway URL:   ${gatewayUrl}`,
+    `  API docs:      ${gatewayUrl}/docs`,
+    `  Admin key:     ${banner.adminApiKey}${banner.adminApiKeyGenerated ? "   (generated; set ADMIN_API_KEY to choose one)" : ""}`,
+    `  Test API key:  ${testApiKey}   (project ${banner.projectId})`,
+    "",
+    `  Try: curl -H "Authorization: Bearer ${testApiKey}" ${gatewayUrl}/api/v1/payments/capabilities`,
+    `  OTP codes are kept in the development outbox, not sent: GET ${gatewayUrl}/admin/v1/otp/messages?recipient=… (admin key)`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/**
+ * A failed start, then exit 1: a bad setting is one line naming the variable; anything else
+ * goes to `report`, or is one line too.
+ */
+export function exitOnStartError(error: unknown, report?: (error: unknown) => void): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+  } else if (report) {
+    report(error);
+  } else {
+    process.stderr.write(`Bayad could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+}
+
+export interface StopOnSignals {
+  /** Stops gracefully; the process exits 0 once it resolves. */
+  stop(signal: NodeJS.Signals): Promise<void>;
+  /** Reports a failure to stop (by default one line on stderr); the process then exits 1. */
+  onError?: (error: unknown) => void;
+  /** Exits 1 if stopping takes longer than `ms`, after `onTimeout`. */
+  grace?: { ms: number; onTimeout(): void };
+}
+
+/** On the first SIGTERM or SIGINT, stops once (later signals change nothing) and exits. */
+export function stopOnSignals(options: StopOnSignals): void {
+  const onError = options.onError ?? ((error: unknown) => process.stderr.write(`error while stopping: ${String(error)}\n`));
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    const deadline = options.grace
+      ? setTimeout(() => {
+          options.grace!.onTimeout();
+          process.exit(1);
+        }, options.grace.ms).unref()
+      : undefined;
+    Promise.resolve(signal).then((received) => options.stop(received)).then(
+      () => {
+        clearTimeout(deadline);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        clearTimeout(deadline);
+        onError(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { errorCatalogue, errorOutcome, type ErrorCode } from "./catalogue.js";
+
+describe("errorOutcome", () => {
+  it("marks the in-flight and reconciling codes unresolved, a rate limit refused and a delivery failure decided", () => {
+    expect(errorOutcome("PAYMENT_OUTCOME_UNKNOWN")).toBe("unresolved");
+    expect(errorOutcome("IDEMPOTENCY_OUTCOME_UNKNOWN")).toBe("unresolved");
+    expect(errorOutcome("IDEMPOTENCY_KEY_IN_PROGRESS")).toBe("unresolved");
+    expect(errorOutcome("RATE_LIMITED")).toBe("refused");
+    expect(errorOutcome("OTP_DELIVERY_FAILED")).toBe("decided");
+  });
+
+  it("defaults to decided below 500 and unresolved from 500 up", () => {
+    const special = new Set<ErrorCode>([
+      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "OTP_DELIVERY_FAILED",
+    ]);
+    for (const [code, entry] of Object.entries(errorCatalogue) as [ErrorCode, { http: number }][]) {
+      if (special.has(code)) continue;
+      expect(errorOutcome(code), code).toBe(entry.http < 500 ? "decided" : "unresolved");
+    }
+  });
+});
