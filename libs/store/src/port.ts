@@ -99,6 +99,8 @@ export interface Collection<T extends Doc> {
 export interface Store {
   /** A handle on a collection; its indexes are created by `ensureIndexes`. */
   collection<T extends Doc>(def: CollectionDef): Collection<T>;
+  /** The names of the collections that exist: written to, or given indexes by `ensureIndexes`. */
+  listCollections(): Promise<string[]>;
   /** Creates the indexes of every collection obtained so far (idempotent). */
   ensureIndexes(): Promise<void>;
   /**

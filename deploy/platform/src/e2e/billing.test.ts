@@ -275,7 +275,7 @@ describe("a subscription's status follows its invoices", () => {
     const [first] = await invoicesOf(subscription.subscriptionId);
     await payInvoice(first!.invoiceId);
     const outbox = billingStore().collection<{ _id: string; subject: string; resourceId: string }>({ name: "outbox" });
-    const subjects = async (resourceId: string) => (await outbox.find({ resourceId })).map((event) => event.subject);
+    const subjects = async (resourceId: string) => (await outbox.find({ resourceId }, { sort: { aggregateVersion: 1 } })).map((event) => event.subject);
     expect(await subjects(subscription.subscriptionId)).toEqual([
       "bayad.events.billing.subscription.created",
       "bayad.events.billing.subscription.active",

@@ -16,17 +16,8 @@ import type {
 } from "../port.js";
 import { StoreUnavailableError } from "../port.js";
 import { AsyncMutex } from "./async-mutex.js";
-import {
-  deleteDocuments,
-  findDocuments,
-  insertDocument,
-  updateFirst,
-  type StoredDoc,
-  type Table,
-  type TableView,
-} from "./table.js";
+import { Table, type StoredDoc } from "./table.js";
 import { purgeExpired } from "./ttl-sweep.js";
-import { assertIndexHolds } from "./unique-index.js";
 
 export interface EmbeddedStoreOptions {
   /** How often expired TTL documents are purged, in ms. MongoDB's TTL monitor runs every 60 s. */
@@ -34,14 +25,14 @@ export interface EmbeddedStoreOptions {
 }
 
 interface Transaction {
-  /** Private copies of the tables this transaction wrote, swapped in whole at commit. */
+  /** Private (copy-on-write) copies of the tables this transaction wrote, swapped in whole at commit. */
   readonly tables: Map<string, Table>;
   open: boolean;
   /** The first write that failed; like MongoDB, it dooms the transaction even if `work` catches it. */
   failure?: unknown;
 }
 
-const EMPTY_TABLE: Table = new Map();
+const EMPTY_TABLE = Table.empty();
 
 /**
  * The in-process store for `npm start` and tests. Nothing is persisted.
@@ -49,13 +40,13 @@ const EMPTY_TABLE: Table = new Map();
  * Serializability comes from one store-wide lock: a transaction holds it from start to commit or
  * abort, and every write outside a transaction takes it too, so the transaction sees no
  * concurrent writes and can stage its own in private table copies that commit by swapping them
- * in (all or nothing, with no await in between). Reads take no lock: they see committed tables
- * (plus, with `{ session }`, the transaction's copies), which never hold half a transaction.
+ * in (all or nothing, with no await in between). Copies are O(1): documents and indexes live in
+ * copy-on-write B+ trees. Reads take no lock: they see committed tables (plus, with
+ * `{ session }`, the transaction's copies), which never hold half a transaction.
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   const committed = new Map<string, Table>();
   const declared = new Map<string, Map<string, IndexSpec>>();
-  const enforced = new Map<string, readonly IndexSpec[]>();
   const transactions = new WeakMap<Session, Transaction>();
   const lock = new AsyncMutex();
   // Lets a write tell that it runs inside a transaction's `work`, where taking the lock would wait forever.
@@ -96,31 +87,29 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   function committedTable(name: string): Table {
     let table = committed.get(name);
     if (table === undefined) {
-      table = new Map();
+      table = Table.empty();
       committed.set(name, table);
     }
     return table;
   }
 
-  async function read<R>(name: string, session: Session | undefined, query: (docs: Table) => R): Promise<R> {
+  async function read<R>(name: string, session: Session | undefined, query: (table: Table) => R): Promise<R> {
     assertOpen();
     const transaction = transactionOf(session);
     return query(transaction?.tables.get(name) ?? committed.get(name) ?? EMPTY_TABLE);
   }
 
-  async function write<R>(name: string, session: Session | undefined, change: (view: TableView) => R): Promise<R> {
+  async function write<R>(name: string, session: Session | undefined, change: (table: Table) => R): Promise<R> {
     assertOpen();
     const transaction = transactionOf(session);
-    if (transaction === undefined) {
-      return exclusive(() => change({ docs: committedTable(name), indexes: enforced.get(name) ?? [] }));
-    }
-    let docs = transaction.tables.get(name);
-    if (docs === undefined) {
-      docs = new Map(committed.get(name));
-      transaction.tables.set(name, docs);
+    if (transaction === undefined) return exclusive(() => change(committedTable(name)));
+    let table = transaction.tables.get(name);
+    if (table === undefined) {
+      table = committedTable(name).clone();
+      transaction.tables.set(name, table);
     }
     try {
-      return change({ docs, indexes: enforced.get(name) ?? [] });
+      return change(table);
     } catch (error) {
       transaction.failure = error;
       throw error;
@@ -135,10 +124,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       await lock.runExclusive(() => {
         if (closed) return;
         const now = new Date();
-        for (const [name, indexes] of enforced) {
-          const table = committed.get(name);
-          if (table !== undefined) purgeExpired(table, indexes, now);
-        }
+        for (const table of committed.values()) purgeExpired(table, now);
       });
     } finally {
       sweeping = false;
@@ -154,44 +140,48 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     return {
       name,
       insertOne: async (doc: T, options?: OperationOptions) => {
-        await write(name, options?.session, (view) => insertDocument(view, doc));
+        await write(name, options?.session, (table) => table.insert(doc));
       },
       findOne: (filter: Filter, options?: FindOptions) =>
-        read(name, options?.session, (docs) => copy(findDocuments(docs, { ...options, filter, limit: 1 })[0])),
+        read(name, options?.session, (table) => copy(table.find({ ...options, filter, limit: 1 })[0])),
       find: (filter: Filter, options?: FindOptions) =>
-        read(name, options?.session, (docs) => findDocuments(docs, { ...options, filter }).map((doc) => copy(doc) as T)),
+        read(name, options?.session, (table) => table.find({ ...options, filter }).map((doc) => copy(doc) as T)),
       count: (filter: Filter, options?: OperationOptions) =>
-        read(name, options?.session, (docs) => findDocuments(docs, { filter }).length),
+        read(name, options?.session, (table) => table.find({ filter }).length),
       updateOne: (filter: Filter, update: Update, options?: UpdateOptions) =>
-        write(name, options?.session, (view) => {
-          const { matched, modified, upsertedId } = updateFirst(view, filter, update, { upsert: options?.upsert }, newId);
+        write(name, options?.session, (table) => {
+          const { matched, modified, upsertedId } = table.updateFirst(filter, update, { upsert: options?.upsert }, newId);
           return upsertedId === undefined ? { matched, modified } : { matched, modified, upsertedId };
         }),
       findOneAndUpdate: (filter: Filter, update: Update, options?: FindOneAndUpdateOptions) =>
-        write(name, options?.session, (view) => {
-          const outcome = updateFirst(view, filter, update, { upsert: options?.upsert, sort: options?.sort }, newId);
+        write(name, options?.session, (table) => {
+          const outcome = table.updateFirst(filter, update, { upsert: options?.upsert, sort: options?.sort }, newId);
           return copy(options?.returnDocument === "before" ? outcome.before : outcome.after);
         }),
       deleteOne: (filter: Filter, options?: OperationOptions) =>
-        write(name, options?.session, (view) => deleteDocuments(view.docs, filter, 1)),
+        write(name, options?.session, (table) => table.deleteMatching(filter, 1)),
       deleteMany: (filter: Filter, options?: OperationOptions) =>
-        write(name, options?.session, (view) => deleteDocuments(view.docs, filter)),
+        write(name, options?.session, (table) => table.deleteMatching(filter)),
     };
   }
 
   return {
     collection,
 
+    async listCollections() {
+      assertOpen();
+      return [...committed.keys()];
+    },
+
     async ensureIndexes() {
       assertOpen();
       await exclusive(() => {
         for (const [name, indexes] of declared) {
-          const table = committed.get(name) ?? EMPTY_TABLE;
-          const current = enforced.get(name) ?? [];
-          for (const index of indexes.values()) {
-            if (!current.includes(index)) assertIndexHolds(table, index);
-          }
-          enforced.set(name, [...indexes.values()]);
+          if (indexes.size === 0) continue;
+          // Built on a copy and swapped in, so an index the stored documents break leaves the table as it was.
+          const table = committedTable(name).clone();
+          for (const index of indexes.values()) table.enforce(index);
+          committed.set(name, table);
         }
       });
     },

@@ -111,6 +111,9 @@ export function createMongoStore(options: MongoStoreOptions): Store {
   return {
     collection,
 
+    listCollections: () =>
+      call(async () => (await db.listCollections({}, { nameOnly: true }).toArray()).map((info) => info.name)),
+
     ensureIndexes: () =>
       call(async () => {
         for (const [name, indexes] of declared) {

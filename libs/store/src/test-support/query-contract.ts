@@ -28,6 +28,13 @@ export function describeQueryContract(fixture: ContractFixture): void {
       expect(found?.at).toBeInstanceOf(Date);
     });
 
+    it("lists a collection once a document is written to it", async () => {
+      const collection = fixture.collection();
+      expect(await fixture.store().listCollections()).not.toContain(collection.name);
+      await collection.insertOne({ _id: "first" });
+      expect(await fixture.store().listCollections()).toContain(collection.name);
+    });
+
     it("returns null from findOne and an empty list from find when nothing matches", async () => {
       const collection = await seeded();
       expect(await collection.findOne({ s: "durian" })).toBeNull();

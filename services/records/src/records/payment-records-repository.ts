@@ -85,7 +85,6 @@ export function createPaymentRecordsRepository(store: Store) {
       const createdAt: Record<string, Date> = {};
       if (query.createdAfter) createdAt.$gte = query.createdAfter;
       if (query.createdBefore) createdAt.$lt = query.createdBefore;
-      if (Object.keys(createdAt).length > 0) filter.createdAt = createdAt;
       if (query.after) {
         // Keyset continuation: strictly after the last record seen, never an offset, so records
         // added meanwhile (newer, so before the position) cannot shift what comes next.
@@ -93,7 +92,11 @@ export function createPaymentRecordsRepository(store: Store) {
           { createdAt: { $lt: query.after.createdAt } },
           { createdAt: query.after.createdAt, _id: { $lt: query.after.id } },
         ];
+        // Implied by the $or, but stated so the index walk starts at the position instead of at
+        // the newest record: every page costs the same however deep it is.
+        createdAt.$lte = query.after.createdAt;
       }
+      if (Object.keys(createdAt).length > 0) filter.createdAt = createdAt;
       return records.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: query.limit });
     },
   };

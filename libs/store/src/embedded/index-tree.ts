@@ -1,0 +1,121 @@
+import { DuplicateKeyError, type IndexSpec } from "../port.js";
+import { reachableValues } from "./field-path.js";
+import { matchesFilter } from "./filter-match.js";
+import { HIGH, LOW, keyComparator, type IndexKey } from "./index-key.js";
+import { BTree } from "./sorted-tree.js";
+import type { StoredDoc } from "./table.js";
+
+/**
+ * One secondary index of a table: a B+ tree of keys (field values, then `_id`). Keys follow
+ * MongoDB: a missing field indexes as null, an array indexes each element (a "multikey" entry
+ * per combination), and a partial index only holds the documents its filter matches.
+ */
+export class IndexTree {
+  readonly fields: readonly string[];
+  readonly directions: readonly (1 | -1)[];
+  readonly compare: (a: IndexKey, b: IndexKey) => number;
+  /**
+   * Whether some document ever gave more than one key or an array value: such an index still
+   * finds candidates, but its order is not the order a sort on those fields asks for.
+   */
+  multikey: boolean;
+
+  private constructor(
+    readonly spec: IndexSpec,
+    readonly tree: BTree<IndexKey, undefined>,
+    multikey: boolean,
+  ) {
+    this.fields = Object.keys(spec.keys);
+    this.directions = Object.values(spec.keys);
+    this.compare = tree._compare;
+    this.multikey = multikey;
+  }
+
+  /** Builds the index over `docs`; throws DuplicateKeyError when they break its uniqueness. */
+  static build(spec: IndexSpec, docs: Iterable<StoredDoc>): IndexTree {
+    const index = new IndexTree(spec, new BTree<IndexKey, undefined>(undefined, keyComparator(Object.values(spec.keys))), false);
+    for (const doc of docs) {
+      index.assertUnique(doc);
+      index.add(doc);
+    }
+    return index;
+  }
+
+  /** An O(1) copy-on-write copy: writes to either leave the other as it was. */
+  clone(): IndexTree {
+    return new IndexTree(this.spec, this.tree.clone(), this.multikey);
+  }
+
+  get partial(): boolean {
+    return this.spec.partial !== undefined;
+  }
+
+  /** Throws DuplicateKeyError when `doc` (new, or replacing the document with its `_id`) collides. */
+  assertUnique(doc: StoredDoc): void {
+    if (!this.spec.unique || !this.covers(doc)) return;
+    for (const values of this.valueCombinations(doc)) {
+      for (const [key] of this.tree.entries([...values, LOW])) {
+        if (this.compare([...key.slice(0, values.length), HIGH], [...values, HIGH]) !== 0) break;
+        if (key[values.length] !== doc._id) throw new DuplicateKeyError(this.spec.name);
+      }
+    }
+  }
+
+  add(doc: StoredDoc): void {
+    if (!this.covers(doc)) return;
+    for (const values of this.valueCombinations(doc)) this.tree.set([...values, doc._id], undefined);
+  }
+
+  remove(doc: StoredDoc): void {
+    if (!this.covers(doc)) return;
+    for (const values of this.valueCombinations(doc)) this.tree.delete([...values, doc._id]);
+  }
+
+  /** Moves `before`'s entries to `after`'s (same `_id`), touching the tree only when a key changed. */
+  replace(before: StoredDoc, after: StoredDoc): void {
+    const old = this.covers(before) ? this.valueCombinations(before) : [];
+    const next = this.covers(after) ? this.valueCombinations(after) : [];
+    const same = old.length === next.length && old.every((values, i) => this.compare([...values, HIGH], [...(next[i] as unknown[]), HIGH]) === 0);
+    if (same) return;
+    for (const values of old) this.tree.delete([...values, before._id]);
+    for (const values of next) this.tree.set([...values, after._id], undefined);
+  }
+
+  /** The `_id`s of the entries between two bounds, in index order (or reversed). */
+  *ids(low: IndexKey, high: IndexKey, reverse: boolean): Generator<string> {
+    const idPosition = this.fields.length;
+    if (reverse) {
+      for (const [key] of this.tree.entriesReversed(high)) {
+        if (this.compare(key, low) < 0) return;
+        yield key[idPosition] as string;
+      }
+    } else {
+      for (const [key] of this.tree.entries(low)) {
+        if (this.compare(key, high) > 0) return;
+        yield key[idPosition] as string;
+      }
+    }
+  }
+
+  private covers(doc: StoredDoc): boolean {
+    return this.spec.partial === undefined || matchesFilter(doc, this.spec.partial);
+  }
+
+  /** Every combination of the document's key values, one value per indexed field. */
+  private valueCombinations(doc: StoredDoc): unknown[][] {
+    let combinations: unknown[][] = [[]];
+    for (const field of this.fields) {
+      const reached = reachableValues(doc, field);
+      if (reached.length === 1 && !Array.isArray(reached[0])) {
+        for (const prefix of combinations) prefix.push(reached[0]);
+        continue;
+      }
+      this.multikey = true;
+      const values = reached.flatMap((value) => (Array.isArray(value) ? (value as unknown[]) : [value]));
+      // An empty array indexes as null (MongoDB indexes it as undefined, which sorts with null).
+      if (values.length === 0) values.push(undefined);
+      combinations = combinations.flatMap((prefix) => values.map((value) => [...prefix, value]));
+    }
+    return combinations;
+  }
+}
