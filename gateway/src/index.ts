@@ -1,3 +1,4 @@
 export { startGateway, type GatewayOptions, type RunningGateway } from "./gateway.js";
 export { readGatewayConfig, type GatewayConfig } from "./config.js";
 export { createResponseValidator, type ResponseCheck } from "./openapi/response-validator.js";
+export type { ServiceAddress, ServiceAddresses } from "./rpc/service-clients.js";

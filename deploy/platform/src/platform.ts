@@ -1,7 +1,7 @@
-import { createLogger, createMetricsRegistry, type Logger, type RunningServer } from "@bayad/kit";
+import { createLogger, createMetricsRegistry, envEnum, type Logger, type RunningServer } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
-import { readGatewayConfig, startGateway, type GatewayConfig } from "@bayad/gateway";
+import { readGatewayConfig, startGateway, type GatewayConfig, type ServiceAddress } from "@bayad/gateway";
 import { componentNames, readServiceConfigs, serviceNames, startService, type ComponentName, type ServiceName } from "./services-mode/components.js";
 
 export interface PlatformOptions {
@@ -33,14 +33,18 @@ export interface RunningPlatform {
 
 /**
  * The whole platform in one process on embedded defaults: every service on its own loopback
- * gRPC port with its own embedded store, and the gateway in front reaching them over HTTP/2, so
- * the path that runs here is the path that is deployed. Events travel on NATS JetStream when
- * NATS_URL is set, else on an in-process bus with the same guarantees.
+ * gRPC port with its own embedded store, and the gateway in front. The gateway calls the services
+ * through Connect's in-memory transport (same routes, interceptors and protobuf encoding, no
+ * socket): on one event loop a loopback HTTP/2 hop costs several times the rest of a request
+ * (bench/README.md). PLATFORM_RPC=http2 makes it use gRPC over HTTP/2, the deployed path.
+ * Events travel on NATS JetStream when NATS_URL is set, else on an in-process bus with the same
+ * guarantees.
  */
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   const env = options.env ?? process.env;
   const config = readGatewayConfig(env);
   const serviceConfigs = readServiceConfigs(env);
+  const rpc = envEnum(env, "PLATFORM_RPC", ["in-process", "http2"], "in-process");
   const logger = options.logger ?? createLogger("bayad", env.LOG_LEVEL ?? "warn");
   const stores = Object.fromEntries(componentNames.map((name) => [name, createEmbeddedStore()])) as Record<ComponentName, Store>;
   const bus = env.NATS_URL
@@ -62,7 +66,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const gateway = await startGateway({
     config,
     store: stores.gateway,
-    services: Object.fromEntries(serviceNames.map((name) => [name, services[name].url])) as Record<ServiceName, string>,
+    // Every service also listens on its loopback port (health checks, other clients); the gateway
+    // calls it in-process unless PLATFORM_RPC=http2 asks for the deployed path.
+    services: Object.fromEntries(
+      serviceNames.map((name) => [name, rpc === "http2" ? services[name].url : services[name].transport]),
+    ) as Record<ServiceName, ServiceAddress>,
     logger: logger.child({ service: "gateway" }),
     metrics,
     afterOutcome: options.afterOutcome,

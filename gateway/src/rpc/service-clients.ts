@@ -1,14 +1,19 @@
-import { createClient, type Client } from "@connectrpc/connect";
+import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BillingService, Health, LinksService, OtpService, PaymentsService, RecordsService } from "@bayad/proto";
 
-/** Where each service listens (http://host:port); a service not yet deployed is absent. */
+/**
+ * How to reach each service: where it listens (http://host:port, gRPC over HTTP/2), or a Connect
+ * transport to it in this process (the one-process platform). A service not deployed is absent.
+ */
+export type ServiceAddress = string | Transport;
+
 export interface ServiceAddresses {
-  payments: string;
-  billing?: string;
-  links?: string;
-  records?: string;
-  otp?: string;
+  payments: ServiceAddress;
+  billing?: ServiceAddress;
+  links?: ServiceAddress;
+  records?: ServiceAddress;
+  otp?: ServiceAddress;
 }
 
 export interface ServiceClients {
@@ -25,8 +30,8 @@ export interface ServiceClients {
 export function createServiceClients(addresses: ServiceAddresses): ServiceClients {
   const transports = Object.fromEntries(
     Object.entries(addresses)
-      .filter((entry): entry is [string, string] => typeof entry[1] === "string")
-      .map(([name, baseUrl]) => [name, createGrpcTransport({ baseUrl })]),
+      .filter((entry): entry is [string, ServiceAddress] => entry[1] !== undefined)
+      .map(([name, address]) => [name, typeof address === "string" ? createGrpcTransport({ baseUrl: address }) : address]),
   );
   const clientOf = <S extends Parameters<typeof createClient>[0]>(service: S, name: string) =>
     transports[name] ? createClient(service, transports[name]) : undefined;

@@ -1,6 +1,6 @@
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, createRouterTransport, type ConnectRouter, type Interceptor, type Transport } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { create } from "@bufbuild/protobuf";
 import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "@bayad/proto";
@@ -35,6 +35,12 @@ export interface RunningServer {
   /** http://host:port, for Connect/gRPC transports. */
   url: string;
   port: number;
+  /**
+   * The same service for a client in this process: its routes and interceptors behind Connect's
+   * in-memory transport (requests and responses still serialized as protobuf), without the
+   * loopback socket and HTTP/2 framing. Refuses calls with UNAVAILABLE once the server closes.
+   */
+  transport: Transport;
   /** Stops accepting, lets in-flight calls finish, then resolves. */
   close(): Promise<void>;
 }
@@ -99,16 +105,17 @@ function healthRoutes(options: ServiceServerOptions) {
 
 /** Serves one service (plus grpc.health.v1) over HTTP/2 cleartext: gRPC, gRPC-Web and Connect. */
 export async function startServiceServer(options: ServiceServerOptions): Promise<RunningServer> {
-  const handler = connectNodeAdapter({
-    routes: (router) => {
-      options.routes(router);
-      healthRoutes(options)(router);
-    },
-    interceptors: [
-      ...(options.metrics ? [rpcMetricsInterceptor(options.metrics, options.serviceName.split(".").at(-1) ?? options.serviceName)] : []),
-      errorBoundary(options.logger),
-    ],
-  });
+  const routes = (router: ConnectRouter) => {
+    options.routes(router);
+    healthRoutes(options)(router);
+  };
+  const interceptors = [
+    ...(options.metrics ? [rpcMetricsInterceptor(options.metrics, options.serviceName.split(".").at(-1) ?? options.serviceName)] : []),
+    errorBoundary(options.logger),
+  ];
+  const handler = connectNodeAdapter({ routes, interceptors });
+  const inProcess = inProcessCalls();
+  const transport = createRouterTransport(routes, { router: { interceptors: [inProcess.interceptor, ...interceptors] } });
   const server = http2.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
@@ -124,13 +131,43 @@ export async function startServiceServer(options: ServiceServerOptions): Promise
   return {
     url: `http://${host}:${port}`,
     port,
+    transport,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Graceful: GOAWAY lets in-flight streams finish while refusing new ones.
-        for (const session of sessions) session.close();
-      });
+      await Promise.all([
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Graceful: GOAWAY lets in-flight streams finish while refusing new ones.
+          for (const session of sessions) session.close();
+        }),
+        inProcess.drain(),
+      ]);
       for (const worker of options.workers ?? []) await worker.stop();
+    },
+  };
+}
+
+/** Tracks calls made through the in-process transport, so closing can refuse new ones and wait for the rest. */
+function inProcessCalls() {
+  let open = true;
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const interceptor: Interceptor = (next) => async (request) => {
+    if (!open) throw new ConnectError("the service is stopping", Code.Unavailable);
+    inFlight++;
+    try {
+      return await next(request);
+    } finally {
+      if (--inFlight === 0) drained?.();
+    }
+  };
+  return {
+    interceptor,
+    drain(): Promise<void> {
+      open = false;
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        drained = resolve;
+      });
     },
   };
 }

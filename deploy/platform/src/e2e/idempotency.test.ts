@@ -156,7 +156,8 @@ describe("idempotency when the payments service is unreachable", () => {
   let api: TestPlatform;
 
   beforeAll(async () => {
-    api = await startTestPlatform({ RPC_TIMEOUT_MS: "1000" });
+    // Over HTTP/2, so a stopped service is one the gateway cannot reach, as when deployed.
+    api = await startTestPlatform({ RPC_TIMEOUT_MS: "1000", PLATFORM_RPC: "http2" });
   });
   afterAll(() => api.close());
 

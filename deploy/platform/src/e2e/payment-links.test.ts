@@ -61,7 +61,7 @@ describe("createPaymentLink", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(link.referenceNumber);
 
-    const events = await outbox().find({ resourceId: link.paymentLinkId });
+    const events = await outbox().find({ resourceId: link.paymentLinkId }, { sort: { aggregateVersion: 1 } });
     expect(events.map((event) => event.subject)).toEqual(["bayad.events.links.payment_link.active"]);
   });
 
@@ -155,7 +155,7 @@ describe("setPaymentLinkArchived", () => {
     const restored = await api.request("PATCH", `${links}/${link.paymentLinkId}`, { body: { archive: false } });
     expect(restored.body.data).toMatchObject({ status: "active", active: true, archived: false });
 
-    const events = await outbox().find({ resourceId: link.paymentLinkId });
+    const events = await outbox().find({ resourceId: link.paymentLinkId }, { sort: { aggregateVersion: 1 } });
     expect(events.map((event) => event.subject)).toEqual([
       "bayad.events.links.payment_link.active",
       "bayad.events.links.payment_link.archived",

@@ -263,7 +263,8 @@ describe.skipIf(!natsReady)("records feed on NATS JetStream (needs NATS_URL)", (
   beforeAll(async () => {
     // The platform reaches NATS through a proxy the tests can cut, to make NATS unavailable.
     proxy = await startTcpProxy(natsUrl!);
-    api = await startTestPlatform({ NATS_URL: proxy.url, EVENTS_NAMESPACE: namespace });
+    // Over HTTP/2: a records service restarted on its port is reachable again, as when deployed.
+    api = await startTestPlatform({ NATS_URL: proxy.url, EVENTS_NAMESPACE: namespace, PLATFORM_RPC: "http2" });
   }, 30_000);
   afterAll(async () => {
     await api?.close();

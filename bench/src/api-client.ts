@@ -1,0 +1,100 @@
+import type { PlatformReady } from "./platform-protocol.js";
+
+/**
+ * The few calls the benchmark makes before a scenario (one checkout to read, an OTP to verify
+ * against), through the gateway like any client. Each throws, with the response, when the
+ * platform answers otherwise than the scenario needs: a scenario set up on a failure would
+ * measure the failure.
+ */
+
+export interface ApiAnswer {
+  status: number;
+  // The parsed envelope; callers read the fields their operation documents.
+  body: any;
+}
+
+interface CallOptions {
+  credential: string;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+export async function callApi(baseUrl: string, method: string, path: string, options: CallOptions): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${options.credential}` };
+  if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  try {
+    return { status: response.status, body: JSON.parse(text) };
+  } catch {
+    throw new Error(`${method} ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+}
+
+function expectStatus(answer: ApiAnswer, status: number, what: string): void {
+  if (answer.status !== status) {
+    throw new Error(`${what}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`);
+  }
+}
+
+/** Creates one checkout with `body` under `idempotencyKey`; returns its id. */
+export async function createCheckout(platform: PlatformReady, body: unknown, idempotencyKey: string): Promise<string> {
+  const answer = await callApi(platform.gatewayUrl, "POST", "/api/v1/payments/checkouts", {
+    credential: platform.testApiKey,
+    body,
+    idempotencyKey,
+  });
+  expectStatus(answer, 201, "createCheckout");
+  return answer.body.data.checkoutId as string;
+}
+
+/**
+ * A development service token of the platform's project: the OTP API takes service tokens only
+ * (project API keys get 403 SERVICE_TOKEN_REQUIRED), so scenario 6 cannot use the test API key.
+ */
+export async function issueOtpToken(platform: PlatformReady): Promise<string> {
+  const answer = await callApi(platform.gatewayUrl, "POST", "/admin/v1/service-tokens", {
+    credential: platform.adminApiKey,
+    body: {
+      projectId: platform.projectId,
+      environment: "test",
+      subject: "bayad-bench",
+      scopes: ["otp:generate", "otp:verify"],
+      ttlSeconds: 86_400,
+    },
+  });
+  expectStatus(answer, 201, "createServiceToken");
+  return answer.body.data.accessToken as string;
+}
+
+/** Sends one code to `recipient` (the development outbox keeps it); returns the code's id. */
+export async function generateOtp(platform: PlatformReady, token: string, recipient: string, idempotencyKey: string): Promise<string> {
+  const answer = await callApi(platform.gatewayUrl, "POST", "/api/v1/shared/otp/generate", {
+    credential: token,
+    body: { recipient, channel: "sms" },
+    idempotencyKey,
+  });
+  expectStatus(answer, 201, "generateOtp");
+  return answer.body.data.otpId as string;
+}
+
+/** The code the development outbox holds for `otpId`, read the way an operator would. */
+export async function readOtpCode(platform: PlatformReady, recipient: string, otpId: string): Promise<string> {
+  const answer = await callApi(
+    platform.gatewayUrl,
+    "GET",
+    `/admin/v1/otp/messages?recipient=${encodeURIComponent(recipient)}`,
+    { credential: platform.adminApiKey },
+  );
+  expectStatus(answer, 200, "listOtpDevMessages");
+  const messages = answer.body.data as { otpId: string; body: string }[];
+  const text = messages.find((message) => message.otpId === otpId)?.body;
+  const code = text === undefined ? undefined : /\b(\d{4,10})\b/.exec(text)?.[1];
+  if (code === undefined) throw new Error(`no code for ${otpId} in the development outbox of ${recipient}`);
+  return code;
+}

@@ -1,0 +1,76 @@
+import type { BenchOptions } from "./cli-options.js";
+import type { MachineInfo } from "./machine-info.js";
+import { isValid, type Row } from "./row.js";
+import type { SoakResult } from "./soak.js";
+import { leakEstimate, recordsScaling, rowChecks } from "./targets.js";
+
+/** Everything one run measured, in table order. */
+export interface BenchResults {
+  machine: MachineInfo;
+  options: BenchOptions;
+  rows: Row[];
+  soak: SoakResult;
+  /** The platform process's peak RSS over the whole run. */
+  peakRss: number;
+}
+
+export const nodeHttpRowId = "baseline.node-http";
+
+/** Requests/s of the bare node:http row of this run, the denominator of every ratio. */
+export function nodeHttpRps(results: BenchResults): number | undefined {
+  const row = results.rows.find((candidate) => candidate.id === nodeHttpRowId);
+  return row && isValid(row) ? row.result.requestsPerSecond : undefined;
+}
+
+export function recordRows(results: BenchResults): Row[] {
+  return results.rows.filter((row) => row.id.startsWith("s5."));
+}
+
+/**
+ * The results as JSON for comparing commits: raw figures plus the derived ones (ratios, target
+ * verdicts), so a comparison script needs no knowledge of how they are computed.
+ */
+export function toJson(results: BenchResults): unknown {
+  const baseline = nodeHttpRps(results);
+  const scaling = recordsScaling(recordRows(results));
+  const leak = leakEstimate(results.soak);
+  const rowJson = (row: Row) => ({
+    id: row.id,
+    label: row.label,
+    valid: isValid(row),
+    problems: row.problems,
+    requestsPerSecond: row.result.requestsPerSecond,
+    latencyMs: row.result.latency,
+    vsNodeHttp: baseline ? row.result.requestsPerSecond / baseline : null,
+    requests: row.result.requests,
+    durationSeconds: row.result.durationSeconds,
+    errors: row.result.errors,
+    timeouts: row.result.timeouts,
+    outcomes: row.result.outcomes,
+    targets: rowChecks(row, baseline, results.options.connections),
+  });
+  return {
+    machine: results.machine,
+    options: results.options,
+    rows: results.rows.map(rowJson),
+    recordsScaling: scaling
+      ? { smallest: scaling.smallest.id, largest: scaling.largest.id, p50Ratio: scaling.ratio, target: scaling.check }
+      : null,
+    memory: {
+      peakRssBytes: results.peakRss,
+      soak: {
+        seconds: results.soak.seconds,
+        row: rowJson(results.soak.row),
+        checkoutsCreated: results.soak.checkoutsCreated,
+        recordsStored: results.soak.recordsStored,
+        empty: results.soak.empty,
+        withData: results.soak.withData,
+        dropped: results.soak.dropped,
+        settled: results.soak.settled,
+        settleSeconds: results.soak.settleSeconds,
+        samples: results.soak.samples,
+        leak,
+      },
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import type { BaselineReady } from "./baselines/baseline-response.js";
+import { toJson, type BenchResults } from "./bench-results.js";
+import { forkChild, stopAllChildren } from "./child-process.js";
+import { parseOptions, usage } from "./cli-options.js";
+import { machineInfo } from "./machine-info.js";
+import { startPlatformProcess } from "./platform-handle.js";
+import { platformRows } from "./platform-rows.js";
+import { renderReport } from "./report.js";
+import { measureScenario, type Row } from "./row.js";
+import type { LoadSettings } from "./run-autocannon.js";
+import { baseline } from "./scenarios.js";
+import { soak } from "./soak.js";
+
+/**
+ * `npm run bench`: the bare node:http and Koa baselines, then the platform's scenarios through
+ * the gateway, then the memory soak; one table, printed and written to results/.
+ */
+
+const resultsDir = new URL("../results/", import.meta.url);
+
+const baselines = [
+  { id: "baseline.node-http", label: "node:http (bare)", module: "./baselines/node-http-server.js" },
+  { id: "baseline.koa", label: "Koa (bare)", module: "./baselines/koa-server.js" },
+] as const;
+
+async function main(): Promise<void> {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options === "help") {
+    process.stdout.write(usage);
+    return;
+  }
+  const machine = machineInfo(new Date());
+  process.stdout.write(
+    `Bayad benchmark (${options.quick ? "quick" : "full"}): ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per row ` +
+      `at ${options.connections} connections; soak ${options.soakSeconds} s\n`,
+  );
+  const load: LoadSettings = { connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
+
+  const rows: Row[] = [];
+  // Each server is measured alone: started, measured and stopped before the next one starts.
+  for (const server of baselines) {
+    const child = await forkChild<BaselineReady>(server.label, new URL(server.module, import.meta.url));
+    rows.push(await measureScenario(child.ready.url, baseline(server.id, server.label), load));
+    await child.stop();
+  }
+
+  const profileDir = options.profile ? fileURLToPath(new URL("profiles/", resultsDir)) : undefined;
+  if (profileDir) await mkdir(profileDir, { recursive: true });
+  const platform = await startPlatformProcess({ profileDir });
+  process.stdout.write(`  platform ready at ${platform.gatewayUrl} (pid ${platform.pid})\n`);
+  rows.push(...(await platformRows(platform, options, load)));
+  process.stdout.write(`  soak: scenario 2 for ${options.soakSeconds} s …\n`);
+  const soakResult = await soak(platform, options.soakSeconds, options.settleSeconds, options.connections);
+  const { peakRss } = await platform.memory();
+  await platform.stop();
+
+  const results: BenchResults = { machine, options, rows, soak: soakResult, peakRss };
+  const report = renderReport(results);
+  process.stdout.write(`\n${report}\n`);
+  await mkdir(resultsDir, { recursive: true });
+  const reportFile = new URL(options.quick ? "quick.md" : "latest.md", resultsDir);
+  await writeFile(reportFile, report);
+  process.stdout.write(`Written to ${fileURLToPath(reportFile)}\n`);
+  if (options.jsonPath) {
+    await writeFile(options.jsonPath, `${JSON.stringify(toJson(results), null, 2)}\n`);
+    process.stdout.write(`JSON written to ${options.jsonPath}\n`);
+  }
+  if (profileDir) process.stdout.write(`CPU profile of the platform in ${profileDir}\n`);
+}
+
+/**
+ * Ctrl-C or a kill stops the servers before the benchmark exits (the platform gracefully, so a
+ * CPU profile is still written); a failure does the same, reports and exits 1.
+ */
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  process.once(signal, () => {
+    process.stdout.write(`\n${signal}: stopping the servers…\n`);
+    void stopAllChildren().finally(() => process.exit(code));
+  });
+}
+
+main().then(
+  () => stopAllChildren(),
+  async (error: unknown) => {
+    process.stderr.write(`\nbenchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    await stopAllChildren();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,58 @@
+import { forkChild, type ForkedChild } from "./child-process.js";
+import type { MemoryReading } from "./memory.js";
+import type { PlatformCommand, PlatformReady } from "./platform-protocol.js";
+
+/** The platform process as the benchmark drives it. */
+export interface PlatformHandle extends PlatformReady {
+  readonly pid: number;
+  memory(): Promise<MemoryReading>;
+  drain(): Promise<void>;
+  countRecords(): Promise<number>;
+  dropData(): Promise<number>;
+  /** Closes the platform gracefully, then ends its process. */
+  stop(): Promise<void>;
+}
+
+export interface PlatformStartOptions {
+  /** Where `--cpu-prof` writes the platform's CPU profile; no profiling when absent. */
+  profileDir?: string;
+}
+
+/**
+ * Starts the platform as `npm start` would, on embedded defaults, in its own process: no
+ * NATS_URL (the in-process bus), a free port, LOG_LEVEL warn, and --expose-gc for the memory
+ * readings. The rest of the caller's environment passes through, as it would to `npm start`.
+ */
+export async function startPlatformProcess(options: PlatformStartOptions = {}): Promise<PlatformHandle> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn" };
+  delete env.NATS_URL;
+  delete env.EVENTS_NAMESPACE;
+  const execArgv = ["--expose-gc"];
+  if (options.profileDir) execArgv.push("--cpu-prof", "--cpu-prof-dir", options.profileDir);
+
+  const child: ForkedChild<PlatformReady> = await forkChild("platform", new URL("./platform-process.js", import.meta.url), {
+    execArgv,
+    env,
+    readyTimeoutMs: 120_000,
+  });
+  const run = <T>(command: PlatformCommand) => child.request<T>(command);
+  let stopping = false;
+  // Said at once: the failure it causes (a refused connection, a rejected request) names no
+  // cause. Exit code 0 is a graceful stop (a Ctrl-C reaches the platform directly too).
+  void child.exited.then((how) => {
+    if (!stopping && how !== "code 0") process.stderr.write(`\nthe platform process exited unexpectedly (${how})\n`);
+  });
+  return {
+    ...child.ready,
+    pid: child.pid,
+    memory: () => run<MemoryReading>("memory"),
+    drain: () => run<void>("drain"),
+    countRecords: () => run<number>("count-records"),
+    dropData: () => run<number>("drop-data"),
+    async stop() {
+      stopping = true;
+      await run<void>("stop");
+      await child.stop();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { nodeHttpRps, recordRows, type BenchResults } from "./bench-results.js";
+import { isValid, type Row } from "./row.js";
+import { leakEstimate, recordsScaling, rowChecks, type TargetCheck } from "./targets.js";
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const signedMib = (bytes: number) => `${bytes >= 0 ? "+" : "−"}${mib(Math.abs(bytes))}`;
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "—");
+const count = (value: number) => Math.round(value).toLocaleString("en-US");
+
+function mark(check: TargetCheck): string {
+  const verdict = check.met === undefined ? "n/a" : check.met ? "✔" : "✘";
+  return `${check.text} ${verdict}`;
+}
+
+function responses(row: Row): string {
+  const tally = Object.entries(row.result.outcomes)
+    .sort(([, a], [, b]) => b - a)
+    .map(([outcome, times]) => `${outcome} ×${count(times)}`)
+    .join(", ");
+  return isValid(row) ? tally : `**INVALID**: ${row.problems.join("; ")} (all: ${tally || "none"})`;
+}
+
+/** The results as Markdown: a header naming the machine and settings, the table, the memory section. */
+export function renderReport(results: BenchResults): string {
+  const { machine, options, soak } = results;
+  const baseline = nodeHttpRps(results);
+  const lines: string[] = [];
+  lines.push(`# Bayad benchmark${options.quick ? " (quick run)" : ""}`, "");
+  lines.push(
+    `- Date: ${machine.date}`,
+    `- Commit: ${machine.commit}`,
+    `- Node.js: ${machine.node}`,
+    `- CPU: ${machine.cpu}, ${machine.cores} cores, ${mib(machine.memoryBytes)} memory; load average at start ${machine.loadAverage.toFixed(2)}`,
+    `- Each row: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s at ${options.connections} connections (pipelining 1)`,
+    `- Soak: ${options.soakSeconds} s, settle ${options.settleSeconds} s; records sizes: ${options.recordCounts.map(count).join(", ")}`,
+    `- Server processes: node:http, Koa and the platform each in their own process; autocannon in the benchmark's`,
+    "",
+  );
+
+  lines.push("| Scenario | req/s | p50 ms | p99 ms | vs node:http | target | responses |", "|---|---:|---:|---:|---:|---|---|");
+  const row = (scenario: Row, checks: TargetCheck[]) => {
+    const ratio = baseline ? `${((scenario.result.requestsPerSecond / baseline) * 100).toFixed(1)} %` : "—";
+    lines.push(
+      `| ${scenario.label} | ${count(scenario.result.requestsPerSecond)} | ${ms(scenario.result.latency.p50)} | ${ms(scenario.result.latency.p99)} | ${ratio} | ${checks.map(mark).join("; ") || "—"} | ${responses(scenario)} |`,
+    );
+  };
+  const records = recordRows(results);
+  for (const scenario of results.rows) {
+    row(scenario, rowChecks(scenario, baseline, options.connections));
+    if (scenario === records[records.length - 1]) {
+      const scaling = recordsScaling(records);
+      if (scaling) {
+        lines.push(
+          `| 5 p50 at ${count(scaling.largest.recordsStored ?? Number.NaN)} ÷ p50 at ${count(scaling.smallest.recordsStored ?? Number.NaN)} records | — | ${scaling.ratio.toFixed(2)}× | — | — | ${mark(scaling.check)} | — |`,
+        );
+      }
+    }
+  }
+  const leak = leakEstimate(soak);
+  row(soak.row, [leak.check]);
+  lines.push("");
+
+  lines.push("## Memory (platform process)", "");
+  lines.push(
+    `- Peak RSS over the whole run: ${mib(results.peakRss)}`,
+    `- Soak: scenario 2 for ${soak.seconds} s: ${count(soak.checkoutsCreated)} checkouts answered 201; ${count(soak.recordsStored)} records once the feed caught up (the difference is the requests in flight when the run stopped)`,
+    `- RSS: ${mib(soak.empty.rss)} before → ${mib(soak.withData.rss)} with the soak's data (${signedMib(leak.rssGrowthBytes)})`,
+    `- Heap after GC: ${mib(soak.empty.heapUsed)} empty → ${mib(soak.withData.heapUsed)} with data → ${mib(soak.dropped.heapUsed)} right after deleting it` +
+      (soak.settleSeconds > 0 ? ` → ${mib(soak.settled.heapUsed)} after the ${soak.settleSeconds} s settle` : " (not settled)"),
+    `- Heap held by stored data: ${signedMib(leak.dataBytes)} (${count(leak.dataBytes / Math.max(1, soak.recordsStored))} B per checkout)`,
+    ...(soak.settleSeconds > 0 ? [`- Heap released by settling (the bus's duplicate window): ${signedMib(leak.windowBytes)}`] : []),
+    `- Unexplained heap (settled − empty): ${signedMib(leak.unexplainedBytes)}, ${leak.bytesPerRequest.toFixed(1)} B per request → ${leak.unjudged ? `not judged: ${leak.unjudged}` : leak.check.met ? "no leak" : "possible leak"}`,
+    "",
+    "| t (s) | RSS | heap after GC |",
+    "|---:|---:|---:|",
+    ...soak.samples.map((sample) => `| ${sample.atSeconds} | ${mib(sample.rss)} | ${mib(sample.heapUsed)} |`),
+    "",
+  );
+  return lines.join("\n");
+}
