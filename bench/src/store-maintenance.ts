@@ -1,25 +1,17 @@
+import { outboxCollection } from "@bayad/events";
+import { apiKeysCollection, projectsCollection, signingKeysCollection } from "@bayad/gateway";
 import type { RunningPlatform } from "@bayad/platform";
+import { paymentRecordsCollection, RECORDS_DURABLE_NAME } from "@bayad/records-service";
 
-/**
- * What the benchmark does to the platform's stores between scenarios, from inside the platform
- * process. Collection names are the platform's own (each repository declares its collection);
- * they are repeated here because this package may only depend on @bayad/platform.
- */
+/** What the benchmark does to the platform's stores between scenarios, from inside the platform process. */
 
 type Store = RunningPlatform["stores"][keyof RunningPlatform["stores"]];
 
-/** Each service's transactional outbox (libs/events outboxCollection); `publishedAt: null` = not yet on the bus. */
-const outboxCollection = "outbox";
-/** The records service's durable consumer on the bus (services/records RECORDS_DURABLE_NAME). */
-const recordsDurable = "records";
-/** The records feed (services/records payment-records-repository). */
-const paymentRecordsCollection = "payment_records";
 /**
- * The gateway's credentials (gateway/src/admin/projects.ts, auth/api-keys.ts,
- * auth/service-tokens.ts): kept by `dropData` so the benchmark's API key and service tokens
+ * The gateway's credentials: kept by `dropData` so the benchmark's API key and service tokens
  * stay valid. Everything else, the gateway's idempotency records included, is data.
  */
-const gatewayCredentialCollections = new Set(["projects", "api_keys", "signing_keys"]);
+const gatewayCredentialCollections = new Set([projectsCollection.name, apiKeysCollection.name, signingKeysCollection.name]);
 
 const pollIntervalMs = 50;
 
@@ -44,18 +36,18 @@ export async function drain(platform: RunningPlatform, timeoutMs: number): Promi
 async function pendingWork(platform: RunningPlatform): Promise<string> {
   const parts: string[] = [];
   for (const [component, store] of Object.entries(platform.stores)) {
-    if (!(await store.listCollections()).includes(outboxCollection)) continue;
-    const unpublished = await store.collection({ name: outboxCollection }).count({ publishedAt: null });
+    if (!(await store.listCollections()).includes(outboxCollection.name)) continue;
+    const unpublished = await store.collection(outboxCollection).count({ publishedAt: null });
     if (unpublished > 0) parts.push(`${component} outbox ${unpublished}`);
   }
-  const lag = await platform.bus.pending(recordsDurable);
+  const lag = await platform.bus.pending(RECORDS_DURABLE_NAME);
   if (lag === undefined) parts.push("records consumer not known to the bus");
   else if (lag > 0) parts.push(`records consumer lag ${lag}`);
   return parts.join(", ");
 }
 
 export async function countRecords(platform: RunningPlatform): Promise<number> {
-  return platform.stores.records.collection({ name: paymentRecordsCollection }).count({});
+  return platform.stores.records.collection(paymentRecordsCollection).count({});
 }
 
 /**

@@ -13,9 +13,13 @@ export function reachableValues(value: unknown, path: string): unknown[] {
 
 /** The values an index or sort sees at `path`: reachable values with arrays replaced by their elements. */
 export function keyValues(value: unknown, path: string): unknown[] {
-  const keys = reachableValues(value, path).flatMap((found) =>
-    Array.isArray(found) ? (found as unknown[]) : [found],
-  );
+  return keysOf(reachableValues(value, path));
+}
+
+/** Reachable values as keys: arrays replaced by their elements, an empty result by one missing value. */
+export function keysOf(reached: unknown[]): unknown[] {
+  if (reached.length === 1 && !Array.isArray(reached[0])) return reached;
+  const keys = reached.flatMap((found) => (Array.isArray(found) ? (found as unknown[]) : [found]));
   return keys.length === 0 ? [undefined] : keys;
 }
 

@@ -1,7 +1,8 @@
 import { DuplicateKeyError, type IndexSpec } from "../port.js";
-import { reachableValues } from "./field-path.js";
+import { compareValues } from "./bson-values.js";
+import { keysOf, reachableValues } from "./field-path.js";
 import { matchesFilter } from "./filter-match.js";
-import { HIGH, LOW, keyComparator, type IndexKey } from "./index-key.js";
+import { LOW, keyComparator, type IndexKey } from "./index-key.js";
 import { BTree } from "./sorted-tree.js";
 import type { StoredDoc } from "./table.js";
 
@@ -55,7 +56,7 @@ export class IndexTree {
     if (!this.spec.unique || !this.covers(doc)) return;
     for (const values of this.valueCombinations(doc)) {
       for (const [key] of this.tree.entries([...values, LOW])) {
-        if (this.compare([...key.slice(0, values.length), HIGH], [...values, HIGH]) !== 0) break;
+        if (!sameValues(key, values, values.length)) break;
         if (key[values.length] !== doc._id) throw new DuplicateKeyError(this.spec.name);
       }
     }
@@ -75,8 +76,7 @@ export class IndexTree {
   replace(before: StoredDoc, after: StoredDoc): void {
     const old = this.covers(before) ? this.valueCombinations(before) : [];
     const next = this.covers(after) ? this.valueCombinations(after) : [];
-    const same = old.length === next.length && old.every((values, i) => this.compare([...values, HIGH], [...(next[i] as unknown[]), HIGH]) === 0);
-    if (same) return;
+    if (old.length === next.length && old.every((values, i) => sameValues(values, next[i] as unknown[], values.length))) return;
     for (const values of old) this.tree.delete([...values, before._id]);
     for (const values of next) this.tree.set([...values, after._id], undefined);
   }
@@ -106,16 +106,21 @@ export class IndexTree {
     let combinations: unknown[][] = [[]];
     for (const field of this.fields) {
       const reached = reachableValues(doc, field);
-      if (reached.length === 1 && !Array.isArray(reached[0])) {
-        for (const prefix of combinations) prefix.push(reached[0]);
+      const values = keysOf(reached);
+      if (values.length === 1 && !Array.isArray(reached[0])) {
+        for (const prefix of combinations) prefix.push(values[0]);
         continue;
       }
+      // An array (even of one element) orders differently from its elements: no sorting by this index.
       this.multikey = true;
-      const values = reached.flatMap((value) => (Array.isArray(value) ? (value as unknown[]) : [value]));
-      // An empty array indexes as null (MongoDB indexes it as undefined, which sorts with null).
-      if (values.length === 0) values.push(undefined);
       combinations = combinations.flatMap((prefix) => values.map((value) => [...prefix, value]));
     }
     return combinations;
   }
+}
+
+/** Whether two keys hold equal values (BSON equality) in their first `length` positions. */
+function sameValues(a: readonly unknown[], b: readonly unknown[], length: number): boolean {
+  for (let i = 0; i < length; i++) if (compareValues(a[i], b[i]) !== 0) return false;
+  return true;
 }

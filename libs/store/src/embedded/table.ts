@@ -43,10 +43,6 @@ export class Table {
     return new Table(new BTree<string, StoredDoc>(), new Map());
   }
 
-  get size(): number {
-    return this.docs.size;
-  }
-
   /** An O(1) copy-on-write copy: writes to either leave the other as it was. */
   clone(): Table {
     return new Table(this.docs.clone(), new Map([...this.indexes].map(([name, index]) => [name, index.clone()])));
@@ -58,13 +54,9 @@ export class Table {
     this.indexes.set(spec.name, IndexTree.build(spec, this.docs.values()));
   }
 
-  indexSpecs(): IndexSpec[] {
-    return [...this.indexes.values()].map((index) => index.spec);
-  }
-
-  /** The index on exactly these fields, for maintenance jobs that walk it in order. */
-  index(name: string): IndexTree | undefined {
-    return this.indexes.get(name);
+  /** The indexes in force, for maintenance jobs that walk one in order (TTL sweeps). */
+  indexTrees(): Iterable<IndexTree> {
+    return this.indexes.values();
   }
 
   get(id: string): StoredDoc | undefined {

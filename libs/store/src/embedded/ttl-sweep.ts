@@ -10,9 +10,9 @@ const EARLIEST = new Date(-8.64e15);
  * that holds no Date never expires, and an array of dates expires with its earliest date.
  */
 export function purgeExpired(table: Table, now: Date): void {
-  for (const spec of table.indexSpecs()) {
-    const index = table.index(spec.name);
-    if (spec.expireAfterSeconds === undefined || index === undefined || index.fields.length !== 1) continue;
+  for (const index of table.indexTrees()) {
+    const { spec } = index;
+    if (spec.expireAfterSeconds === undefined || index.fields.length !== 1) continue;
     const cutoff = new Date(now.getTime() - spec.expireAfterSeconds * 1000);
     // Dates sort after every other type, so the expired ones are one contiguous run of the index.
     const [low, high] = index.directions[0] === 1 ? [[EARLIEST, LOW], [cutoff, HIGH]] : [[cutoff, LOW], [EARLIEST, HIGH]];

@@ -6,7 +6,7 @@ import type { PaymentRecordDoc, ProjectedRecord } from "./payment-record.js";
  * Every listing filters on project and environment, optionally on type or status, then ranges
  * and orders on (createdAt, _id): one index per filter shape, equality fields first.
  */
-const paymentRecordsCollection: CollectionDef = {
+export const paymentRecordsCollection: CollectionDef = {
   name: "payment_records",
   indexes: [
     { name: "payment_records_feed", keys: { projectId: 1, environment: 1, createdAt: -1, _id: -1 } },
