@@ -11,6 +11,7 @@ import type { Logger } from "./logger.js";
 import { rpcMetricsInterceptor, type Registry } from "./metrics.js";
 import { correlationIdOf } from "./caller-context.js";
 import { pause } from "./pause.js";
+import { createDirectTransport } from "./direct-transport.js";
 
 export interface ServiceServerOptions {
   /** Fully-qualified proto service name, e.g. bayad.payments.v1.PaymentsService. */
@@ -36,8 +37,8 @@ export interface RunningServer {
   url: string;
   port: number;
   /**
-   * The same service for a client in this process: its routes and interceptors behind Connect's
-   * in-memory transport (requests and responses still serialized as protobuf), without the
+   * The same service for a client in this process: its routes and interceptors called directly
+   * (requests and responses still serialized as protobuf; see createDirectTransport), without the
    * loopback socket and HTTP/2 framing. Refuses calls with UNAVAILABLE once the server closes.
    */
   transport: Transport;
@@ -115,7 +116,12 @@ export async function startServiceServer(options: ServiceServerOptions): Promise
   ];
   const handler = connectNodeAdapter({ routes, interceptors });
   const inProcess = inProcessCalls();
-  const transport = createRouterTransport(routes, { router: { interceptors: [inProcess.interceptor, ...interceptors] } });
+  const inProcessInterceptors = [inProcess.interceptor, ...interceptors];
+  const transport = createDirectTransport({
+    routes,
+    interceptors: inProcessInterceptors,
+    streams: createRouterTransport(routes, { router: { interceptors: inProcessInterceptors } }),
+  });
   const server = http2.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {

@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import { Code, ConnectError, createClient, createRouterTransport, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "@bayad/proto";
+import { createDirectTransport } from "./direct-transport.js";
+import { AppError } from "./errors/app-error.js";
+import { fromConnectError, toConnectError } from "./errors/connect-errors.js";
+
+const { SERVING, NOT_SERVING } = HealthCheckResponse_ServingStatus;
+
+function transportFor(routes: (router: ConnectRouter) => void, interceptors: Interceptor[] = []) {
+  return createDirectTransport({ routes, interceptors, streams: createRouterTransport(routes, { router: { interceptors } }) });
+}
+
+describe("createDirectTransport", () => {
+  it("calls the implementation with the request's fields and headers and returns its answer", async () => {
+    const seen: Array<{ service: string; header: string | null }> = [];
+    const client = createClient(
+      Health,
+      transportFor((router) =>
+        router.service(Health, {
+          check(request, context) {
+            seen.push({ service: request.service, header: context.requestHeader.get("bayad-project-id") });
+            return { status: request.service === "payments" ? SERVING : NOT_SERVING };
+          },
+        }),
+      ),
+    );
+    const answer = await client.check({ service: "payments" }, { headers: { "bayad-project-id": "prj_1" } });
+    expect(answer.status).toBe(SERVING);
+    expect(seen).toEqual([{ service: "payments", header: "prj_1" }]);
+  });
+
+  it("gives each side its own copy of the messages", async () => {
+    const kept = create(HealthCheckResponseSchema, { status: SERVING });
+    const client = createClient(Health, transportFor((router) => router.service(Health, { check: () => kept })));
+    const answer = await client.check({ service: "" });
+    answer.status = NOT_SERVING;
+    expect(kept.status).toBe(SERVING);
+  });
+
+  it("runs the server interceptors around the call, first one outermost", async () => {
+    const order: string[] = [];
+    const tag =
+      (name: string): Interceptor =>
+      (next) =>
+      async (request) => {
+        order.push(`${name} in`);
+        const response = await next(request);
+        order.push(`${name} out`);
+        return response;
+      };
+    const client = createClient(
+      Health,
+      transportFor(
+        (router) =>
+          router.service(Health, {
+            check() {
+              order.push("handler");
+              return { status: SERVING };
+            },
+          }),
+        [tag("outer"), tag("inner")],
+      ),
+    );
+    await client.check({ service: "" });
+    expect(order).toEqual(["outer in", "inner in", "handler", "inner out", "outer out"]);
+  });
+
+  it("delivers a catalogue error with its code and details, as a remote caller decodes it", async () => {
+    const refuse: Interceptor = (next) => async (request) => {
+      try {
+        return await next(request);
+      } catch (thrown) {
+        throw thrown instanceof AppError ? toConnectError(thrown) : thrown;
+      }
+    };
+    const client = createClient(
+      Health,
+      transportFor(
+        (router) =>
+          router.service(Health, {
+            check() {
+              throw new AppError("VALIDATION_FAILED", "bad service", { details: ["service: unknown"], cause: new Error("inside") });
+            },
+          }),
+        [refuse],
+      ),
+    );
+    const thrown = await client.check({ service: "x" }).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(ConnectError);
+    expect((thrown as ConnectError).code).toBe(Code.InvalidArgument);
+    expect((thrown as ConnectError).cause).toBeUndefined();
+    const error = fromConnectError(thrown);
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(error.message).toBe("bad service");
+    expect(error.details).toEqual(["service: unknown"]);
+  });
+
+  it("ends a call that outlives its deadline with DEADLINE_EXCEEDED and aborts the handler's signal", async () => {
+    let handlerSignal: AbortSignal | undefined;
+    const client = createClient(
+      Health,
+      transportFor((router) =>
+        router.service(Health, {
+          check(_request, context) {
+            handlerSignal = context.signal;
+            return new Promise(() => {});
+          },
+        }),
+      ),
+    );
+    const thrown = await client.check({ service: "" }, { timeoutMs: 20 }).catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.DeadlineExceeded);
+    expect(handlerSignal?.aborted).toBe(true);
+  });
+
+  it("ends a call its caller cancels with CANCELED", async () => {
+    const caller = new AbortController();
+    const client = createClient(Health, transportFor((router) => router.service(Health, { check: () => new Promise(() => {}) })));
+    const call = client.check({ service: "" }, { signal: caller.signal }).catch((error: unknown) => error);
+    caller.abort();
+    expect(ConnectError.from(await call).code).toBe(Code.Canceled);
+  });
+
+  it("answers UNIMPLEMENTED for a method the service does not implement", async () => {
+    const client = createClient(Health, transportFor((router) => router.service(Health, {})));
+    const thrown = await client.check({ service: "" }).catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.Unimplemented);
+  });
+
+  it("hands streaming calls to the streams transport", async () => {
+    const client = createClient(
+      Health,
+      transportFor((router) =>
+        router.service(Health, {
+          async *watch() {
+            yield { status: NOT_SERVING };
+            yield { status: SERVING };
+          },
+        }),
+      ),
+    );
+    const statuses: HealthCheckResponse_ServingStatus[] = [];
+    for await (const response of client.watch({ service: "" })) statuses.push(response.status);
+    expect(statuses).toEqual([NOT_SERVING, SERVING]);
+  });
+});

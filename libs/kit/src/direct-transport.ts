@@ -1,0 +1,208 @@
+import {
+  Code,
+  ConnectError,
+  createContextValues,
+  createMethodImplSpec,
+  createServiceImplSpec,
+  type ConnectRouter,
+  type HandlerContext,
+  type Interceptor,
+  type MethodImplSpec,
+  type Transport,
+  type UnaryRequest,
+  type UnaryResponse,
+} from "@connectrpc/connect";
+import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMethod, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+
+type UnaryNext = (request: UnaryRequest) => Promise<UnaryResponse>;
+
+/** When the caller's deadline passes (epoch ms), carried on the request for the handler's context. */
+const deadlineOf = Symbol("deadline");
+type DirectRequest = UnaryRequest & { [deadlineOf]?: number };
+
+/**
+ * A Connect transport to services in this process that calls their unary methods directly: the
+ * request and the response still cross as protobuf bytes (encoded and decoded, so each side holds
+ * its own copy and sees only what the wire would carry), the server's interceptors run around the
+ * call in order, the caller's deadline is enforced, and errors arrive as a remote caller would
+ * see them (code, message, metadata and details encoded as bytes, no cause). What it leaves out
+ * is Connect's HTTP emulation (envelopes, header serialization, async iterables, a linked abort
+ * controller per call). Streaming calls go to `streams` (Connect's in-memory router transport).
+ */
+export function createDirectTransport(options: {
+  routes: (router: ConnectRouter) => void;
+  /** Server interceptors, outermost first (as in ConnectRouterOptions). */
+  interceptors: Interceptor[];
+  streams: Transport;
+}): Transport {
+  const methods = recordMethods(options.routes);
+  const dispatch = options.interceptors.reduceRight<UnaryNext>(
+    (next, interceptor) => interceptor(next as Parameters<Interceptor>[0]) as UnaryNext,
+    (request) => invoke(methods, request),
+  );
+
+  return {
+    async unary(method, signal, timeoutMs, header, input, contextValues) {
+      const wireRequest = toBinary(method.input, normalize(method.input, input));
+      const call = new CallSignal(signal, timeoutMs);
+      try {
+        const request: DirectRequest = {
+          [deadlineOf]: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
+          stream: false,
+          service: method.parent,
+          method,
+          requestMethod: "POST",
+          url: `in-process:///${method.parent.typeName}/${method.name}`,
+          get signal() {
+            return call.signal;
+          },
+          header: new Headers(header),
+          contextValues: contextValues ?? createContextValues(),
+          message: fromBinary(method.input, wireRequest),
+        };
+        const response = await call.race(dispatch(request));
+        return {
+          stream: false,
+          service: method.parent,
+          method,
+          header: response.header,
+          trailer: response.trailer,
+          message: fromBinary(method.output, toBinary(method.output, response.message as MessageShape<typeof method.output>)),
+        };
+      } catch (thrown) {
+        throw asReceived(thrown);
+      } finally {
+        call.done();
+      }
+    },
+    stream(method, signal, timeoutMs, header, input, contextValues) {
+      return options.streams.stream(method, signal, timeoutMs, header, input, contextValues);
+    },
+  };
+}
+
+/** The unary implementations a routes function registers, by method. */
+function recordMethods(routes: (router: ConnectRouter) => void): Map<DescMethod, MethodImplSpec> {
+  const methods = new Map<DescMethod, MethodImplSpec>();
+  const router: ConnectRouter = {
+    handlers: [],
+    service(service, implementation) {
+      const spec = createServiceImplSpec(service, implementation);
+      for (const method of Object.values(spec.methods)) methods.set(method.method, method);
+      return router;
+    },
+    rpc(method, implementation) {
+      methods.set(method, createMethodImplSpec(method, implementation) as MethodImplSpec);
+      return router;
+    },
+  };
+  routes(router);
+  return methods;
+}
+
+async function invoke(methods: Map<DescMethod, MethodImplSpec>, request: DirectRequest): Promise<UnaryResponse> {
+  const spec = methods.get(request.method);
+  if (spec?.kind !== "unary") {
+    throw new ConnectError(`${request.service.typeName}.${request.method.name} is not implemented`, Code.Unimplemented);
+  }
+  const context: HandlerContext = {
+    service: request.service,
+    method: request.method,
+    protocolName: "in-process",
+    requestMethod: request.requestMethod,
+    url: request.url,
+    get signal() {
+      return request.signal;
+    },
+    timeoutMs: () => {
+      const deadline = request[deadlineOf];
+      return deadline === undefined ? undefined : deadline - Date.now();
+    },
+    requestHeader: request.header,
+    responseHeader: new Headers(),
+    responseTrailer: new Headers(),
+    values: request.contextValues,
+  };
+  const output = await spec.impl(request.message, context);
+  return {
+    stream: false,
+    service: request.service,
+    method: request.method,
+    header: context.responseHeader,
+    trailer: context.responseTrailer,
+    message: normalize(request.method.output, output),
+  };
+}
+
+function normalize<D extends DescMessage>(schema: D, value: MessageInitShape<D>): MessageShape<D> {
+  return isMessage(value, schema) ? (value as MessageShape<D>) : create(schema, value);
+}
+
+/**
+ * An error as a remote caller receives it: code, message and metadata, details as encoded bytes
+ * (so `findDetails` decodes them), and nothing of the server's own objects or causes.
+ */
+function asReceived(thrown: unknown): ConnectError {
+  const error = ConnectError.from(thrown);
+  const received = new ConnectError(error.rawMessage, error.code, error.metadata);
+  for (const detail of error.details) {
+    received.details.push(
+      "desc" in detail ? { type: detail.desc.typeName, value: toBinary(detail.desc, create(detail.desc, detail.value)), debug: undefined } : detail,
+    );
+  }
+  return received;
+}
+
+const notAborted = new AbortController().signal;
+
+/**
+ * The call's abort signal and deadline. The signal handlers see is made only when one asks for it
+ * (most never do); the deadline is one timer, cleared when the call ends.
+ */
+class CallSignal {
+  private controller: AbortController | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private expire: ((error: ConnectError) => void) | undefined;
+
+  constructor(
+    private readonly callerSignal: AbortSignal | undefined,
+    private readonly timeoutMs: number | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.controller) return this.controller.signal;
+    if (this.timeoutMs === undefined) return this.callerSignal ?? notAborted;
+    this.controller = new AbortController();
+    if (this.callerSignal) {
+      const callerSignal = this.callerSignal;
+      if (callerSignal.aborted) this.controller.abort(callerSignal.reason);
+      else callerSignal.addEventListener("abort", () => this.controller?.abort(callerSignal.reason), { once: true });
+    }
+    return this.controller.signal;
+  }
+
+  /** The call's outcome, or DEADLINE_EXCEEDED / CANCELED when the deadline or the caller ends it first. */
+  race<T>(call: Promise<T>): Promise<T> {
+    if (this.timeoutMs === undefined && !this.callerSignal) return call;
+    return new Promise<T>((resolve, reject) => {
+      this.expire = (error) => {
+        this.controller?.abort(error);
+        reject(error);
+      };
+      if (this.callerSignal?.aborted) return this.expire(new ConnectError("the call was canceled", Code.Canceled));
+      this.callerSignal?.addEventListener("abort", this.onCallerAbort, { once: true });
+      if (this.timeoutMs !== undefined) {
+        this.timer = setTimeout(() => this.expire?.(new ConnectError("the call's deadline passed", Code.DeadlineExceeded)), this.timeoutMs);
+      }
+      call.then(resolve, reject);
+    });
+  }
+
+  done(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
+    this.expire = undefined;
+  }
+
+  private readonly onCallerAbort = () => this.expire?.(new ConnectError("the call was canceled", Code.Canceled));
+}
