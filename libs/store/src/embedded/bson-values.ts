@@ -8,16 +8,29 @@
  * vanish and undefined array items become null.
  */
 export function toBson(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => (item === undefined ? null : toBson(item)));
   if (value instanceof Date) return new Date(value.getTime());
-  if (isDocument(value)) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) {
-      if (field !== undefined) copy[key] = toBson(field);
-    }
-    return copy;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key];
+    if (field !== undefined) copy[key] = toBson(field);
   }
-  return value;
+  return copy;
+}
+
+/**
+ * A deep copy of a stored value (already in BSON form: documents, arrays, dates and scalars), for
+ * handing out documents that callers may change. Several times faster than structuredClone on
+ * small documents, which go through V8's serializer.
+ */
+export function copyStored<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyStored) as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = copyStored((value as Record<string, unknown>)[key]);
+  return copy as T;
 }
 
 export function isDocument(value: unknown): value is Record<string, unknown> {

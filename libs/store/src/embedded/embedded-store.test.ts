@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Doc, Store } from "../port.js";
 import { describeStoreContract } from "../test-support/store-contract.js";
-import { createEmbeddedStore } from "./embedded-store.js";
+import { createEmbeddedStore, type EmbeddedStoreOptions } from "./embedded-store.js";
 
 type AnyDoc = Doc & Record<string, unknown>;
 
 describeStoreContract("embedded", async () => createEmbeddedStore());
 
-async function withStore(test: (store: Store) => Promise<void>, options?: { ttlSweepMs: number }): Promise<void> {
+async function withStore(test: (store: Store) => Promise<void>, options?: EmbeddedStoreOptions): Promise<void> {
   const store = createEmbeddedStore(options);
   try {
     await test(store);
@@ -35,6 +35,27 @@ describe("createEmbeddedStore", () => {
       { ttlSweepMs: 5 },
     ));
 
+  it("aborts a transaction that outlives its lifetime, such as one waiting for its own write made without the session", () =>
+    withStore(
+      async (store) => {
+        const orders = store.collection<AnyDoc>({ name: "orders" });
+        const outcome = await store
+          .transaction(async (session) => {
+            await orders.insertOne({ _id: "inside" }, { session });
+            await orders.insertOne({ _id: "outside" }); // queues behind this very transaction
+          })
+          .catch((error: unknown) => error);
+        expect(outcome).toBeInstanceOf(Error);
+        expect((outcome as Error).message).toMatch(/ran longer than 50 ms.*pass \{ session \}/);
+        // The queued write went through once the lock was released; the transaction's own did not.
+        await expect.poll(() => orders.count({ _id: "outside" }), { timeout: 2_000, interval: 10 }).toBe(1);
+        expect(await orders.count({ _id: "inside" })).toBe(0);
+        await store.transaction((session) => orders.insertOne({ _id: "later" }, { session }));
+        expect(await orders.count({ _id: "later" })).toBe(1);
+      },
+      { transactionLifetimeMs: 50 },
+    ));
+
   it("applies a write made outside an open transaction after it commits, losing neither", () =>
     withStore(async (store) => {
       const orders = store.collection<AnyDoc>({ name: "orders" });
@@ -53,20 +74,13 @@ describe("createEmbeddedStore", () => {
       expect(await orders.findOne({ _id: "o1" })).toEqual({ _id: "o1", status: "paid", note: "outside" });
     }));
 
-  it("rejects a write without the session inside a transaction instead of waiting for it forever", () =>
-    withStore(async (store) => {
-      const orders = store.collection<AnyDoc>({ name: "orders" });
-      const attempt = store.transaction(async () => {
-        await orders.insertOne({ _id: "o1" });
-      });
-      await expect(attempt).rejects.toThrow(/wait forever for the transaction/);
-      expect(await orders.count({})).toBe(0);
-    }));
-
-  it("rejects a transaction started inside another", () =>
-    withStore(async (store) => {
-      await expect(store.transaction(() => store.transaction(async () => "inner"))).rejects.toThrow(/wait forever for the transaction/);
-    }));
+  it("rejects a transaction started inside another once it outlives its lifetime", () =>
+    withStore(
+      async (store) => {
+        await expect(store.transaction(() => store.transaction(async () => "inner"))).rejects.toThrow(/ran longer than 50 ms/);
+      },
+      { transactionLifetimeMs: 50 },
+    ));
 
   it("fails the transaction when a write in it failed, even if work caught the error", () =>
     withStore(async (store) => {

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes, randomUUID } from "node:crypto";
 import type {
   Collection,
@@ -17,11 +16,18 @@ import type {
 import { StoreUnavailableError } from "../port.js";
 import { AsyncMutex } from "./async-mutex.js";
 import { Table, type StoredDoc } from "./table.js";
+import { copyStored } from "./bson-values.js";
 import { purgeExpired } from "./ttl-sweep.js";
 
 export interface EmbeddedStoreOptions {
   /** How often expired TTL documents are purged, in ms. MongoDB's TTL monitor runs every 60 s. */
   ttlSweepMs?: number;
+  /**
+   * How long a transaction may run before it is aborted, in ms (MongoDB's
+   * transactionLifetimeLimitSeconds defaults to 60 s). It is also what ends a transaction whose
+   * work waits for a write made without its session, which queues behind the transaction itself.
+   */
+  transactionLifetimeMs?: number;
 }
 
 interface Transaction {
@@ -49,8 +55,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   const declared = new Map<string, Map<string, IndexSpec>>();
   const transactions = new WeakMap<Session, Transaction>();
   const lock = new AsyncMutex();
-  // Lets a write tell that it runs inside a transaction's `work`, where taking the lock would wait forever.
-  const runningTransaction = new AsyncLocalStorage<Transaction>();
+  const transactionLifetimeMs = options.transactionLifetimeMs ?? 60_000;
   let closed = false;
   let sweeping = false;
 
@@ -72,12 +77,6 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   }
 
   function exclusive<R>(work: () => R | Promise<R>): Promise<R> {
-    if (runningTransaction.getStore()?.open) {
-      throw new Error(
-        "This would wait forever for the transaction it runs in: inside a transaction, " +
-          "pass { session } to writes and start no other transaction",
-      );
-    }
     return lock.runExclusive(() => {
       assertOpen();
       return work();
@@ -116,6 +115,51 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     }
   }
 
+  /**
+   * Runs `work` with the lock held and commits its tables, unless it failed or outlived the
+   * lifetime limit: then nothing of it is committed and the lock is released at once.
+   */
+  function runTransaction<R>(work: (session: Session) => Promise<R>): Promise<R> {
+    const session: Session = Object.freeze({ id: randomUUID() });
+    const transaction: Transaction = { tables: new Map(), open: true };
+    transactions.set(session, transaction);
+    return new Promise<R>((resolve, reject) => {
+      const expiry = setTimeout(() => {
+        transaction.open = false;
+        reject(
+          new Error(
+            `The transaction ran longer than ${transactionLifetimeMs} ms and was aborted. Inside a transaction, ` +
+              "pass { session } to every write and start no other transaction: a write without it waits for this one to end.",
+          ),
+        );
+      }, transactionLifetimeMs);
+      const finish = (outcome: () => R) => {
+        clearTimeout(expiry);
+        if (!transaction.open) return; // expired: already rejected, nothing commits
+        try {
+          resolve(outcome());
+        } catch (error) {
+          reject(error);
+        } finally {
+          transaction.open = false;
+        }
+      };
+      work(session).then(
+        (result) =>
+          finish(() => {
+            if (transaction.failure !== undefined) throw transaction.failure;
+            assertOpen();
+            for (const [name, table] of transaction.tables) committed.set(name, table);
+            return result;
+          }),
+        (error: unknown) =>
+          finish(() => {
+            throw error;
+          }),
+      );
+    });
+  }
+
   async function sweepExpired(): Promise<void> {
     // A long transaction holds the lock; one waiting sweep is enough, not one per tick.
     if (closed || sweeping) return;
@@ -136,7 +180,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     const indexes = declared.get(name) ?? new Map<string, IndexSpec>();
     for (const index of def.indexes ?? []) indexes.set(index.name, index);
     declared.set(name, indexes);
-    const copy = (doc: StoredDoc | null | undefined): T | null => (doc ? (structuredClone(doc) as T) : null);
+    const copy = (doc: StoredDoc | null | undefined): T | null => (doc ? (copyStored(doc) as T) : null);
     return {
       name,
       insertOne: async (doc: T, options?: OperationOptions) => {
@@ -188,20 +232,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
 
     async transaction<R>(work: (session: Session) => Promise<R>): Promise<R> {
       assertOpen();
-      return exclusive(async () => {
-        const session: Session = Object.freeze({ id: randomUUID() });
-        const transaction: Transaction = { tables: new Map(), open: true };
-        transactions.set(session, transaction);
-        try {
-          const result = await runningTransaction.run(transaction, () => work(session));
-          if (transaction.failure !== undefined) throw transaction.failure;
-          assertOpen();
-          for (const [name, table] of transaction.tables) committed.set(name, table);
-          return result;
-        } finally {
-          transaction.open = false;
-        }
-      });
+      return exclusive(() => runTransaction(work));
     },
 
     async ping() {
