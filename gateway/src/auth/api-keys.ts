@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { AppError, isEnvironment, newId, randomBase62, type Environment } from "@bayad/kit";
 import type { Collection, CollectionDef, Store } from "@bayad/store";
 
@@ -61,7 +61,7 @@ const keyPattern = /^sk_(test|live)_([0-9A-Za-z]{32})$/;
  * request. Being deterministic is what lets `verify` find the row by its hash.
  */
 function hashApiKey(apiKey: string): string {
-  return createHash("sha256").update(apiKey, "utf8").digest("hex");
+  return hash("sha256", apiKey, "hex");
 }
 
 function assertEnvironment(environment: string): asserts environment is Environment {

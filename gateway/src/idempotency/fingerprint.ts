@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * JSON with object keys sorted, so {a,b} and {b,a} are the same request. It is valid JSON (what
@@ -20,10 +20,10 @@ export function canonicalJson(value: unknown): string {
  * request's canonicalJson (computed once by the caller, which stores the same text).
  */
 export function requestFingerprint(operationId: string, canonicalRequest: string): string {
-  return createHash("sha256").update(operationId).update("\n").update(canonicalRequest).digest("hex");
+  return hash("sha256", `${operationId}\n${canonicalRequest}`, "hex");
 }
 
 /** The stored id of a key: one key per project and environment. */
 export function idempotencyRecordId(projectId: string, environment: string, key: string): string {
-  return createHash("sha256").update(`${projectId}\u0000${environment}\u0000${key}`).digest("hex");
+  return hash("sha256", `${projectId}\u0000${environment}\u0000${key}`, "hex");
 }
