@@ -35,9 +35,9 @@ export interface RunningPlatform {
  * The whole platform in one process on embedded defaults: every service on its own loopback
  * gRPC port with its own embedded store, and the gateway in front. The gateway calls the services
  * through a direct in-process transport (same routes, interceptors and deadlines, messages
- * copied per call, no socket; kit's createDirectTransport): on one event loop a loopback HTTP/2 hop costs several
- * times the rest of a request
- * (bench/README.md). PLATFORM_RPC=http2 makes it use gRPC over HTTP/2, the deployed path.
+ * copied per call, no socket; kit's createDirectTransport): on one event loop a loopback HTTP/2
+ * hop costs several times the rest of a request (bench/README.md). PLATFORM_RPC=http2 makes it
+ * use gRPC over HTTP/2, the deployed path.
  * Events travel on NATS JetStream when NATS_URL is set, else on an in-process bus with the same
  * guarantees.
  */
