@@ -44,6 +44,7 @@ export function createDirectTransport(options: {
 
   return {
     async unary(method, signal, timeoutMs, header, input, contextValues) {
+      // Cloned even when just created: create() keeps message values of the init by reference.
       const message = clone(method.input, normalize(method.input, input));
       const call = new CallSignal(signal, timeoutMs);
       try {

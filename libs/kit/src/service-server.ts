@@ -38,7 +38,7 @@ export interface RunningServer {
   port: number;
   /**
    * The same service for a client in this process: its routes and interceptors called directly
-   * (requests and responses still serialized as protobuf; see createDirectTransport), without the
+   * (each side with its own copy of the messages; see createDirectTransport), without the
    * loopback socket and HTTP/2 framing. Refuses calls with UNAVAILABLE once the server closes.
    */
   transport: Transport;

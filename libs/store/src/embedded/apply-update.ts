@@ -1,5 +1,5 @@
 import type { Filter, Update } from "../port.js";
-import { copyStored, isDocument, toBson, valuesEqual } from "./bson-values.js";
+import { isDocument, toBson, valuesEqual } from "./bson-values.js";
 import { getExact, setPath, unsetPath } from "./field-path.js";
 import { isOperatorObject } from "./filter-match.js";
 import type { StoredDoc } from "./table.js";
@@ -32,7 +32,7 @@ export function applyUpdate(
   update: ParsedUpdate,
   inserting: boolean,
 ): Record<string, unknown> {
-  const next = copyStored(doc) as Record<string, unknown>;
+  const next = toBson(doc) as Record<string, unknown>;
   for (const change of update) {
     if (change.kind === "unset") unsetPath(next, change.path);
     else if (change.kind === "inc") setPath(next, change.path, incremented(getExact(next, change.path), change));

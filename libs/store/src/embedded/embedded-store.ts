@@ -16,7 +16,7 @@ import type {
 import { StoreUnavailableError } from "../port.js";
 import { AsyncMutex } from "./async-mutex.js";
 import { Table, type StoredDoc } from "./table.js";
-import { copyStored } from "./bson-values.js";
+import { toBson } from "./bson-values.js";
 import { purgeExpired } from "./ttl-sweep.js";
 
 export interface EmbeddedStoreOptions {
@@ -180,7 +180,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     const indexes = declared.get(name) ?? new Map<string, IndexSpec>();
     for (const index of def.indexes ?? []) indexes.set(index.name, index);
     declared.set(name, indexes);
-    const copy = (doc: StoredDoc | null | undefined): T | null => (doc ? (copyStored(doc) as T) : null);
+    const copy = (doc: StoredDoc | null | undefined): T | null => (doc ? (toBson(doc) as T) : null);
     return {
       name,
       insertOne: async (doc: T, options?: OperationOptions) => {
