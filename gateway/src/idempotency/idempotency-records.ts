@@ -24,8 +24,11 @@ export interface IdempotencyRecord extends Doc {
   /** in_progress: when the holder's lease runs out; unknown: when reconciliation may try again. */
   leaseUntil: Date;
   reconcileAttempts: number;
-  /** JSON of the validated request, so reconciliation can run it again. */
-  request: string;
+  /**
+   * JSON of the validated request, so reconciliation can run it again; dropped once completed
+   * (a completed record only replays its response).
+   */
+  request?: string;
   /** JSON of the StoredResponse once completed. */
   response?: string;
   createdAt: Date;
@@ -94,11 +97,11 @@ export function createIdempotencyRecords(store: Store) {
       }
     },
 
-    /** Settles the record with its response, if `attempt` still holds it. */
+    /** Settles the record with its response, if `attempt` still holds it; the request is no longer needed. */
     async complete(id: string, attempt: string, response: StoredResponse): Promise<void> {
       await records.updateOne(
         { _id: id, attempt },
-        { $set: { state: "completed", response: JSON.stringify(response) } },
+        { $set: { state: "completed", response: JSON.stringify(response) }, $unset: { request: true } },
       );
     },
 

@@ -28,6 +28,8 @@ export function createReconciler(options: ReconcilerOptions) {
   let sweeping: Promise<void> | undefined;
 
   async function reconcile(record: IdempotencyRecord): Promise<void> {
+    // Only completed records drop their request, and only in_progress and unknown ones are claimed.
+    if (record.request === undefined) throw new Error(`idempotency record ${record._id} has no stored request`);
     const input = JSON.parse(record.request) as ValidatedInput;
     const caller = {
       projectId: record.projectId,

@@ -92,6 +92,16 @@ describe("startOutboxRelay", () => {
     expect(fromBinary(EventSchema, delivered!.payload)).toEqual(event);
   });
 
+  it("keeps a published record without its payload: the bus holds the event from then on", async () => {
+    await writeOutboxRecords(store, ["evt_1"]);
+    relay = startOutboxRelay({ store, bus: inner, logger, intervalMs: 5 });
+    await eventually(async () => expect(await unpublishedIds(store)).toEqual([]));
+    const [record] = await outboxOf(store).find({ _id: "evt_1" });
+    expect(record).toMatchObject({ _id: "evt_1", publishedAt: expect.any(Date) });
+    expect(record!.subject).toEqual(expect.any(String));
+    expect(record).not.toHaveProperty("payload");
+  });
+
   it("marks nothing published before the bus acknowledged it", async () => {
     const gate = gatedBus(inner);
     await writeOutboxRecords(store, ["evt_1", "evt_2"]);

@@ -66,6 +66,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       const pending = await records.find({ publishedAt: null }, { sort: { occurredAt: 1 }, limit: batchSize });
       found = pending.length;
       for (const record of pending) {
+        if (record.payload === undefined) throw new Error(`outbox record ${record._id} is unpublished but has no payload`);
         await bus.publish({
           subject: record.subject,
           eventId: record._id,
@@ -73,7 +74,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           payload: new Uint8Array(Buffer.from(record.payload, "base64")),
         });
         // Conditional: another replica may have marked it in between; its publishedAt stands.
-        const marked = await records.updateOne({ _id: record._id, publishedAt: null }, { $set: { publishedAt: new Date() } });
+        // The payload goes: the bus holds the event now, and the record stays as what was sent.
+        const marked = await records.updateOne(
+          { _id: record._id, publishedAt: null },
+          { $set: { publishedAt: new Date() }, $unset: { payload: true } },
+        );
         published += marked.modified;
       }
       return { found, published };

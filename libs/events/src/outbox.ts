@@ -19,8 +19,8 @@ export interface OutboxRecord extends Doc {
   resourceId: string;
   aggregateVersion: number;
   occurredAt: Date;
-  /** The protobuf-encoded Event, base64. */
-  payload: string;
+  /** The protobuf-encoded Event, base64; removed once published (the bus holds the event then). */
+  payload?: string;
   /** Null until the relay's publish is acknowledged. */
   publishedAt: Date | null;
 }

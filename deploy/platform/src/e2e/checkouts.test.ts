@@ -1,7 +1,6 @@
-import { fromBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EventSchema } from "@bayad/proto";
 import { eventually, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { captureEvents } from "../test-support/event-capture.js";
 
 const checkouts = "/api/v1/payments/checkouts";
 
@@ -134,19 +133,29 @@ describe("checkouts", () => {
       expect(keyless.body.error.code).toBe("IDEMPOTENCY_KEY_REQUIRED");
     });
 
-    it("writes every move to the outbox with a growing aggregateVersion", async () => {
-      const checkout = await createPending();
-      await api.request("POST", `/api/v1/payments/test-helpers/checkouts/${checkout.checkoutId}/pay`);
-      const events = await api.platform.stores.payments
-        .collection<{ _id: string; subject: string; aggregateVersion: number; payload: string }>({ name: "outbox" })
-        .find({ resourceId: checkout.checkoutId }, { sort: { aggregateVersion: 1 } });
-      expect(events.map((e) => [e.subject, e.aggregateVersion])).toEqual([
-        ["bayad.events.payments.checkout.created", 1],
-        ["bayad.events.payments.checkout.pending", 2],
-        ["bayad.events.payments.checkout.paid", 3],
-      ]);
-      const last = fromBinary(EventSchema, Buffer.from(events[2]!.payload, "base64"));
-      expect(last.snapshot.case === "checkout" && last.snapshot.value.checkoutId).toBe(checkout.checkoutId);
+    it("writes every move to the outbox with a growing aggregateVersion and publishes each with its snapshot", async () => {
+      const captured = await captureEvents(api.platform.bus);
+      try {
+        const checkout = await createPending();
+        await api.request("POST", `/api/v1/payments/test-helpers/checkouts/${checkout.checkoutId}/pay`);
+        const events = await api.platform.stores.payments
+          .collection<{ _id: string; subject: string; aggregateVersion: number }>({ name: "outbox" })
+          .find({ resourceId: checkout.checkoutId }, { sort: { aggregateVersion: 1 } });
+        expect(events.map((e) => [e.subject, e.aggregateVersion])).toEqual([
+          ["bayad.events.payments.checkout.created", 1],
+          ["bayad.events.payments.checkout.pending", 2],
+          ["bayad.events.payments.checkout.paid", 3],
+        ]);
+        const published = await eventually(async () => {
+          const seen = captured.of(checkout.checkoutId);
+          return seen.length === events.length ? seen : undefined;
+        });
+        expect(published.map((c) => [c.message.subject, c.event.eventId])).toEqual(events.map((e) => [e.subject, e._id]));
+        const last = published[2]!.event;
+        expect(last.snapshot.case === "checkout" && last.snapshot.value.checkoutId).toBe(checkout.checkoutId);
+      } finally {
+        await captured.stop();
+      }
     });
   });
 

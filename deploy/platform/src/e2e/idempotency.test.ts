@@ -33,6 +33,16 @@ describe("idempotency", () => {
     expect(await customersWithReference(api, "replay-1")).toBe(1);
   });
 
+  it("keeps a completed record's response and drops its request, which only reconciliation needed", async () => {
+    const key = newIdempotencyKey();
+    await api.request("POST", customers, { body: customerBody("settled-1"), idempotencyKey: key });
+    const record = await api.platform.stores.gateway
+      .collection<{ _id: string; state: string; idempotencyKey: string }>({ name: "idempotency_records" })
+      .findOne({ idempotencyKey: key });
+    expect(record).toMatchObject({ state: "completed", response: expect.stringContaining("settled-1") });
+    expect(record).not.toHaveProperty("request");
+  });
+
   it("treats the same fields in another order as the same request", async () => {
     const key = newIdempotencyKey();
     await api.request("POST", customers, { rawBody: '{"customerReference":"order-1","email":"o@example.ph"}', idempotencyKey: key, headers: { "Content-Type": "application/json" } });

@@ -1,12 +1,11 @@
-import { fromBinary } from "@bufbuild/protobuf";
 // jsqr is CommonJS typed as `export default`: under NodeNext the default import is the module
 // object, whose `default` is the decoder.
 import jsqr from "jsqr";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EventSchema } from "@bayad/proto";
 import { parseQrPhPayload } from "@bayad/provider";
 import { eventually, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { captureEvents } from "../test-support/event-capture.js";
 
 const intents = "/api/v1/payments/intents";
 const helpers = "/api/v1/payments/test-helpers/intents";
@@ -159,20 +158,30 @@ describe("payment intents", () => {
       expect((await api.request("GET", `${intents}/${intent.paymentIntentId}`)).body.data.status).toBe("processing");
     });
 
-    it("writes every move to the outbox with a growing aggregateVersion", async () => {
-      const intent = await create();
-      await post(`${intents}/${intent.paymentIntentId}/confirm`);
-      await post(`${helpers}/${intent.paymentIntentId}/succeed`);
-      const events = await api.platform.stores.payments
-        .collection<{ _id: string; subject: string; aggregateVersion: number; payload: string }>({ name: "outbox" })
-        .find({ resourceId: intent.paymentIntentId }, { sort: { aggregateVersion: 1 } });
-      expect(events.map((e) => [e.subject, e.aggregateVersion])).toEqual([
-        ["bayad.events.payments.payment_intent.requires_action", 1],
-        ["bayad.events.payments.payment_intent.processing", 2],
-        ["bayad.events.payments.payment_intent.succeeded", 3],
-      ]);
-      const last = fromBinary(EventSchema, Buffer.from(events[2]!.payload, "base64"));
-      expect(last.snapshot.case === "paymentIntent" && last.snapshot.value.paymentIntentId).toBe(intent.paymentIntentId);
+    it("writes every move to the outbox with a growing aggregateVersion and publishes each with its snapshot", async () => {
+      const captured = await captureEvents(api.platform.bus);
+      try {
+        const intent = await create();
+        await post(`${intents}/${intent.paymentIntentId}/confirm`);
+        await post(`${helpers}/${intent.paymentIntentId}/succeed`);
+        const events = await api.platform.stores.payments
+          .collection<{ _id: string; subject: string; aggregateVersion: number }>({ name: "outbox" })
+          .find({ resourceId: intent.paymentIntentId }, { sort: { aggregateVersion: 1 } });
+        expect(events.map((e) => [e.subject, e.aggregateVersion])).toEqual([
+          ["bayad.events.payments.payment_intent.requires_action", 1],
+          ["bayad.events.payments.payment_intent.processing", 2],
+          ["bayad.events.payments.payment_intent.succeeded", 3],
+        ]);
+        const published = await eventually(async () => {
+          const seen = captured.of(intent.paymentIntentId);
+          return seen.length === events.length ? seen : undefined;
+        });
+        expect(published.map((c) => [c.message.subject, c.event.eventId])).toEqual(events.map((e) => [e.subject, e._id]));
+        const last = published[2]!.event;
+        expect(last.snapshot.case === "paymentIntent" && last.snapshot.value.paymentIntentId).toBe(intent.paymentIntentId);
+      } finally {
+        await captured.stop();
+      }
     });
   });
 

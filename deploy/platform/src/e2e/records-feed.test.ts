@@ -6,6 +6,7 @@ import { CheckoutSchema, CheckoutStatus, EventSchema } from "@bayad/proto";
 import { createLogger } from "@bayad/kit";
 import { readRecordsConfig, startRecordsServer } from "@bayad/records-service";
 import { eventually, prerequisiteMet, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { captureEvents } from "../test-support/event-capture.js";
 import { deleteJetStreamNamespace, startTcpProxy, type TcpProxy } from "@bayad/events/testing";
 
 /**
@@ -312,16 +313,20 @@ describe.skipIf(!natsReady)("records feed on NATS JetStream (needs NATS_URL)", (
 
   it("a duplicate publish and an out-of-order redelivery change nothing", async () => {
     const project = await api.newProject();
+    const captured = await captureEvents(api.platform.bus);
     const ids = await produceEverything(api, project.testKey);
     await expectEverythingInFeed(api, ids, project.testKey);
-    const outbox = api.platform.stores.links.collection<{ _id: string; subject: string; payload: string; aggregateVersion: number }>({ name: "outbox" });
-    const events = await outbox.find({ resourceId: ids.paymentLinkId }, { sort: { aggregateVersion: 1 } });
-    expect(events.map((event) => event.aggregateVersion)).toEqual([1, 2]);
+    const events = await eventually(async () => {
+      const seen = captured.of(ids.paymentLinkId);
+      return seen.length === 2 ? seen : undefined;
+    });
+    await captured.stop();
+    expect(events.map((captured) => captured.event.aggregateVersion)).toEqual([1, 2]);
     // The latest event again, under its own id (JetStream drops it), and the first event again
     // under a new id, as a redelivery arriving after a newer version would look.
-    const [first, latest] = events;
-    await api.platform.bus.publish({ subject: latest!.subject, eventId: latest!._id, payload: Buffer.from(latest!.payload, "base64") });
-    await api.platform.bus.publish({ subject: first!.subject, eventId: `${first!._id}-again`, payload: Buffer.from(first!.payload, "base64") });
+    const [first, latest] = events.map((captured) => captured.message);
+    await api.platform.bus.publish(latest!);
+    await api.platform.bus.publish({ ...first!, eventId: `${first!.eventId}-again` });
     // A marker event published after both tells when the consumer has passed them.
     const marker = await api.request("POST", "/api/v1/payments/payment-links", {
       credential: project.testKey,
