@@ -91,6 +91,11 @@ function incremented(current: unknown, change: { path: string; amount: number })
 
 /** Two operators may not touch the same path or a path inside another (MongoDB rejects the update). */
 function assertNoConflicts(paths: string[]): void {
+  // Without dotted paths the only conflict is one field named twice (by two operators).
+  if (!paths.some((path) => path.includes("."))) {
+    const fields = new Set(paths);
+    if (fields.size === paths.length) return;
+  }
   const seen = new Set<string>();
   for (const path of [...paths].sort((a, b) => a.split(".").length - b.split(".").length)) {
     const segments = path.split(".");

@@ -8,7 +8,9 @@ import { isDocument } from "./bson-values.js";
 
 /** Every value a dotted path reaches in `value`; `undefined` stands for a branch where the field is missing. */
 export function reachableValues(value: unknown, path: string): unknown[] {
-  return reach(value, path.split("."));
+  // A top-level field of a document (most paths, most calls) reaches exactly its value.
+  if (!path.includes(".") && isDocument(value)) return [value[path]];
+  return reach(value, path.split("."), 0);
 }
 
 /** The values an index or sort sees at `path`: reachable values with arrays replaced by their elements. */
@@ -23,15 +25,16 @@ export function keysOf(reached: unknown[]): unknown[] {
   return keys.length === 0 ? [undefined] : keys;
 }
 
-function reach(value: unknown, segments: readonly string[]): unknown[] {
-  const [segment, ...rest] = segments;
-  if (segment === undefined) return [value];
+/** The values `segments` from position `from` on reach in `value`. */
+function reach(value: unknown, segments: readonly string[], from: number): unknown[] {
+  if (from === segments.length) return [value];
+  const segment = segments[from] as string;
   if (Array.isArray(value)) {
-    if (isArrayIndex(segment)) return reach(value[Number(segment)], rest);
+    if (isArrayIndex(segment)) return reach(value[Number(segment)], segments, from + 1);
     if (value.length === 0) return [undefined];
-    return value.flatMap((item: unknown) => (isDocument(item) ? reach(item, segments) : [undefined]));
+    return value.flatMap((item: unknown) => (isDocument(item) ? reach(item, segments, from) : [undefined]));
   }
-  if (isDocument(value)) return reach(value[segment], rest);
+  if (isDocument(value)) return reach(value[segment], segments, from + 1);
   return [undefined];
 }
 
@@ -48,6 +51,10 @@ export function getExact(value: unknown, path: string): unknown {
 
 /** Sets `path`, creating missing intermediate objects; refuses to overwrite a scalar on the way, as MongoDB does. */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  if (!path.includes(".")) {
+    target[path] = value;
+    return;
+  }
   const segments = path.split(".");
   const leaf = segments.pop() as string;
   let container: unknown = target;

@@ -24,6 +24,8 @@ export function keyComparator(directions: readonly (1 | -1)[]): (a: IndexKey, b:
       if (x === LOW || y === HIGH) return -1;
       if (x === HIGH || y === LOW) return 1;
       if (i === idPosition) return (x as string) < (y as string) ? -1 : 1;
+      // Strings are most key fields; two strings that differ order as compareValues orders them.
+      if (typeof x === "string" && typeof y === "string") return (x < y ? -1 : 1) * (directions[i] as number);
       const order = compareValues(x, y);
       if (order !== 0) return order * (directions[i] as number);
     }

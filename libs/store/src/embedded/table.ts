@@ -32,6 +32,11 @@ export interface UpdateOutcome {
   upsertedId?: string;
 }
 
+/** `_id`s are strings: a plain comparison instead of the tree's default, which handles any type. */
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export class Table {
   private constructor(
     private readonly docs: BTree<string, StoredDoc>,
@@ -40,7 +45,7 @@ export class Table {
   ) {}
 
   static empty(): Table {
-    return new Table(new BTree<string, StoredDoc>(), new Map());
+    return new Table(new BTree<string, StoredDoc>(undefined, compareIds), new Map());
   }
 
   /** An O(1) copy-on-write copy: writes to either leave the other as it was. */
