@@ -26,6 +26,11 @@ export function keyComparator(directions: readonly (1 | -1)[]): (a: IndexKey, b:
       if (i === idPosition) return (x as string) < (y as string) ? -1 : 1;
       // Strings are most key fields; two strings that differ order as compareValues orders them.
       if (typeof x === "string" && typeof y === "string") return (x < y ? -1 : 1) * (directions[i] as number);
+      if (x instanceof Date && y instanceof Date) {
+        const difference = x.getTime() - y.getTime();
+        if (difference === 0) continue;
+        return (difference < 0 ? -1 : 1) * (directions[i] as number);
+      }
       const order = compareValues(x, y);
       if (order !== 0) return order * (directions[i] as number);
     }
