@@ -1,3 +1,4 @@
+import { oneProcessNodeFlags } from "@bayad/platform/node-flags";
 import { forkChild, type ForkedChild } from "./child-process.js";
 import type { MemoryReading } from "./memory.js";
 import type { PlatformCommand, PlatformReady } from "./platform-protocol.js";
@@ -20,14 +21,14 @@ export interface PlatformStartOptions {
 
 /**
  * Starts the platform as `npm start` would, on embedded defaults, in its own process: no
- * NATS_URL (the in-process bus), a free port, LOG_LEVEL warn, and --expose-gc for the memory
- * readings. The rest of the caller's environment passes through, as it would to `npm start`.
+ * NATS_URL (the in-process bus), a free port, LOG_LEVEL warn, npm start's Node.js flags, and
+ * --expose-gc for the memory readings. The rest of the caller's environment passes through, as it would to `npm start`.
  */
 export async function startPlatformProcess(options: PlatformStartOptions = {}): Promise<PlatformHandle> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn" };
   delete env.NATS_URL;
   delete env.EVENTS_NAMESPACE;
-  const execArgv = ["--expose-gc"];
+  const execArgv = [...oneProcessNodeFlags, "--expose-gc"];
   if (options.profileDir) execArgv.push("--cpu-prof", "--cpu-prof-dir", options.profileDir);
 
   const child: ForkedChild<PlatformReady> = await forkChild("platform", new URL("./platform-process.js", import.meta.url), {

@@ -1,11 +1,17 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { oneProcessNodeFlags } from "../node-flags.js";
 
 const main = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
 
+function startScript(packageJson: string): string {
+  return (JSON.parse(readFileSync(new URL(packageJson, import.meta.url), "utf8")) as { scripts: { start: string } }).scripts.start;
+}
+
 function launch(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...oneProcessNodeFlags, main], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -29,6 +35,12 @@ describe("npm start (the all-in-one launcher)", () => {
   afterEach(() => {
     running?.kill("SIGKILL");
     running = undefined;
+  });
+
+  it("runs the launcher with the one-process Node.js flags (the benchmark starts it with the same)", () => {
+    const flags = oneProcessNodeFlags.join(" ");
+    expect(startScript("../../../../package.json")).toMatch(new RegExp(`&& node ${flags} deploy/platform/dist/main\\.js$`));
+    expect(startScript("../../package.json")).toBe(`node ${flags} dist/main.js`);
   });
 
   it("prints the gateway URL, the admin key and a working test API key, and stops cleanly on SIGTERM", async () => {
