@@ -12,7 +12,8 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
-import { clone, create, isMessage, toBinary, type DescMessage, type DescMethod, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { create, isMessage, toBinary, type DescMessage, type DescMethod, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { copyMessage } from "./message-copy.js";
 
 type UnaryNext = (request: UnaryRequest) => Promise<UnaryResponse>;
 
@@ -22,9 +23,9 @@ type DirectRequest = UnaryRequest & { [deadlineOf]?: number };
 
 /**
  * A Connect transport to services in this process that calls their unary methods directly: the
- * request and the response cross as deep copies made from their schemas (each side holds its own
- * message with only the schema's fields; a third of the cost of encoding and decoding a records
- * page), the server's interceptors run around the call in order, the caller's deadline is
+ * request and the response cross as deep copies (`copyMessage`: each side holds its own message,
+ * at a fraction of the cost of encoding and decoding it), the server's interceptors run around
+ * the call in order, the caller's deadline is
  * enforced, and errors arrive as a remote caller would see them (code, message, metadata and
  * details encoded as bytes, no cause). What it leaves out is Connect's HTTP emulation (envelopes,
  * header serialization, async iterables, a linked abort controller per call). Streaming calls go
@@ -44,8 +45,8 @@ export function createDirectTransport(options: {
 
   return {
     async unary(method, signal, timeoutMs, header, input, contextValues) {
-      // Cloned even when just created: create() keeps message values of the init by reference.
-      const message = clone(method.input, normalize(method.input, input));
+      // Copied even when just created: create() keeps message values of the init by reference.
+      const message = copyMessage(normalize(method.input, input));
       const call = new CallSignal(signal, timeoutMs);
       try {
         const request: DirectRequest = {
@@ -69,7 +70,7 @@ export function createDirectTransport(options: {
           method,
           header: response.header,
           trailer: response.trailer,
-          message: clone(method.output, response.message as MessageShape<typeof method.output>),
+          message: copyMessage(response.message as MessageShape<typeof method.output>),
         };
       } catch (thrown) {
         throw asReceived(thrown);
