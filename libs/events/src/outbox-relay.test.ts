@@ -69,6 +69,26 @@ describe("startOutboxRelay", () => {
     await eventually(async () => expect(await unpublishedIds(store)).toEqual([]));
   });
 
+  it("publishes a resource's events of one millisecond in version order, whatever their ids", async () => {
+    const consumer = await collect(inner, "records");
+    const occurredAt = new Date();
+    for (const [eventId, aggregateVersion] of [["evt_a", 3], ["evt_c", 1], ["evt_b", 2]] as const) {
+      await outboxOf(store).insertOne({
+        _id: eventId,
+        subject: "bayad.events.test.thing.moved",
+        projectId: "prj_test",
+        environment: "test",
+        resourceId: "thing_1",
+        aggregateVersion,
+        occurredAt,
+        payload: Buffer.from(eventId).toString("base64"),
+        publishedAt: null,
+      });
+    }
+    relay = startOutboxRelay({ store, bus: inner, logger, intervalMs: 5 });
+    await eventually(() => expect(consumer.ids()).toEqual(["evt_c", "evt_b", "evt_a"]));
+  });
+
   it("publishes the protobuf Event that the outbox stored", async () => {
     const consumer = await collect(inner, "records");
     const outbox = createOutbox(store, "payments");

@@ -62,8 +62,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     let found = 0;
     let published = 0;
     try {
-      // Served by the (publishedAt, occurredAt) index.
-      const pending = await records.find({ publishedAt: null }, { sort: { occurredAt: 1 }, limit: batchSize });
+      // Served by the (publishedAt, occurredAt, aggregateVersion) index: a resource's events in
+      // the same millisecond go out in version order, not in the order of their random ids.
+      const pending = await records.find({ publishedAt: null }, { sort: { occurredAt: 1, aggregateVersion: 1 }, limit: batchSize });
       found = pending.length;
       for (const record of pending) {
         if (record.payload === undefined) throw new Error(`outbox record ${record._id} is unpublished but has no payload`);

@@ -27,7 +27,8 @@ export interface OutboxRecord extends Doc {
 
 export const outboxCollection: CollectionDef = {
   name: "outbox",
-  indexes: [{ name: "outbox_unpublished", keys: { publishedAt: 1, occurredAt: 1 } }],
+  // Publish order: oldest first, and a resource's events by version when they share a millisecond.
+  indexes: [{ name: "outbox_publish_order", keys: { publishedAt: 1, occurredAt: 1, aggregateVersion: 1 } }],
 };
 
 /** The snapshot case of Event (which resource the event carries) and its value. */
