@@ -9,15 +9,24 @@ type Env = Record<string, string | undefined>;
 // The built entry point, also when this module runs from src/ under the test runner.
 const runService = fileURLToPath(new URL("../../dist/run-service.js", import.meta.url));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * `count` distinct free ports. Every probe stays open until all have their port, so no two
+ * components are handed the same one (a port probed and closed earlier is free again for the
+ * next probe while the child it went to has not bound it yet).
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const probes = await Promise.all(
+    Array.from({ length: count }, () =>
+      new Promise<net.Server>((resolve, reject) => {
+        const server = net.createServer();
+        server.once("error", reject);
+        server.listen(0, "127.0.0.1", () => resolve(server));
+      }),
+    ),
+  );
+  const ports = probes.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(probes.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 export interface ServicesMode {
@@ -58,9 +67,16 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
     OTP_HASH_SECRET: base.OTP_HASH_SECRET ?? randomBase62(40),
     ADMIN_API_KEY: base.ADMIN_API_KEY ?? `adm_${randomBase62(32)}`,
   };
-  const gatewayPort = envInt(base, "PORT", 8080, { min: 0, max: 65535 }) || (await freePort());
-  const ports = new Map<ComponentName, number>();
-  for (const name of componentNames) ports.set(name, name === "gateway" ? gatewayPort : await freePort());
+  // Drawn together before any process starts: a gRPC port for each service, a metrics port for
+  // each service, and the gateway's when PORT is 0.
+  const drawn = await freePorts(serviceNames.length * 2 + 1);
+  const gatewayPort = envInt(base, "PORT", 8080, { min: 0, max: 65535 }) || drawn.pop()!;
+  const ports = new Map<ComponentName, number>([["gateway", gatewayPort]]);
+  const metricsPorts = new Map<ComponentName, number>();
+  for (const name of serviceNames) {
+    ports.set(name, drawn.pop()!);
+    metricsPorts.set(name, drawn.pop()!);
+  }
   const urlOf = (name: ComponentName) => `http://127.0.0.1:${ports.get(name)}`;
   const serviceUrls = Object.fromEntries(serviceNames.map((name) => [serviceUrlVariable(name), urlOf(name)]));
 
@@ -73,7 +89,7 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
       // The gateway serves its metrics itself, at /metrics.
       metricsUrls.set(name, `${urlOf("gateway")}/metrics`);
     } else {
-      const metricsPort = await freePort();
+      const metricsPort = metricsPorts.get(name)!;
       env.METRICS_PORT = String(metricsPort);
       metricsUrls.set(name, `http://127.0.0.1:${metricsPort}/metrics`);
     }
