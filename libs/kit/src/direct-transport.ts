@@ -25,9 +25,8 @@ type DirectRequest = UnaryRequest & { [deadlineOf]?: number };
  * A Connect transport to services in this process that calls their unary methods directly: the
  * request and the response cross as deep copies (`copyMessage`: each side holds its own message,
  * at a fraction of the cost of encoding and decoding it), the server's interceptors run around
- * the call in order, the caller's deadline is
- * enforced, and errors arrive as a remote caller would see them (code, message, metadata and
- * details encoded as bytes, no cause). What it leaves out is Connect's HTTP emulation (envelopes,
+ * the call in order, the caller's deadline is enforced, and errors arrive as a remote caller
+ * would see them (code, message, metadata and details encoded as bytes, no cause). What it leaves out is Connect's HTTP emulation (envelopes,
  * header serialization, async iterables, a linked abort controller per call). Streaming calls go
  * to `streams` (Connect's in-memory router transport).
  */

@@ -22,7 +22,8 @@ export async function captureEvents(bus: EventBus) {
   return {
     /** The events of one resource seen so far, by aggregateVersion (a redelivery counts once). */
     of(resourceId: string): CapturedEvent[] {
-      const byId = new Map(seen.filter((captured) => captured.event.resourceId === resourceId).map((c) => [c.event.eventId, c]));
+      const ofResource = seen.filter((captured) => captured.event.resourceId === resourceId);
+      const byId = new Map(ofResource.map((captured) => [captured.event.eventId, captured]));
       return [...byId.values()].sort((a, b) => a.event.aggregateVersion - b.event.aggregateVersion);
     },
     stop: () => consumption.stop(),
