@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
-import { captureEvents } from "../test-support/event-capture.js";
+import { captureEvents, expectMovesPublished } from "../test-support/event-capture.js";
 
 const checkouts = "/api/v1/payments/checkouts";
 
@@ -138,20 +138,11 @@ describe("checkouts", () => {
       try {
         const checkout = await createPending();
         await api.request("POST", `/api/v1/payments/test-helpers/checkouts/${checkout.checkoutId}/pay`);
-        const events = await api.platform.stores.payments
-          .collection<{ _id: string; subject: string; aggregateVersion: number }>({ name: "outbox" })
-          .find({ resourceId: checkout.checkoutId }, { sort: { aggregateVersion: 1 } });
-        expect(events.map((e) => [e.subject, e.aggregateVersion])).toEqual([
+        const last = await expectMovesPublished(api.platform.stores.payments, captured, checkout.checkoutId, [
           ["bayad.events.payments.checkout.created", 1],
           ["bayad.events.payments.checkout.pending", 2],
           ["bayad.events.payments.checkout.paid", 3],
         ]);
-        const published = await eventually(async () => {
-          const seen = captured.of(checkout.checkoutId);
-          return seen.length === events.length ? seen : undefined;
-        });
-        expect(published.map((c) => [c.message.subject, c.event.eventId])).toEqual(events.map((e) => [e.subject, e._id]));
-        const last = published[2]!.event;
         expect(last.snapshot.case === "checkout" && last.snapshot.value.checkoutId).toBe(checkout.checkoutId);
       } finally {
         await captured.stop();

@@ -5,7 +5,7 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseQrPhPayload } from "@bayad/provider";
 import { eventually, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
-import { captureEvents } from "../test-support/event-capture.js";
+import { captureEvents, expectMovesPublished } from "../test-support/event-capture.js";
 
 const intents = "/api/v1/payments/intents";
 const helpers = "/api/v1/payments/test-helpers/intents";
@@ -164,20 +164,11 @@ describe("payment intents", () => {
         const intent = await create();
         await post(`${intents}/${intent.paymentIntentId}/confirm`);
         await post(`${helpers}/${intent.paymentIntentId}/succeed`);
-        const events = await api.platform.stores.payments
-          .collection<{ _id: string; subject: string; aggregateVersion: number }>({ name: "outbox" })
-          .find({ resourceId: intent.paymentIntentId }, { sort: { aggregateVersion: 1 } });
-        expect(events.map((e) => [e.subject, e.aggregateVersion])).toEqual([
+        const last = await expectMovesPublished(api.platform.stores.payments, captured, intent.paymentIntentId, [
           ["bayad.events.payments.payment_intent.requires_action", 1],
           ["bayad.events.payments.payment_intent.processing", 2],
           ["bayad.events.payments.payment_intent.succeeded", 3],
         ]);
-        const published = await eventually(async () => {
-          const seen = captured.of(intent.paymentIntentId);
-          return seen.length === events.length ? seen : undefined;
-        });
-        expect(published.map((c) => [c.message.subject, c.event.eventId])).toEqual(events.map((e) => [e.subject, e._id]));
-        const last = published[2]!.event;
         expect(last.snapshot.case === "paymentIntent" && last.snapshot.value.paymentIntentId).toBe(intent.paymentIntentId);
       } finally {
         await captured.stop();

@@ -316,10 +316,7 @@ describe.skipIf(!natsReady)("records feed on NATS JetStream (needs NATS_URL)", (
     const captured = await captureEvents(api.platform.bus);
     const ids = await produceEverything(api, project.testKey);
     await expectEverythingInFeed(api, ids, project.testKey);
-    const events = await eventually(async () => {
-      const seen = captured.of(ids.paymentLinkId);
-      return seen.length === 2 ? seen : undefined;
-    });
+    const events = await captured.published(ids.paymentLinkId, 2);
     await captured.stop();
     expect(events.map((captured) => captured.event.aggregateVersion)).toEqual([1, 2]);
     // The latest event again, under its own id (JetStream drops it), and the first event again

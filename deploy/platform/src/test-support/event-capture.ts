@@ -1,13 +1,18 @@
 import { randomBytes } from "node:crypto";
+import { expect } from "vitest";
 import { fromBinary } from "@bufbuild/protobuf";
 import { EventSchema, type Event } from "@bayad/proto";
 import type { BusMessage, EventBus } from "@bayad/events";
+import type { Store } from "@bayad/store";
+import { eventually } from "./harness.js";
 
 /** One event as the bus delivered it, with its decoded payload. */
 export interface CapturedEvent {
   message: BusMessage;
   event: Event;
 }
+
+export type EventCapture = Awaited<ReturnType<typeof captureEvents>>;
 
 /**
  * Watches the bus from now on through a durable consumer of its own, the way the records service
@@ -19,13 +24,41 @@ export async function captureEvents(bus: EventBus) {
     const { subject, eventId, payload } = message;
     seen.push({ message: { subject, eventId, payload }, event: fromBinary(EventSchema, payload) });
   });
+
+  /** The events of one resource seen so far, by aggregateVersion (a redelivery counts once). */
+  function of(resourceId: string): CapturedEvent[] {
+    const ofResource = seen.filter((captured) => captured.event.resourceId === resourceId);
+    const byId = new Map(ofResource.map((captured) => [captured.event.eventId, captured]));
+    return [...byId.values()].sort((a, b) => a.event.aggregateVersion - b.event.aggregateVersion);
+  }
+
   return {
-    /** The events of one resource seen so far, by aggregateVersion (a redelivery counts once). */
-    of(resourceId: string): CapturedEvent[] {
-      const ofResource = seen.filter((captured) => captured.event.resourceId === resourceId);
-      const byId = new Map(ofResource.map((captured) => [captured.event.eventId, captured]));
-      return [...byId.values()].sort((a, b) => a.event.aggregateVersion - b.event.aggregateVersion);
+    /** Waits until `count` events of the resource have arrived; returns them by aggregateVersion. */
+    published(resourceId: string, count: number): Promise<CapturedEvent[]> {
+      return eventually(async () => {
+        const events = of(resourceId);
+        return events.length === count ? events : undefined;
+      });
     },
     stop: () => consumption.stop(),
   };
+}
+
+/**
+ * Checks that `store`'s outbox holds the resource's `moves` ([subject, aggregateVersion]) in
+ * order and that the bus delivered each of those events; returns the latest event.
+ */
+export async function expectMovesPublished(
+  store: Store,
+  captured: EventCapture,
+  resourceId: string,
+  moves: Array<[subject: string, aggregateVersion: number]>,
+): Promise<Event> {
+  const events = await store
+    .collection<{ _id: string; subject: string; aggregateVersion: number }>({ name: "outbox" })
+    .find({ resourceId }, { sort: { aggregateVersion: 1 } });
+  expect(events.map((e) => [e.subject, e.aggregateVersion])).toEqual(moves);
+  const published = await captured.published(resourceId, events.length);
+  expect(published.map((c) => [c.message.subject, c.event.eventId])).toEqual(events.map((e) => [e.subject, e._id]));
+  return published[published.length - 1]!.event;
 }
