@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { deleteJetStreamNamespace } from "@bayad/events/testing";
 import { launchServicesMode, type ServicesMode } from "../services-mode/services-launcher.js";
 import { eventually, newIdempotencyKey, prerequisiteMet, unique } from "../test-support/harness.js";
@@ -44,6 +44,22 @@ describe.skipIf(!natsReady)("services mode (separate processes, needs NATS_URL)"
       throw new Error(`${String(error)}\n${logs.filter((line) => !line.includes('"level":30')).join("\n")}`);
     });
   }, 90_000);
+
+  // A failure in one process shows in another (a refused connection, a 5xx): print what each
+  // process said, its warnings and errors and the last lines, and which processes have exited.
+  beforeEach(() => {
+    onTestFailed(() => {
+      const exited = [...mode.processes].filter(([, child]) => child.exitCode !== null || child.signalCode !== null);
+      console.error(
+        [
+          `processes exited: ${exited.map(([name, child]) => `${name} (${child.exitCode ?? child.signalCode})`).join(", ") || "none"}`,
+          ...logs.filter((line) => !line.includes('"level":30')).slice(-40),
+          "last lines:",
+          ...logs.slice(-20),
+        ].join("\n"),
+      );
+    });
+  });
 
   afterAll(async () => {
     await mode?.stop();
