@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { listOperations, loadOpenApiDocument } from "@bayad/gateway";
 import type { BaselineReady } from "./baselines/baseline-response.js";
 import { toJson, type BenchResults } from "./bench-results.js";
 import { forkChild, stopAllChildren } from "./child-process.js";
@@ -14,15 +15,23 @@ import { baseline } from "./scenarios.js";
 import { soak } from "./soak.js";
 
 /**
- * `npm run bench`: the bare node:http and Koa baselines, then the platform's scenarios through
+ * `npm run bench`: the bare node:http, Koa and Koa-with-the-gateway's-routes baselines, then the platform's scenarios through
  * the gateway, then the memory soak; one table, printed and written to results/.
  */
 
 const resultsDir = new URL("../results/", import.meta.url);
 
+const routeCount = listOperations(loadOpenApiDocument()).length;
 const baselines = [
-  { id: "baseline.node-http", label: "node:http (bare)", module: "./baselines/node-http-server.js" },
-  { id: "baseline.koa", label: "Koa (bare)", module: "./baselines/koa-server.js" },
+  { id: "baseline.node-http", label: "node:http (bare)", module: "./baselines/node-http-server.js", path: "/" },
+  { id: "baseline.koa", label: "Koa (bare)", module: "./baselines/koa-server.js", path: "/" },
+  {
+    id: "baseline.koa-router",
+    label: `Koa + @koa/router, the gateway's ${routeCount} routes (bare)`,
+    module: "./baselines/koa-router-server.js",
+    // Scenario 1's route, so the router walks its table as far as it does for the gateway.
+    path: "/api/v1/payments/capabilities",
+  },
 ] as const;
 
 async function main(): Promise<void> {
@@ -49,7 +58,7 @@ async function main(): Promise<void> {
   // Each server is measured alone: started, measured and stopped before the next one starts.
   for (const server of baselines) {
     const child = await forkChild<BaselineReady>(server.label, new URL(server.module, import.meta.url));
-    rows.push(await measureScenario(child.ready.url, baseline(server.id, server.label), load));
+    rows.push(await measureScenario(child.ready.url, baseline(server.id, server.label, server.path), load));
     await child.stop();
   }
 

@@ -37,9 +37,9 @@ export function checkoutBody(referenceId: string): string {
   });
 }
 
-/** The same small JSON from a server with nothing in front (see baselines/). */
-export function baseline(id: string, label: string): Scenario {
-  return { id, label, plan: { method: "GET", path: "/" }, expected: ["200"] };
+/** The same small JSON from a server with nothing in front (see baselines/), at `path`. */
+export function baseline(id: string, label: string, path: string): Scenario {
+  return { id, label, plan: { method: "GET", path }, expected: ["200"] };
 }
 
 /** 1: a read that touches no store: the gateway's and one gRPC hop's own cost. */
