@@ -1,6 +1,7 @@
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BillingService, Health, LinksService, OtpService, PaymentsService, RecordsService } from "@bayad/proto";
+import { GuardedSessionManager } from "./guarded-session-manager.js";
 
 /**
  * How to reach each service: where it listens (http://host:port, gRPC over HTTP/2), or a Connect
@@ -26,12 +27,16 @@ export interface ServiceClients {
   health: Record<string, Client<typeof Health>>;
 }
 
+function grpcTransport(baseUrl: string): Transport {
+  return createGrpcTransport({ baseUrl, sessionManager: new GuardedSessionManager(baseUrl) });
+}
+
 /** gRPC over HTTP/2 to every service: the path that is tested is the path that is deployed. */
 export function createServiceClients(addresses: ServiceAddresses): ServiceClients {
   const transports = Object.fromEntries(
     Object.entries(addresses)
       .filter((entry): entry is [string, ServiceAddress] => entry[1] !== undefined)
-      .map(([name, address]) => [name, typeof address === "string" ? createGrpcTransport({ baseUrl: address }) : address]),
+      .map(([name, address]) => [name, typeof address === "string" ? grpcTransport(address) : address]),
   );
   const clientOf = <S extends Parameters<typeof createClient>[0]>(service: S, name: string) =>
     transports[name] ? createClient(service, transports[name]) : undefined;
