@@ -33,7 +33,7 @@ export function renderReport(results: BenchResults): string {
     `- CPU: ${machine.cpu}, ${machine.cores} cores, ${mib(machine.memoryBytes)} memory; load average at start ${machine.loadAverage.toFixed(2)}`,
     `- Each row: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s at ${options.connections} connections (pipelining 1)`,
     `- Soak: ${options.soakSeconds} s, settle ${options.settleSeconds} s; records sizes: ${options.recordCounts.map(count).join(", ")}`,
-    `- Server processes: node:http, Koa and the platform each in their own process; autocannon in the benchmark's`,
+    `- Server processes: each baseline and the platform in its own process; autocannon in the benchmark's`,
     "",
   );
 
