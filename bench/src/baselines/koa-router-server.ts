@@ -1,9 +1,9 @@
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import Koa from "koa";
 import Router from "@koa/router";
 import { listOperations, loadOpenApiDocument } from "@bayad/gateway";
-import { announceFailure, announceReady, exitWithParent } from "../ipc.js";
-import { baselineHost, baselineResponse, type BaselineReady } from "./baseline-response.js";
+import { baselineResponse } from "./baseline-response.js";
+import { serveBaseline } from "./serve-baseline.js";
 
 /**
  * The framework's ceiling (a child process of the benchmark): Koa and @koa/router with every route
@@ -22,10 +22,4 @@ for (const operation of listOperations(loadOpenApiDocument())) {
 }
 app.use(router.routes());
 
-const server = app.listen(0, baselineHost, () => {
-  const { port } = server.address() as AddressInfo;
-  const ready: BaselineReady = { url: `http://${baselineHost}:${port}` };
-  announceReady(ready);
-});
-server.on("error", (error) => announceFailure(error));
-exitWithParent();
+serveBaseline(createServer(app.callback()));

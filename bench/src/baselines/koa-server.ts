@@ -1,7 +1,7 @@
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import Koa from "koa";
-import { announceFailure, announceReady, exitWithParent } from "../ipc.js";
-import { baselineHost, baselineResponse, type BaselineReady } from "./baseline-response.js";
+import { baselineResponse } from "./baseline-response.js";
+import { serveBaseline } from "./serve-baseline.js";
 
 /**
  * The bare Koa baseline (a child process of the benchmark): the gateway is a Koa application, so
@@ -13,10 +13,4 @@ app.use(async function answer(ctx) {
   if (ctx.method === "GET" && ctx.path === "/") ctx.body = baselineResponse;
 });
 
-const server = app.listen(0, baselineHost, () => {
-  const { port } = server.address() as AddressInfo;
-  const ready: BaselineReady = { url: `http://${baselineHost}:${port}` };
-  announceReady(ready);
-});
-server.on("error", (error) => announceFailure(error));
-exitWithParent();
+serveBaseline(createServer(app.callback()));

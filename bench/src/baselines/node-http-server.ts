@@ -1,7 +1,6 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { announceFailure, announceReady, exitWithParent } from "../ipc.js";
-import { baselineHost, baselineResponse, type BaselineReady } from "./baseline-response.js";
+import { baselineResponse } from "./baseline-response.js";
+import { serveBaseline } from "./serve-baseline.js";
 
 /**
  * The bare `node:http` baseline (a child process of the benchmark): the fastest a Node.js server
@@ -17,10 +16,4 @@ const server = createServer((request, response) => {
   response.writeHead(404).end();
 });
 
-server.on("error", (error) => announceFailure(error));
-server.listen(0, baselineHost, () => {
-  const { port } = server.address() as AddressInfo;
-  const ready: BaselineReady = { url: `http://${baselineHost}:${port}` };
-  announceReady(ready);
-});
-exitWithParent();
+serveBaseline(server);
