@@ -15,8 +15,9 @@ import { baseline } from "./scenarios.js";
 import { soak } from "./soak.js";
 
 /**
- * `npm run bench`: the bare node:http, Koa and Koa-with-the-gateway's-routes baselines, then the platform's scenarios through
- * the gateway, then the memory soak; one table, printed and written to results/.
+ * `npm run bench`: the bare baselines (node:http, Koa, Koa with the gateway's routes), then the
+ * platform's scenarios through the gateway, then the memory soak; one table, printed and written
+ * to results/.
  */
 
 const resultsDir = new URL("../results/", import.meta.url);
