@@ -29,6 +29,7 @@ import { hostedCheckoutRoutes } from "./sandbox/hosted-checkout.js";
 import { hostedQrPhRoutes } from "./sandbox/hosted-qrph.js";
 import { hostedInvoiceRoutes } from "./sandbox/hosted-invoice.js";
 import { hostedPaymentLinkRoutes } from "./sandbox/hosted-payment-link.js";
+import { publicUrlResolver } from "./routes/public-url.js";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -70,7 +71,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const clients = createServiceClients(options.services);
   // Known once listening when PUBLIC_BASE_URL is unset; only read while serving requests.
   let publicBaseUrl = config.publicBaseUrl ?? "";
-  const publicUrl = (pathOrUrl: string) => new URL(pathOrUrl, publicBaseUrl).toString();
+  const publicUrl = publicUrlResolver(() => publicBaseUrl);
   const handlers = {
     ...healthRoutes(store, clients),
     ...adminRoutes({ projects, apiKeys, devIssuer }),
