@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Code, ConnectError, createClient, createRouterTransport, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createRouterTransport, type ConnectRouter, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "@bayad/proto";
 import { createDirectTransport } from "./direct-transport.js";
@@ -8,24 +8,21 @@ import { fromConnectError, toConnectError } from "./errors/connect-errors.js";
 
 const { SERVING, NOT_SERVING } = HealthCheckResponse_ServingStatus;
 
-function transportFor(routes: (router: ConnectRouter) => void, interceptors: Interceptor[] = []) {
-  return createDirectTransport({ routes, interceptors, streams: createRouterTransport(routes, { router: { interceptors } }) });
+/** A Health client over a direct transport to `implementation`, with `interceptors` on the server side. */
+function healthClient(implementation: Partial<ServiceImpl<typeof Health>>, interceptors: Interceptor[] = []) {
+  const routes = (router: ConnectRouter) => router.service(Health, implementation);
+  return createClient(Health, createDirectTransport({ routes, interceptors, streams: createRouterTransport(routes, { router: { interceptors } }) }));
 }
 
 describe("createDirectTransport", () => {
   it("calls the implementation with the request's fields and headers and returns its answer", async () => {
     const seen: Array<{ service: string; header: string | null }> = [];
-    const client = createClient(
-      Health,
-      transportFor((router) =>
-        router.service(Health, {
-          check(request, context) {
-            seen.push({ service: request.service, header: context.requestHeader.get("bayad-project-id") });
-            return { status: request.service === "payments" ? SERVING : NOT_SERVING };
-          },
-        }),
-      ),
-    );
+    const client = healthClient({
+      check(request, context) {
+        seen.push({ service: request.service, header: context.requestHeader.get("bayad-project-id") });
+        return { status: request.service === "payments" ? SERVING : NOT_SERVING };
+      },
+    });
     const answer = await client.check({ service: "payments" }, { headers: { "bayad-project-id": "prj_1" } });
     expect(answer.status).toBe(SERVING);
     expect(seen).toEqual([{ service: "payments", header: "prj_1" }]);
@@ -33,7 +30,7 @@ describe("createDirectTransport", () => {
 
   it("gives each side its own copy of the messages", async () => {
     const kept = create(HealthCheckResponseSchema, { status: SERVING });
-    const client = createClient(Health, transportFor((router) => router.service(Health, { check: () => kept })));
+    const client = healthClient({ check: () => kept });
     const answer = await client.check({ service: "" });
     answer.status = NOT_SERVING;
     expect(kept.status).toBe(SERVING);
@@ -50,18 +47,14 @@ describe("createDirectTransport", () => {
         order.push(`${name} out`);
         return response;
       };
-    const client = createClient(
-      Health,
-      transportFor(
-        (router) =>
-          router.service(Health, {
-            check() {
-              order.push("handler");
-              return { status: SERVING };
-            },
-          }),
-        [tag("outer"), tag("inner")],
-      ),
+    const client = healthClient(
+      {
+        check() {
+          order.push("handler");
+          return { status: SERVING };
+        },
+      },
+      [tag("outer"), tag("inner")],
     );
     await client.check({ service: "" });
     expect(order).toEqual(["outer in", "inner in", "handler", "inner out", "outer out"]);
@@ -75,17 +68,13 @@ describe("createDirectTransport", () => {
         throw thrown instanceof AppError ? toConnectError(thrown) : thrown;
       }
     };
-    const client = createClient(
-      Health,
-      transportFor(
-        (router) =>
-          router.service(Health, {
-            check() {
-              throw new AppError("VALIDATION_FAILED", "bad service", { details: ["service: unknown"], cause: new Error("inside") });
-            },
-          }),
-        [refuse],
-      ),
+    const client = healthClient(
+      {
+        check() {
+          throw new AppError("VALIDATION_FAILED", "bad service", { details: ["service: unknown"], cause: new Error("inside") });
+        },
+      },
+      [refuse],
     );
     const thrown = await client.check({ service: "x" }).catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(ConnectError);
@@ -99,17 +88,12 @@ describe("createDirectTransport", () => {
 
   it("ends a call that outlives its deadline with DEADLINE_EXCEEDED and aborts the handler's signal", async () => {
     let handlerSignal: AbortSignal | undefined;
-    const client = createClient(
-      Health,
-      transportFor((router) =>
-        router.service(Health, {
-          check(_request, context) {
-            handlerSignal = context.signal;
-            return new Promise(() => {});
-          },
-        }),
-      ),
-    );
+    const client = healthClient({
+      check(_request, context) {
+        handlerSignal = context.signal;
+        return new Promise(() => {});
+      },
+    });
     const thrown = await client.check({ service: "" }, { timeoutMs: 20 }).catch((error: unknown) => error);
     expect(ConnectError.from(thrown).code).toBe(Code.DeadlineExceeded);
     expect(handlerSignal?.aborted).toBe(true);
@@ -117,30 +101,25 @@ describe("createDirectTransport", () => {
 
   it("ends a call its caller cancels with CANCELED", async () => {
     const caller = new AbortController();
-    const client = createClient(Health, transportFor((router) => router.service(Health, { check: () => new Promise(() => {}) })));
+    const client = healthClient({ check: () => new Promise(() => {}) });
     const call = client.check({ service: "" }, { signal: caller.signal }).catch((error: unknown) => error);
     caller.abort();
     expect(ConnectError.from(await call).code).toBe(Code.Canceled);
   });
 
   it("answers UNIMPLEMENTED for a method the service does not implement", async () => {
-    const client = createClient(Health, transportFor((router) => router.service(Health, {})));
+    const client = healthClient({});
     const thrown = await client.check({ service: "" }).catch((error: unknown) => error);
     expect(ConnectError.from(thrown).code).toBe(Code.Unimplemented);
   });
 
   it("hands streaming calls to the streams transport", async () => {
-    const client = createClient(
-      Health,
-      transportFor((router) =>
-        router.service(Health, {
-          async *watch() {
-            yield { status: NOT_SERVING };
-            yield { status: SERVING };
-          },
-        }),
-      ),
-    );
+    const client = healthClient({
+      async *watch() {
+        yield { status: NOT_SERVING };
+        yield { status: SERVING };
+      },
+    });
     const statuses: HealthCheckResponse_ServingStatus[] = [];
     for await (const response of client.watch({ service: "" })) statuses.push(response.status);
     expect(statuses).toEqual([NOT_SERVING, SERVING]);

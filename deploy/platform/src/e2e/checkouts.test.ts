@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
-import { captureEvents, expectMovesPublished } from "../test-support/event-capture.js";
+import { expectMovesPublished, withEventCapture } from "../test-support/event-capture.js";
 
 const checkouts = "/api/v1/payments/checkouts";
 
@@ -134,8 +134,7 @@ describe("checkouts", () => {
     });
 
     it("writes every move to the outbox with a growing aggregateVersion and publishes each with its snapshot", async () => {
-      const captured = await captureEvents(api.platform.bus);
-      try {
+      await withEventCapture(api.platform.bus, async (captured) => {
         const checkout = await createPending();
         await api.request("POST", `/api/v1/payments/test-helpers/checkouts/${checkout.checkoutId}/pay`);
         const last = await expectMovesPublished(api.platform.stores.payments, captured, checkout.checkoutId, [
@@ -144,9 +143,7 @@ describe("checkouts", () => {
           ["bayad.events.payments.checkout.paid", 3],
         ]);
         expect(last.snapshot.case === "checkout" && last.snapshot.value.checkoutId).toBe(checkout.checkoutId);
-      } finally {
-        await captured.stop();
-      }
+      });
     });
   });
 

@@ -5,7 +5,7 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseQrPhPayload } from "@bayad/provider";
 import { eventually, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
-import { captureEvents, expectMovesPublished } from "../test-support/event-capture.js";
+import { expectMovesPublished, withEventCapture } from "../test-support/event-capture.js";
 
 const intents = "/api/v1/payments/intents";
 const helpers = "/api/v1/payments/test-helpers/intents";
@@ -159,8 +159,7 @@ describe("payment intents", () => {
     });
 
     it("writes every move to the outbox with a growing aggregateVersion and publishes each with its snapshot", async () => {
-      const captured = await captureEvents(api.platform.bus);
-      try {
+      await withEventCapture(api.platform.bus, async (captured) => {
         const intent = await create();
         await post(`${intents}/${intent.paymentIntentId}/confirm`);
         await post(`${helpers}/${intent.paymentIntentId}/succeed`);
@@ -170,9 +169,7 @@ describe("payment intents", () => {
           ["bayad.events.payments.payment_intent.succeeded", 3],
         ]);
         expect(last.snapshot.case === "paymentIntent" && last.snapshot.value.paymentIntentId).toBe(intent.paymentIntentId);
-      } finally {
-        await captured.stop();
-      }
+      });
     });
   });
 

@@ -6,7 +6,7 @@ import { CheckoutSchema, CheckoutStatus, EventSchema } from "@bayad/proto";
 import { createLogger } from "@bayad/kit";
 import { readRecordsConfig, startRecordsServer } from "@bayad/records-service";
 import { eventually, prerequisiteMet, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
-import { captureEvents } from "../test-support/event-capture.js";
+import { withEventCapture } from "../test-support/event-capture.js";
 import { deleteJetStreamNamespace, startTcpProxy, type TcpProxy } from "@bayad/events/testing";
 
 /**
@@ -313,11 +313,11 @@ describe.skipIf(!natsReady)("records feed on NATS JetStream (needs NATS_URL)", (
 
   it("a duplicate publish and an out-of-order redelivery change nothing", async () => {
     const project = await api.newProject();
-    const captured = await captureEvents(api.platform.bus);
-    const ids = await produceEverything(api, project.testKey);
-    await expectEverythingInFeed(api, ids, project.testKey);
-    const events = await captured.published(ids.paymentLinkId, 2);
-    await captured.stop();
+    const { ids, events } = await withEventCapture(api.platform.bus, async (captured) => {
+      const ids = await produceEverything(api, project.testKey);
+      await expectEverythingInFeed(api, ids, project.testKey);
+      return { ids, events: await captured.published(ids.paymentLinkId, 2) };
+    });
     expect(events.map((captured) => captured.event.aggregateVersion)).toEqual([1, 2]);
     // The latest event again, under its own id (JetStream drops it), and the first event again
     // under a new id, as a redelivery arriving after a newer version would look.

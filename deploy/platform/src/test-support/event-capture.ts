@@ -18,7 +18,7 @@ export type EventCapture = Awaited<ReturnType<typeof captureEvents>>;
  * Watches the bus from now on through a durable consumer of its own, the way the records service
  * does: outbox records keep their payload only until published, so tests read events here.
  */
-export async function captureEvents(bus: EventBus) {
+async function captureEvents(bus: EventBus) {
   const seen: CapturedEvent[] = [];
   const consumption = await bus.consume(`e2e-capture-${randomBytes(6).toString("hex")}`, async (message) => {
     const { subject, eventId, payload } = message;
@@ -42,6 +42,16 @@ export async function captureEvents(bus: EventBus) {
     },
     stop: () => consumption.stop(),
   };
+}
+
+/** Runs `work` with the bus watched (see captureEvents), and stops watching however it ends. */
+export async function withEventCapture<T>(bus: EventBus, work: (captured: EventCapture) => Promise<T>): Promise<T> {
+  const captured = await captureEvents(bus);
+  try {
+    return await work(captured);
+  } finally {
+    await captured.stop();
+  }
 }
 
 /**
