@@ -6,6 +6,7 @@ import type { RequestValidator } from "./openapi/request-validator.js";
 import type { OperationHandlers, OperationRunner } from "./routes/operation.js";
 import type { IdempotentExecution } from "./idempotency/idempotent-execution.js";
 import { AppError } from "@bayad/kit";
+import { coalesceResponses } from "./middleware/coalesce-responses.js";
 import { correlationId } from "./middleware/correlation-id.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
 import { errorHandler } from "./middleware/error-handler.js";
@@ -60,6 +61,8 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
   deps.extraRoutes?.(router);
 
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
+  // Inside the metrics, so a request's duration runs until its response may be written.
+  app.use(coalesceResponses());
   app.use(correlationId());
   app.use(errorHandler(deps.logger));
   app.use(routeNotFound(deps.operations));
