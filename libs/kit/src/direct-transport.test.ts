@@ -99,6 +99,24 @@ describe("createDirectTransport", () => {
     expect(handlerSignal?.aborted).toBe(true);
   });
 
+  it("tells the handler how long its caller still waits, also past an interceptor that passes on a copy of the request", async () => {
+    const left: Array<number | undefined> = [];
+    const check: Partial<ServiceImpl<typeof Health>>["check"] = (_request, context) => {
+      left.push(context.timeoutMs());
+      return { status: SERVING };
+    };
+    const copying: Interceptor = (next) => (request) => next({ ...request, header: new Headers(request.header) });
+    await healthClient({ check }).check({ service: "" }, { timeoutMs: 5_000 });
+    await healthClient({ check }, [copying]).check({ service: "" }, { timeoutMs: 5_000 });
+    await healthClient({ check }).check({ service: "" });
+    expect(left).toHaveLength(3);
+    for (const remaining of left.slice(0, 2)) {
+      expect(remaining).toBeGreaterThan(0);
+      expect(remaining).toBeLessThanOrEqual(5_000);
+    }
+    expect(left[2]).toBeUndefined();
+  });
+
   it("ends a call its caller cancels with CANCELED", async () => {
     const caller = new AbortController();
     const client = healthClient({ check: () => new Promise(() => {}) });

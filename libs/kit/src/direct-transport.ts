@@ -5,6 +5,7 @@ import {
   createMethodImplSpec,
   createServiceImplSpec,
   type ConnectRouter,
+  type ContextValues,
   type HandlerContext,
   type Interceptor,
   type MethodImplSpec,
@@ -12,14 +13,21 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
-import { create, isMessage, toBinary, type DescMessage, type DescMethod, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  isMessage,
+  toBinary,
+  type DescMessage,
+  type DescMethod,
+  type DescMethodUnary,
+  type DescService,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { copyMessage } from "./message-copy.js";
 
 type UnaryNext = (request: UnaryRequest) => Promise<UnaryResponse>;
 
-/** When the caller's deadline passes (epoch ms), carried on the request for the handler's context. */
-const deadlineOf = Symbol("deadline");
-type DirectRequest = UnaryRequest & { [deadlineOf]?: number };
 
 /**
  * A Connect transport to services in this process that calls their unary methods directly: the
@@ -48,20 +56,7 @@ export function createDirectTransport(options: {
       const message = copyMessage(normalize(method.input, input));
       const call = new CallSignal(signal, timeoutMs);
       try {
-        const request: DirectRequest = {
-          [deadlineOf]: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
-          stream: false,
-          service: method.parent,
-          method,
-          requestMethod: "POST",
-          url: `in-process:///${method.parent.typeName}/${method.name}`,
-          get signal() {
-            return call.signal;
-          },
-          header: new Headers(header),
-          contextValues: contextValues ?? createContextValues(),
-          message,
-        };
+        const request = new DirectRequest(method, call, timeoutMs, new Headers(header), contextValues ?? createContextValues(), message);
         const response = await call.race(dispatch(request));
         return {
           stream: false,
@@ -102,29 +97,12 @@ function recordMethods(routes: (router: ConnectRouter) => void): Map<DescMethod,
   return methods;
 }
 
-async function invoke(methods: Map<DescMethod, MethodImplSpec>, request: DirectRequest): Promise<UnaryResponse> {
+async function invoke(methods: Map<DescMethod, MethodImplSpec>, request: WithDeadline): Promise<UnaryResponse> {
   const spec = methods.get(request.method);
   if (spec?.kind !== "unary") {
     throw new ConnectError(`${request.service.typeName}.${request.method.name} is not implemented`, Code.Unimplemented);
   }
-  const context: HandlerContext = {
-    service: request.service,
-    method: request.method,
-    protocolName: "in-process",
-    requestMethod: request.requestMethod,
-    url: request.url,
-    get signal() {
-      return request.signal;
-    },
-    timeoutMs: () => {
-      const deadline = request[deadlineOf];
-      return deadline === undefined ? undefined : deadline - Date.now();
-    },
-    requestHeader: request.header,
-    responseHeader: new Headers(),
-    responseTrailer: new Headers(),
-    values: request.contextValues,
-  };
+  const context = new DirectHandlerContext(request);
   const output = await spec.impl(request.message, context);
   return {
     stream: false,
@@ -153,6 +131,70 @@ function asReceived(thrown: unknown): ConnectError {
     );
   }
   return received;
+}
+
+/**
+ * The request as interceptors and the method see it. A class rather than an object literal: the
+ * lazy `signal` getter lives on the prototype, so making one per call is a plain allocation.
+ */
+class DirectRequest<I extends DescMessage = DescMessage, O extends DescMessage = DescMessage> implements UnaryRequest<I, O> {
+  readonly stream = false as const;
+  readonly service: DescService;
+  readonly requestMethod = "POST";
+  readonly url: string;
+  /** When the caller's deadline passes (epoch ms), for the handler's context. */
+  readonly deadline: number | undefined;
+
+  constructor(
+    readonly method: DescMethodUnary<I, O>,
+    private readonly call: CallSignal,
+    timeoutMs: number | undefined,
+    readonly header: Headers,
+    readonly contextValues: ContextValues,
+    readonly message: MessageShape<I>,
+  ) {
+    this.service = method.parent;
+    this.url = `in-process:///${method.parent.typeName}/${method.name}`;
+    this.deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+}
+
+/** A request as it reaches the method: a DirectRequest, or an interceptor's copy of one. */
+type WithDeadline = UnaryRequest & { readonly deadline?: number };
+
+/** What the method implementation gets as its context (a class for the same reason). */
+class DirectHandlerContext implements HandlerContext {
+  readonly service: DescService;
+  readonly method: DescMethod;
+  readonly protocolName = "in-process";
+  readonly requestMethod: string;
+  readonly url: string;
+  readonly requestHeader: Headers;
+  readonly responseHeader = new Headers();
+  readonly responseTrailer = new Headers();
+  readonly values: ContextValues;
+
+  constructor(private readonly request: WithDeadline) {
+    this.service = request.service;
+    this.method = request.method;
+    this.requestMethod = request.requestMethod;
+    this.url = request.url;
+    this.requestHeader = request.header;
+    this.values = request.contextValues;
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  timeoutMs(): number | undefined {
+    const deadline = this.request.deadline;
+    return deadline === undefined ? undefined : deadline - Date.now();
+  }
 }
 
 const notAborted = new AbortController().signal;
