@@ -1,5 +1,5 @@
 import type { CallOptions } from "@connectrpc/connect";
-import { callerHeaders, fromConnectError, type CallerContext } from "@bayad/kit";
+import { callerCallOptions, fromConnectError, type CallerContext } from "@bayad/kit";
 import { successEnvelope } from "../envelope.js";
 import type { ValidatedInput } from "../openapi/request-validator.js";
 import type { StoredResponse } from "../idempotency/idempotency-records.js";
@@ -33,7 +33,7 @@ export function createOperationRunner(handlers: OperationHandlers, rpcTimeoutMs:
     const handler = handlers[operationId];
     if (!handler) throw new Error(`no handler for operation ${operationId}`);
     try {
-      const result = await handler(input, { caller, call: { headers: callerHeaders(caller), timeoutMs: rpcTimeoutMs } });
+      const result = await handler(input, { caller, call: callerCallOptions(caller, rpcTimeoutMs) });
       return { status: result.status, body: successEnvelope(result.data) };
     } catch (error) {
       throw fromConnectError(error);

@@ -1,4 +1,4 @@
-import type { HandlerContext } from "@connectrpc/connect";
+import { createContextKey, createContextValues, type CallOptions, type HandlerContext } from "@connectrpc/connect";
 import { AppError } from "./errors/app-error.js";
 
 export type Environment = "test" | "live";
@@ -27,6 +27,18 @@ const header = {
   idempotencyKey: "bayad-idempotency-key",
 } as const;
 
+/**
+ * The caller as a context value as well: a service in this process (kit's direct transport hands
+ * the call's context values to the handler) reads it there instead of parsing the metadata. Over
+ * the network context values stay with the client, so a remote service reads the metadata.
+ */
+const callerKey = createContextKey<CallerContext | undefined>(undefined, { description: "the gateway's caller" });
+
+/** Options for an rpc on behalf of `caller`: the caller as metadata and as a context value, and the deadline. */
+export function callerCallOptions(caller: CallerContext, timeoutMs: number): CallOptions {
+  return { headers: callerHeaders(caller), contextValues: createContextValues().set(callerKey, caller), timeoutMs };
+}
+
 export function callerHeaders(caller: CallerContext): Record<string, string> {
   const headers: Record<string, string> = {
     [header.projectId]: caller.projectId,
@@ -53,7 +65,7 @@ export function callerFromHeaders(headers: Headers): CallerContext {
 
 /** The caller of a service method. */
 export function callerOf(context: HandlerContext): CallerContext {
-  return callerFromHeaders(context.requestHeader);
+  return context.values.get(callerKey) ?? callerFromHeaders(context.requestHeader);
 }
 
 /** The caller of a mutation: the Idempotency-Key must be there. */

@@ -56,7 +56,7 @@ export function createDirectTransport(options: {
       const message = copyMessage(normalize(method.input, input));
       const call = new CallSignal(signal, timeoutMs);
       try {
-        const request = new DirectRequest(method, call, timeoutMs, new Headers(header), contextValues ?? createContextValues(), message);
+        const request = new DirectRequest(method, call, timeoutMs, header, contextValues ?? createContextValues(), message);
         const response = await call.race(dispatch(request));
         return {
           stream: false,
@@ -135,7 +135,9 @@ function asReceived(thrown: unknown): ConnectError {
 
 /**
  * The request as interceptors and the method see it. A class rather than an object literal: the
- * lazy `signal` getter lives on the prototype, so making one per call is a plain allocation.
+ * lazy getters live on the prototype, so making one per call is a plain allocation. The headers
+ * are made on first use: most calls are read through their context values (callerOf) and never
+ * parse them.
  */
 class DirectRequest<I extends DescMessage = DescMessage, O extends DescMessage = DescMessage> implements UnaryRequest<I, O> {
   readonly stream = false as const;
@@ -144,18 +146,24 @@ class DirectRequest<I extends DescMessage = DescMessage, O extends DescMessage =
   readonly url: string;
   /** When the caller's deadline passes (epoch ms), for the handler's context. */
   readonly deadline: number | undefined;
+  private headers: Headers | undefined;
 
   constructor(
     readonly method: DescMethodUnary<I, O>,
     private readonly call: CallSignal,
     timeoutMs: number | undefined,
-    readonly header: Headers,
+    private readonly headerInit: ConstructorParameters<typeof Headers>[0],
     readonly contextValues: ContextValues,
     readonly message: MessageShape<I>,
   ) {
     this.service = method.parent;
     this.url = `in-process:///${method.parent.typeName}/${method.name}`;
     this.deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  }
+
+  get header(): Headers {
+    this.headers ??= new Headers(this.headerInit);
+    return this.headers;
   }
 
   get signal(): AbortSignal {
@@ -173,7 +181,6 @@ class DirectHandlerContext implements HandlerContext {
   readonly protocolName = "in-process";
   readonly requestMethod: string;
   readonly url: string;
-  readonly requestHeader: Headers;
   readonly responseHeader = new Headers();
   readonly responseTrailer = new Headers();
   readonly values: ContextValues;
@@ -183,8 +190,11 @@ class DirectHandlerContext implements HandlerContext {
     this.method = request.method;
     this.requestMethod = request.requestMethod;
     this.url = request.url;
-    this.requestHeader = request.header;
     this.values = request.contextValues;
+  }
+
+  get requestHeader(): Headers {
+    return this.request.header;
   }
 
   get signal(): AbortSignal {

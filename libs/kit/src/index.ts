@@ -16,6 +16,7 @@ export {
 } from "./config.js";
 export { createLogger, type Logger } from "./logger.js";
 export {
+  callerCallOptions,
   callerHeaders,
   callerFromHeaders,
   callerOf,
