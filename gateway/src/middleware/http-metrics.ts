@@ -1,16 +1,14 @@
 import type Koa from "koa";
-import { Counter, Histogram, latencyBuckets, metricOnce, type Registry } from "@bayad/kit";
+import { Histogram, latencyBuckets, metricOnce, type Registry } from "@bayad/kit";
 
 /**
- * Counts and times every request by operation (the OpenAPI operationId, or the route of the
- * sandbox pages and documents) and status code. Unmatched paths share one label, so random
- * URLs cannot grow the number of series.
+ * Times every request by operation (the OpenAPI operationId, or the route of the sandbox pages
+ * and documents) and status code; the histogram's `_count` series is the request count, so no
+ * separate counter is kept. Unmatched paths share one label, so random URLs cannot grow the
+ * number of series.
  */
 export function httpMetrics(registry: Registry): Koa.Middleware {
   const labelNames = ["operation", "method", "status"] as const;
-  const requests = metricOnce(registry, "bayad_http_requests_total", () =>
-    new Counter({ name: "bayad_http_requests_total", help: "HTTP requests answered by the gateway.", labelNames, registers: [registry] }),
-  );
   const duration = metricOnce(registry, "bayad_http_request_duration_seconds", () =>
     new Histogram({
       name: "bayad_http_request_duration_seconds",
@@ -31,7 +29,6 @@ export function httpMetrics(registry: Registry): Koa.Middleware {
         method: ctx.method,
         status: String(ctx.status),
       };
-      requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }
   };

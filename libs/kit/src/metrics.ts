@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Interceptor } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { Counter, Histogram, Registry, collectDefaultMetrics, type Metric } from "prom-client";
+import { Histogram, Registry, collectDefaultMetrics, type Metric } from "prom-client";
 
 export { Registry, Gauge, Counter, Histogram } from "prom-client";
 
@@ -24,11 +24,11 @@ export function metricOnce<T extends Metric>(registry: Registry, name: string, m
 /** Latency buckets (seconds) for calls that usually take milliseconds. */
 export const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Counts and times every rpc a service serves, by procedure and gRPC status code. */
+/**
+ * Times every rpc a service serves, by procedure and gRPC status code; the histogram's `_count`
+ * series is the call count, so no separate counter is kept.
+ */
 export function rpcMetricsInterceptor(registry: Registry, service: string): Interceptor {
-  const requests = metricOnce(registry, "bayad_rpc_requests_total", () =>
-    new Counter({ name: "bayad_rpc_requests_total", help: "RPCs served, by service, procedure and gRPC code.", labelNames: ["service", "procedure", "code"], registers: [registry] }),
-  );
   const duration = metricOnce(registry, "bayad_rpc_request_duration_seconds", () =>
     new Histogram({
       name: "bayad_rpc_request_duration_seconds",
@@ -47,9 +47,7 @@ export function rpcMetricsInterceptor(registry: Registry, service: string): Inte
       code = Code[ConnectError.from(error).code]?.toLowerCase() ?? "unknown";
       throw error;
     } finally {
-      const labels = { service, procedure: request.method.name, code };
-      requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      duration.observe({ service, procedure: request.method.name, code }, Number(process.hrtime.bigint() - started) / 1e9);
     }
   };
 }

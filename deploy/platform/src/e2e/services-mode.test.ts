@@ -82,9 +82,9 @@ describe.skipIf(!natsReady)("services mode (separate processes, needs NATS_URL)"
 
   it("every process serves Prometheus metrics: requests, rpc latencies, outbox and consumer lag", async () => {
     const text = async (name: "gateway" | "payments" | "records") => (await fetch(mode.metricsUrls.get(name)!)).text();
-    expect(await text("gateway")).toMatch(/bayad_http_requests_total\{operation="createCheckout",method="POST",status="201"\} \d+/);
+    expect(await text("gateway")).toMatch(/bayad_http_request_duration_seconds_count\{operation="createCheckout",method="POST",status="201"\} [1-9]\d*/);
     const payments = await text("payments");
-    expect(payments).toMatch(/bayad_rpc_requests_total\{service="PaymentsService",procedure="CreateCheckout",code="ok"\} \d+/);
+    expect(payments).toMatch(/bayad_rpc_request_duration_seconds_count\{service="PaymentsService",procedure="CreateCheckout",code="ok"\} [1-9]\d*/);
     expect(payments).toMatch(/bayad_outbox_pending_events\{service="payments"\} \d+/);
     expect(await text("records")).toMatch(/bayad_consumer_pending_messages\{consumer="records"\} \d+/);
   });
