@@ -1,5 +1,5 @@
 import Koa from "koa";
-import Router from "@koa/router";
+import type Router from "@koa/router";
 import type { Logger, Registry } from "@bayad/kit";
 import type { OperationSpec } from "./openapi/document.js";
 import type { RequestValidator } from "./openapi/request-validator.js";
@@ -16,6 +16,7 @@ import { jsonBody } from "./middleware/json-body.js";
 import { idempotencyKey } from "./middleware/idempotency-key.js";
 import { validateRequest } from "./middleware/validate-request.js";
 import { executeOperation } from "./middleware/execute-operation.js";
+import { RouteTable } from "./routes/route-table.js";
 
 export interface GatewayAppDeps {
   operations: OperationSpec[];
@@ -40,7 +41,7 @@ export interface GatewayAppDeps {
 export function createGatewayApp(deps: GatewayAppDeps): Koa {
   const app = new Koa();
   app.silent = true;
-  const router = new Router();
+  const routes = new RouteTable();
 
   for (const spec of deps.operations) {
     const validator = deps.validators.get(spec.operationId);
@@ -56,9 +57,9 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
             throw new AppError("NOT_IMPLEMENTED", `${spec.operationId} is not available yet.`);
           },
     );
-    router.register(spec.routerPath, [spec.method], pipeline, { name: spec.operationId });
+    routes.register(spec.routerPath, [spec.method], pipeline, { name: spec.operationId });
   }
-  deps.extraRoutes?.(router);
+  deps.extraRoutes?.(routes.general);
 
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   // Inside the metrics, so a request's duration runs until its response may be written.
@@ -66,6 +67,6 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
   app.use(correlationId());
   app.use(errorHandler(deps.logger));
   app.use(routeNotFound(deps.operations));
-  app.use(router.routes());
+  app.use(routes.routes());
   return app;
 }
