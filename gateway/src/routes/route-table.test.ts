@@ -55,7 +55,7 @@ beforeAll(async () => {
     if (route.name.startsWith("hosted") || route.name === "document") routeTable.general.register(route.path, [route.method], [answerWithRouteName], { name: route.name });
     else routeTable.register(route.path, [route.method], [answerWithRouteName], { name: route.name });
   }
-  single = await serve(new Koa().use(router.routes()));
+  single = await serve(new Koa().use(router.routes() as unknown as Koa.Middleware));
   table = await serve(new Koa().use(routeTable.routes()));
 });
 

@@ -100,21 +100,23 @@ describe("createDirectTransport", () => {
   });
 
   it("tells the handler how long its caller still waits, also past an interceptor that passes on a copy of the request", async () => {
-    const left: Array<number | undefined> = [];
+    const seen: Array<{ left: number | undefined; project: string | null; signal: boolean }> = [];
     const check: Partial<ServiceImpl<typeof Health>>["check"] = (_request, context) => {
-      left.push(context.timeoutMs());
+      seen.push({ left: context.timeoutMs(), project: context.requestHeader.get("bayad-project-id"), signal: context.signal instanceof AbortSignal });
       return { status: SERVING };
     };
-    const copying: Interceptor = (next) => (request) => next({ ...request, header: new Headers(request.header) });
-    await healthClient({ check }).check({ service: "" }, { timeoutMs: 5_000 });
-    await healthClient({ check }, [copying]).check({ service: "" }, { timeoutMs: 5_000 });
+    const copying: Interceptor = (next) => (request) => (request.stream ? next(request) : next({ ...request, message: request.message }));
+    const options = { timeoutMs: 5_000, headers: { "bayad-project-id": "prj_1" } };
+    await healthClient({ check }).check({ service: "" }, options);
+    await healthClient({ check }, [copying]).check({ service: "" }, options);
     await healthClient({ check }).check({ service: "" });
-    expect(left).toHaveLength(3);
-    for (const remaining of left.slice(0, 2)) {
-      expect(remaining).toBeGreaterThan(0);
-      expect(remaining).toBeLessThanOrEqual(5_000);
+    expect(seen).toHaveLength(3);
+    for (const call of seen.slice(0, 2)) {
+      expect(call.left).toBeGreaterThan(0);
+      expect(call.left).toBeLessThanOrEqual(5_000);
+      expect(call).toMatchObject({ project: "prj_1", signal: true });
     }
-    expect(left[2]).toBeUndefined();
+    expect(seen[2]).toEqual({ left: undefined, project: null, signal: true });
   });
 
   it("ends a call its caller cancels with CANCELED", async () => {

@@ -28,7 +28,6 @@ import { copyMessage } from "./message-copy.js";
 
 type UnaryNext = (request: UnaryRequest) => Promise<UnaryResponse>;
 
-
 /**
  * A Connect transport to services in this process that calls their unary methods directly: the
  * request and the response cross as deep copies (`copyMessage`: each side holds its own message,
@@ -97,7 +96,8 @@ function recordMethods(routes: (router: ConnectRouter) => void): Map<DescMethod,
   return methods;
 }
 
-async function invoke(methods: Map<DescMethod, MethodImplSpec>, request: WithDeadline): Promise<UnaryResponse> {
+async function invoke(methods: Map<DescMethod, MethodImplSpec>, passed: UnaryRequest): Promise<UnaryResponse> {
+  const request = passed instanceof DirectRequest ? passed : DirectRequest.fromCopy(passed);
   const spec = methods.get(request.method);
   if (spec?.kind !== "unary") {
     throw new ConnectError(`${request.service.typeName}.${request.method.name} is not implemented`, Code.Unimplemented);
@@ -137,7 +137,8 @@ function asReceived(thrown: unknown): ConnectError {
  * The request as interceptors and the method see it. A class rather than an object literal: the
  * lazy getters live on the prototype, so making one per call is a plain allocation. The headers
  * are made on first use: most calls are read through their context values (callerOf) and never
- * parse them.
+ * parse them. An interceptor may pass on a copy (`{ ...request, message }`): the copy has the own
+ * fields but not the getters, and `fromCopy` gives them back.
  */
 class DirectRequest<I extends DescMessage = DescMessage, O extends DescMessage = DescMessage> implements UnaryRequest<I, O> {
   readonly stream = false as const;
@@ -161,6 +162,11 @@ class DirectRequest<I extends DescMessage = DescMessage, O extends DescMessage =
     this.deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
   }
 
+  /** A spread copy of a DirectRequest as one again: its own fields (any it replaced included) over the getters. */
+  static fromCopy(copy: UnaryRequest): DirectRequest {
+    return Object.setPrototypeOf({ ...copy }, DirectRequest.prototype) as DirectRequest;
+  }
+
   get header(): Headers {
     this.headers ??= new Headers(this.headerInit);
     return this.headers;
@@ -170,9 +176,6 @@ class DirectRequest<I extends DescMessage = DescMessage, O extends DescMessage =
     return this.call.signal;
   }
 }
-
-/** A request as it reaches the method: a DirectRequest, or an interceptor's copy of one. */
-type WithDeadline = UnaryRequest & { readonly deadline?: number };
 
 /** What the method implementation gets as its context (a class for the same reason). */
 class DirectHandlerContext implements HandlerContext {
@@ -185,7 +188,7 @@ class DirectHandlerContext implements HandlerContext {
   readonly responseTrailer = new Headers();
   readonly values: ContextValues;
 
-  constructor(private readonly request: WithDeadline) {
+  constructor(private readonly request: DirectRequest) {
     this.service = request.service;
     this.method = request.method;
     this.requestMethod = request.requestMethod;
