@@ -1,6 +1,6 @@
-import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { describe, expect, it } from "vitest";
+import { serveApp } from "../test-support/serve-app.js";
 import { coalesceResponses } from "./coalesce-responses.js";
 
 type Next = () => Promise<void>;
@@ -71,16 +71,13 @@ describe("coalesceResponses", () => {
     app.use((ctx) => {
       ctx.body = { path: ctx.path };
     });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const served = await serveApp(app);
     try {
-      const { port } = server.address() as AddressInfo;
       const paths = Array.from({ length: 40 }, (_, index) => `/r/${index}`);
-      const bodies = await Promise.all(paths.map(async (path) => (await fetch(`http://127.0.0.1:${port}${path}`)).json()));
+      const bodies = await Promise.all(paths.map(async (path) => (await fetch(`${served.url}${path}`)).json()));
       expect(bodies).toEqual(paths.map((path) => ({ path })));
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
     }
   });
 });

@@ -27,7 +27,7 @@ export function coalesceResponses(): Middleware {
 }
 
 /** Resolves everyone who asked during one event-loop turn at its check phase, together. */
-export class TurnEnd {
+class TurnEnd {
   private waiting: Array<() => void> = [];
 
   reached(): Promise<void> {

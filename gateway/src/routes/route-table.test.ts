@@ -1,22 +1,24 @@
-import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import Router from "@koa/router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOperations, loadOpenApiDocument } from "../openapi/document.js";
+import { serveApp } from "../test-support/serve-app.js";
 import { RouteTable } from "./route-table.js";
 
 interface Route {
   method: string;
   path: string;
   name: string;
+  /** Added by `extraRoutes`, straight into the general router. */
+  extra?: true;
 }
 
 /** Every operation of the OpenAPI document, then routes of the kind `extraRoutes` adds. */
 const routes: Route[] = [
   ...listOperations(loadOpenApiDocument()).map((spec) => ({ method: spec.method, path: spec.routerPath, name: spec.operationId })),
-  { method: "GET", path: "/openapi.json", name: "document" },
-  { method: "GET", path: "/sandbox/checkouts/:checkoutId", name: "hostedCheckout" },
-  { method: "POST", path: "/sandbox/checkouts/:checkoutId/pay", name: "hostedCheckoutPay" },
+  { method: "GET", path: "/openapi.json", name: "document", extra: true },
+  { method: "GET", path: "/sandbox/checkouts/:checkoutId", name: "hostedCheckout", extra: true },
+  { method: "POST", path: "/sandbox/checkouts/:checkoutId/pay", name: "hostedCheckoutPay", extra: true },
 ];
 
 /** Answers which route took the request, or 404 "none". */
@@ -29,18 +31,13 @@ async function serve(app: Koa) {
     ctx.status = 404;
     ctx.body = { route: "none" };
   });
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = await serveApp(app);
   return {
     ask: async (method: string, path: string) => {
-      const response = await fetch(base + path, { method });
+      const response = await fetch(served.url + path, { method });
       return { status: response.status, body: (await response.json()) as unknown };
     },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: served.close,
   };
 }
 
@@ -52,8 +49,7 @@ beforeAll(async () => {
   const routeTable = new RouteTable();
   for (const route of routes) {
     router.register(route.path, [route.method], [answerWithRouteName], { name: route.name });
-    if (route.name.startsWith("hosted") || route.name === "document") routeTable.general.register(route.path, [route.method], [answerWithRouteName], { name: route.name });
-    else routeTable.register(route.path, [route.method], [answerWithRouteName], { name: route.name });
+    (route.extra ? routeTable.general : routeTable).register(route.path, [route.method], [answerWithRouteName], { name: route.name });
   }
   single = await serve(new Koa().use(router.routes() as unknown as Koa.Middleware));
   table = await serve(new Koa().use(routeTable.routes()));

@@ -25,12 +25,14 @@ export class RouteTable {
   /** Router.register, into the route's area when it has one. */
   register(path: string, methods: string[], middleware: Middleware[], options: { name: string }): void {
     const key = areaOfRoute(path);
-    let router = key === undefined ? this.general : this.areas.get(key);
-    if (!router) {
-      router = new Router();
-      this.areas.set(key as string, router);
-    }
+    const router = key === undefined ? this.general : this.area(key);
     router.register(path, methods, middleware, options);
+  }
+
+  private area(key: string): Router {
+    let router = this.areas.get(key);
+    if (!router) this.areas.set(key, (router = new Router()));
+    return router;
   }
 
   /** The middleware that dispatches a request to its area's router, then to the general one. */
