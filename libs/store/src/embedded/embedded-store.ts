@@ -15,6 +15,8 @@ import type {
 } from "../port.js";
 import { StoreUnavailableError } from "../port.js";
 import { AsyncMutex } from "./async-mutex.js";
+import type { DocumentSet } from "./document-set.js";
+import { StagedTable } from "./staged-table.js";
 import { Table, type StoredDoc } from "./table.js";
 import { toBson } from "./bson-values.js";
 import { purgeExpired } from "./ttl-sweep.js";
@@ -31,8 +33,8 @@ export interface EmbeddedStoreOptions {
 }
 
 interface Transaction {
-  /** Private (copy-on-write) copies of the tables this transaction wrote, swapped in whole at commit. */
-  readonly tables: Map<string, Table>;
+  /** The writes of this transaction, staged per table and applied at commit. */
+  readonly tables: Map<string, StagedTable>;
   open: boolean;
   /** The first write that failed; like MongoDB, it dooms the transaction even if `work` catches it. */
   failure?: unknown;
@@ -45,10 +47,11 @@ const EMPTY_TABLE = Table.empty();
  *
  * Serializability comes from one store-wide lock: a transaction holds it from start to commit or
  * abort, and every write outside a transaction takes it too, so the transaction sees no
- * concurrent writes and can stage its own in private table copies that commit by swapping them
- * in (all or nothing, with no await in between). Copies are O(1): documents and indexes live in
- * copy-on-write B+ trees. Reads take no lock: they see committed tables (plus, with
- * `{ session }`, the transaction's copies), which never hold half a transaction.
+ * concurrent writes. It stages its own per table (`StagedTable`), each checked against the
+ * committed documents and the other staged ones when it is made, and its commit applies them all
+ * with no await in between (an abort drops them). Reads take no lock: they see the committed
+ * tables (plus, with `{ session }`, the transaction's staged writes), which never hold half a
+ * transaction.
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   const committed = new Map<string, Table>();
@@ -92,19 +95,19 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     return table;
   }
 
-  async function read<R>(name: string, session: Session | undefined, query: (table: Table) => R): Promise<R> {
+  async function read<R>(name: string, session: Session | undefined, query: (table: DocumentSet) => R): Promise<R> {
     assertOpen();
     const transaction = transactionOf(session);
     return query(transaction?.tables.get(name) ?? committed.get(name) ?? EMPTY_TABLE);
   }
 
-  async function write<R>(name: string, session: Session | undefined, change: (table: Table) => R): Promise<R> {
+  async function write<R>(name: string, session: Session | undefined, change: (table: DocumentSet) => R): Promise<R> {
     assertOpen();
     const transaction = transactionOf(session);
     if (transaction === undefined) return exclusive(() => change(committedTable(name)));
     let table = transaction.tables.get(name);
     if (table === undefined) {
-      table = committedTable(name).clone();
+      table = new StagedTable(committedTable(name));
       transaction.tables.set(name, table);
     }
     try {
@@ -149,7 +152,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
           finish(() => {
             if (transaction.failure !== undefined) throw transaction.failure;
             assertOpen();
-            for (const [name, table] of transaction.tables) committed.set(name, table);
+            for (const [name, staged] of transaction.tables) committedTable(name).applyStaged(staged.writes);
             return result;
           }),
         (error: unknown) =>
@@ -221,11 +224,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       assertOpen();
       await exclusive(() => {
         for (const [name, indexes] of declared) {
-          if (indexes.size === 0) continue;
-          // Built on a copy and swapped in, so an index the stored documents break leaves the table as it was.
-          const table = committedTable(name).clone();
-          for (const index of indexes.values()) table.enforce(index);
-          committed.set(name, table);
+          if (indexes.size > 0) committedTable(name).enforce(indexes.values());
         }
       });
     },

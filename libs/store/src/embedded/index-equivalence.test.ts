@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Collection, Doc, Filter, Session, SortSpec, Store } from "../port.js";
+import type { Collection, Doc, Filter, IndexSpec, Session, SortSpec, Store } from "../port.js";
 import { createEmbeddedStore } from "./embedded-store.js";
 
 /**
@@ -13,11 +13,11 @@ import { createEmbeddedStore } from "./embedded-store.js";
 type AnyDoc = Doc & Record<string, unknown>;
 
 const DATES = [0, 1, 2, 3].map((day) => new Date(Date.UTC(2026, 0, 1 + day)));
-const INDEXES = [
-  { name: "feed", keys: { p: 1, e: 1, t: -1, _id: -1 } as const },
-  { name: "kind_time", keys: { k: 1, t: 1, _id: 1 } as const },
-  { name: "time", keys: { t: 1, _id: 1 } as const },
-  { name: "project_kind", keys: { p: 1, k: 1 } as const },
+const INDEXES: IndexSpec[] = [
+  { name: "feed", keys: { p: 1, e: 1, t: -1, _id: -1 } },
+  { name: "kind_time", keys: { k: 1, t: 1, _id: 1 } },
+  { name: "time", keys: { t: 1, _id: 1 } },
+  { name: "project_kind", keys: { p: 1, k: 1 } },
 ];
 
 const scalar = fc.oneof(fc.constant(null), fc.constantFrom("a", "b"), fc.integer({ min: 0, max: 3 }), fc.constantFrom(...DATES));
@@ -89,14 +89,24 @@ function withoutMissing(value: Fields | Partial<Fields>): Record<string, unknown
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined));
 }
 
-async function apply(store: Store, collections: Collection<AnyDoc>[], ids: string[], steps: Step[]): Promise<void> {
+/**
+ * Applies `steps` to each collection in turn; inserted documents get ids `<prefix>00000`,
+ * `<prefix>00001`, … With `session`, every write (there are no transaction steps then) is made in it.
+ */
+async function apply(
+  store: Store,
+  collections: Collection<AnyDoc>[],
+  ids: string[],
+  steps: Step[],
+  options: { prefix?: string; session?: Session } = {},
+): Promise<void> {
   // Each write picks its document on its first collection and the same one on the others.
   const picked = new Map<Write, string>();
   let inserted = 0;
   const idOf = (change: Write): string => {
     let id = picked.get(change);
     if (id === undefined) {
-      id = change.kind === "insert" ? `d${String(inserted++).padStart(5, "0")}` : (ids[change.pick % ids.length] as string);
+      id = change.kind === "insert" ? `${options.prefix ?? "d"}${String(inserted++).padStart(5, "0")}` : (ids[change.pick % ids.length] as string);
       picked.set(change, id);
       if (change.kind === "insert") ids.push(id);
     }
@@ -119,7 +129,7 @@ async function apply(store: Store, collections: Collection<AnyDoc>[], ids: strin
   for (const current of steps) {
     for (const target of collections) {
       if (current.kind !== "transaction") {
-        await applyWrite(target, current);
+        await applyWrite(target, current, options.session);
         continue;
       }
       await store
@@ -161,6 +171,72 @@ describe("indexed queries on the embedded store", () => {
           await store.close();
         }
       }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** Writes that move or remove stored documents more often than `write`'s do, so staged versions hide committed matches. */
+const stagedWrite: fc.Arbitrary<Write> = fc.oneof(
+  { weight: 1, arbitrary: write.filter((change) => change.kind === "insert") },
+  { weight: 2, arbitrary: write.filter((change) => change.kind === "update") },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
+);
+
+/** `query` with each condition dropped half of the time, so that more queries match something to page through. */
+const broadQuery: fc.Arbitrary<Query> = fc
+  .tuple(query, fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }))
+  .map(([q, keep]) => ({
+    ...q,
+    p: keep[0] ? q.p : undefined,
+    e: keep[1] ? q.e : undefined,
+    k: keep[2] ? q.k : undefined,
+    t: keep[3] ? q.t : undefined,
+    after: keep[4] ? q.after : undefined,
+  }));
+
+describe("reads inside a transaction on the embedded store", () => {
+  it("answer with the transaction's staged writes exactly as the same writes would once committed", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 10, maxLength: 40 }),
+        fc.array(stagedWrite, { minLength: 1, maxLength: 8 }),
+        fc.array(broadQuery, { minLength: 1, maxLength: 6 }),
+        async (steps, pending, queries) => {
+          const store = createEmbeddedStore();
+          try {
+            // Both hold the same documents; then `staged` gets `pending` in an open transaction and
+            // `direct` gets them written outside one.
+            const staged = store.collection<AnyDoc>({ name: "staged", indexes: INDEXES.map((index) => ({ ...index })) });
+            const direct = store.collection<AnyDoc>({ name: "direct" });
+            await store.ensureIndexes();
+            const ids: string[] = [];
+            await apply(store, [staged, direct], ids, steps);
+            await apply(store, [direct], [...ids], pending, { prefix: "n" });
+            await store.transaction(async (session) => {
+              await apply(store, [staged], [...ids], pending, { prefix: "n", session });
+              const sorted = { sort: { _id: 1 as const }, session };
+              expect(await staged.find({}, sorted)).toEqual(await direct.find({}, { sort: { _id: 1 } }));
+              for (const q of queries) {
+                const filter = filterOf(q);
+                expect(await staged.count(filter, { session })).toBe(await direct.count(filter));
+                if (q.sort === undefined) {
+                  const byId = (docs: AnyDoc[]) => docs.map((doc) => doc._id).sort();
+                  expect(byId(await staged.find(filter, { session }))).toEqual(byId(await direct.find(filter)));
+                } else {
+                  const options = { sort: q.sort, limit: q.limit, skip: q.skip };
+                  expect(await staged.find(filter, { ...options, session })).toEqual(await direct.find(filter, options));
+                }
+              }
+              throw new Error("abort");
+            }).catch((error: unknown) => {
+              if ((error as Error).message !== "abort") throw error;
+            });
+          } finally {
+            await store.close();
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

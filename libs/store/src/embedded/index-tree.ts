@@ -42,24 +42,34 @@ export class IndexTree {
     return index;
   }
 
-  /** An O(1) copy-on-write copy: writes to either leave the other as it was. */
-  clone(): IndexTree {
-    return new IndexTree(this.spec, this.tree.clone(), this.multikey);
-  }
-
   get partial(): boolean {
     return this.spec.partial !== undefined;
   }
 
   /** Throws DuplicateKeyError when `doc` (new, or replacing the document with its `_id`) collides. */
   assertUnique(doc: StoredDoc): void {
-    if (!this.spec.unique || !this.covers(doc)) return;
+    if (this.collisions(doc).length > 0) throw new DuplicateKeyError(this.spec.name);
+  }
+
+  /** The `_id`s of the other documents in this unique index with one of `doc`'s keys. */
+  collisions(doc: StoredDoc): string[] {
+    if (!this.spec.unique || !this.covers(doc)) return [];
+    const ids: string[] = [];
     for (const values of this.valueCombinations(doc)) {
       for (const [key] of this.tree.entries([...values, LOW])) {
         if (!sameValues(key, values, values.length)) break;
-        if (key[values.length] !== doc._id) throw new DuplicateKeyError(this.spec.name);
+        const id = key[values.length] as string;
+        if (id !== doc._id) ids.push(id);
       }
     }
+    return ids;
+  }
+
+  /** Whether two documents (not yet both in the tree) would collide in this unique index. */
+  collide(a: StoredDoc, b: StoredDoc): boolean {
+    if (!this.spec.unique || a._id === b._id || !this.covers(a) || !this.covers(b)) return false;
+    const keysOfB = this.valueCombinations(b);
+    return this.valueCombinations(a).some((values) => keysOfB.some((other) => sameValues(values, other, values.length)));
   }
 
   add(doc: StoredDoc): void {

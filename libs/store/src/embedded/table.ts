@@ -1,62 +1,40 @@
-import { DuplicateKeyError, type Filter, type IndexSpec, type SortSpec, type Update } from "../port.js";
-import { applyUpdate, buildUpsertDoc, parseUpdate } from "./apply-update.js";
-import { toBson, valuesEqual } from "./bson-values.js";
+import type { Filter, IndexSpec } from "../port.js";
+import { toBson } from "./bson-values.js";
+import { DocumentSet, type Query, type StoredDoc } from "./document-set.js";
 import { matchesFilter } from "./filter-match.js";
 import { IndexTree } from "./index-tree.js";
 import { planQuery } from "./query-plan.js";
 import { sortDocuments } from "./sort.js";
-import { BTree } from "./sorted-tree.js";
 
 /**
- * One collection: documents by `_id` and its enforced secondary indexes, with the synchronous
- * operations on them. Nothing here awaits, so an operation run under the store's lock, or on a
- * transaction's private copy, matches and writes in one step. Stored documents are never mutated
- * in place (a write replaces the entry), and every structure is a copy-on-write B+ tree, which is
- * what lets a transaction work on an O(1) copy of a table.
+ * One collection as committed: documents by `_id` (a hash map, in insertion order, MongoDB's
+ * natural order) and its enforced secondary indexes (B+ trees), written in place. A transaction
+ * never writes here until it commits: it stages its writes in a `StagedTable` over this one, which
+ * `applyStaged` then applies in one synchronous step.
  */
 
-export type StoredDoc = Record<string, unknown> & { _id: string };
+export type { Query, StoredDoc } from "./document-set.js";
 
-export interface Query {
-  filter: Filter;
-  sort?: SortSpec;
-  skip?: number;
-  limit?: number;
-}
-
-export interface UpdateOutcome {
-  before: StoredDoc | null;
-  after: StoredDoc | null;
-  matched: number;
-  modified: number;
-  upsertedId?: string;
-}
-
-/** `_id`s are strings: a plain comparison instead of the tree's default, which handles any type. */
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-export class Table {
+export class Table extends DocumentSet {
   private constructor(
-    private readonly docs: BTree<string, StoredDoc>,
+    private readonly docs: Map<string, StoredDoc>,
     /** The indexes `ensureIndexes` has put in force, by name; declared but not yet ensured ones do not count. */
     private readonly indexes: Map<string, IndexTree>,
-  ) {}
+  ) {
+    super();
+  }
 
   static empty(): Table {
-    return new Table(new BTree<string, StoredDoc>(undefined, compareIds), new Map());
+    return new Table(new Map(), new Map());
   }
 
-  /** An O(1) copy-on-write copy: writes to either leave the other as it was. */
-  clone(): Table {
-    return new Table(this.docs.clone(), new Map([...this.indexes].map(([name, index]) => [name, index.clone()])));
-  }
-
-  /** Puts an index in force (built over the documents already stored); throws DuplicateKeyError if they break it. */
-  enforce(spec: IndexSpec): void {
-    if (this.indexes.get(spec.name)?.spec === spec) return;
-    this.indexes.set(spec.name, IndexTree.build(spec, this.docs.values()));
+  /** Puts indexes in force (built over the documents already stored); throws DuplicateKeyError if they break one. */
+  enforce(specs: Iterable<IndexSpec>): void {
+    // Every new index is built before any is put in force, so one the documents break changes nothing.
+    const built = [...specs]
+      .filter((spec) => this.indexes.get(spec.name)?.spec !== spec)
+      .map((spec) => IndexTree.build(spec, this.docs.values()));
+    for (const index of built) this.indexes.set(index.spec.name, index);
   }
 
   /** The indexes in force, for maintenance jobs that walk one in order (TTL sweeps). */
@@ -66,17 +44,6 @@ export class Table {
 
   get(id: string): StoredDoc | undefined {
     return this.docs.get(id);
-  }
-
-  insert(input: object): StoredDoc {
-    const { _id, ...rest } = toBson(input) as Record<string, unknown>;
-    if (typeof _id !== "string") throw new Error("Documents need a string _id");
-    const doc: StoredDoc = { _id, ...rest };
-    if (this.docs.has(_id)) throw new DuplicateKeyError("_id_");
-    for (const index of this.indexes.values()) index.assertUnique(doc);
-    this.docs.set(_id, doc);
-    for (const index of this.indexes.values()) index.add(doc);
-    return doc;
   }
 
   find(query: Query): StoredDoc[] {
@@ -101,27 +68,30 @@ export class Table {
     return ordered.slice(skip, skip + limit);
   }
 
-  /** Updates the first match (by `sort` when given) or, with `upsert`, inserts; checks unique indexes before writing. */
-  updateFirst(filter: Filter, update: Update, options: { upsert?: boolean; sort?: SortSpec }, newId: () => string): UpdateOutcome {
-    const parsed = parseUpdate(update);
-    const [current] = this.find({ filter, sort: options.sort, limit: 1 });
-    if (current !== undefined) {
-      const next = applyUpdate(current, parsed, false) as StoredDoc;
-      if (valuesEqual(current, next)) return { before: current, after: current, matched: 1, modified: 0 };
-      for (const index of this.indexes.values()) index.assertUnique(next);
-      this.docs.set(next._id, next);
-      for (const index of this.indexes.values()) index.replace(current, next);
-      return { before: current, after: next, matched: 1, modified: 1 };
-    }
-    if (!options.upsert) return { before: null, after: null, matched: 0, modified: 0 };
-    const inserted = this.insert(buildUpsertDoc(filter, parsed, newId));
-    return { before: null, after: inserted, matched: 0, modified: 0, upsertedId: inserted._id };
+  /** The unique indexes in force, for a staged view that checks its writes against them. */
+  uniqueIndexes(): IndexTree[] {
+    return [...this.indexes.values()].filter((index) => index.spec.unique);
   }
 
-  deleteMatching(filter: Filter, limit?: 1): number {
-    const doomed = this.find({ filter, limit });
-    for (const doc of doomed) this.delete(doc);
-    return doomed.length;
+  protected assertUnique(doc: StoredDoc): void {
+    for (const index of this.indexes.values()) index.assertUnique(doc);
+  }
+
+  protected put(before: StoredDoc | undefined, doc: StoredDoc): void {
+    this.docs.set(doc._id, doc);
+    for (const index of this.indexes.values()) {
+      if (before === undefined) index.add(doc);
+      else index.replace(before, doc);
+    }
+  }
+
+  /** Applies writes a transaction staged and validated against this table (`null` deletes). */
+  applyStaged(writes: ReadonlyMap<string, StoredDoc | null>): void {
+    for (const [id, doc] of writes) {
+      const before = this.docs.get(id);
+      if (doc !== null) this.put(before, doc);
+      else if (before !== undefined) this.delete(before);
+    }
   }
 
   delete(doc: StoredDoc): void {

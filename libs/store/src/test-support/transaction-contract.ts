@@ -46,6 +46,39 @@ export function describeTransactionContract(fixture: ContractFixture): void {
       expect(await users.find({})).toEqual([{ _id: "u1", email: "ana@example.ph" }]);
     });
 
+    it("lets a transaction give a unique value to another document once it moved it off the first", async () => {
+      const users = fixture.collection([{ name: "email_unique", keys: { email: 1 }, unique: true }]);
+      await fixture.store().ensureIndexes();
+      await users.insertOne({ _id: "u1", email: "ana@example.ph" });
+      await users.insertOne({ _id: "u2", email: "ben@example.ph" });
+      let refused: Promise<void> | undefined;
+      const attempt = fixture.store().transaction(async (session) => {
+        await users.updateOne({ _id: "u1" }, { $set: { email: "ana.old@example.ph" } }, { session });
+        await users.insertOne({ _id: "u3", email: "ana@example.ph" }, { session });
+        await users.deleteOne({ _id: "u2" }, { session });
+        await users.updateOne({ _id: "u3" }, { $set: { email: "ben@example.ph" } }, { session });
+        refused = users.insertOne({ _id: "u4", email: "ben@example.ph" }, { session });
+        await refused.catch(() => undefined);
+      });
+      await expect(attempt).rejects.toThrow();
+      await expectDuplicateKey(refused as Promise<void>, "email_unique");
+      // The refused write doomed the transaction, so none of it landed.
+      expect(await users.find({}, { sort: { _id: 1 } })).toEqual([
+        { _id: "u1", email: "ana@example.ph" },
+        { _id: "u2", email: "ben@example.ph" },
+      ]);
+      await fixture.store().transaction(async (session) => {
+        await users.updateOne({ _id: "u1" }, { $set: { email: "ana.old@example.ph" } }, { session });
+        await users.insertOne({ _id: "u3", email: "ana@example.ph" }, { session });
+      });
+      expect(await users.find({}, { sort: { _id: 1 } })).toEqual([
+        { _id: "u1", email: "ana.old@example.ph" },
+        { _id: "u2", email: "ben@example.ph" },
+        { _id: "u3", email: "ana@example.ph" },
+      ]);
+      expect(await users.findOne({ email: "ana@example.ph" })).toEqual({ _id: "u3", email: "ana@example.ph" });
+    });
+
     it("shows its writes to reads with the session and hides them from reads without it until commit", async () => {
       const orders = fixture.collection();
       await orders.insertOne({ _id: "o1", status: "new" });

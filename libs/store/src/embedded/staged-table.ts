@@ -1,0 +1,59 @@
+import { DuplicateKeyError, type Filter } from "../port.js";
+import { toBson } from "./bson-values.js";
+import { DocumentSet, type Query, type StoredDoc } from "./document-set.js";
+import { matchesFilter } from "./filter-match.js";
+import { sortDocuments } from "./sort.js";
+import type { Table } from "./table.js";
+
+/**
+ * A transaction's view of one committed table: its writes are staged here, by `_id` (`null` for
+ * a delete), and reads with the transaction's session see the committed documents with the staged
+ * ones in their place. Every write is checked against both when it is made, and the store's lock
+ * keeps anything else from writing the committed table meanwhile, so the commit (`Table.applyStaged`)
+ * is a plain synchronous apply that cannot fail, and an abort just drops the view.
+ */
+export class StagedTable extends DocumentSet {
+  readonly writes = new Map<string, StoredDoc | null>();
+
+  constructor(private readonly committed: Table) {
+    super();
+  }
+
+  get(id: string): StoredDoc | undefined {
+    const staged = this.writes.get(id);
+    if (staged !== undefined) return staged ?? undefined;
+    return this.committed.get(id);
+  }
+
+  find(query: Query): StoredDoc[] {
+    if (this.writes.size === 0) return this.committed.find(query);
+    const filter = toBson(query.filter) as Filter;
+    const skip = query.skip ?? 0;
+    const limit = query.limit || Infinity;
+    // Each staged write hides at most one committed match, so this many committed matches are
+    // enough to fill the page once the staged documents have taken their places.
+    const wanted = limit === Infinity ? 0 : skip + limit + this.writes.size;
+    const matches = this.committed.find({ filter, sort: query.sort, limit: wanted }).filter((doc) => !this.writes.has(doc._id));
+    for (const doc of this.writes.values()) if (doc !== null && matchesFilter(doc, filter)) matches.push(doc);
+    const ordered = query.sort === undefined ? matches : sortDocuments(matches, query.sort);
+    return ordered.slice(skip, skip + limit);
+  }
+
+  delete(doc: StoredDoc): void {
+    this.writes.set(doc._id, null);
+  }
+
+  protected assertUnique(doc: StoredDoc): void {
+    for (const index of this.committed.uniqueIndexes()) {
+      // A committed document the transaction rewrote or deleted no longer holds its old key.
+      if (index.collisions(doc).some((id) => !this.writes.has(id))) throw new DuplicateKeyError(index.spec.name);
+      for (const staged of this.writes.values()) {
+        if (staged !== null && index.collide(staged, doc)) throw new DuplicateKeyError(index.spec.name);
+      }
+    }
+  }
+
+  protected put(_before: StoredDoc | undefined, doc: StoredDoc): void {
+    this.writes.set(doc._id, doc);
+  }
+}
