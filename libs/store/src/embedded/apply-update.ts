@@ -26,24 +26,54 @@ export function parseUpdate(update: Update): ParsedUpdate {
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Returns an updated copy of `doc`; `inserting` is true when an upsert creates the document. */
+/**
+ * Returns an updated copy of `doc`; `inserting` is true when an upsert creates the document.
+ * Stored documents are never mutated, so the copy shares every top-level field the update leaves
+ * alone and deep-copies only those a dotted path writes into.
+ */
 export function applyUpdate(
   doc: Record<string, unknown>,
   update: ParsedUpdate,
   inserting: boolean,
 ): Record<string, unknown> {
-  const next = toBson(doc) as Record<string, unknown>;
+  // Top-level $unset fields are left out of the copy: `delete` would turn it into a slow V8 dictionary.
+  const dropped = new Set(update.filter((change) => change.kind === "unset" && !change.path.includes(".")).map((change) => change.path));
+  const next: Record<string, unknown> = {};
+  for (const key of Object.keys(doc)) if (!dropped.has(key)) next[key] = doc[key];
+  const nested = new Set(update.filter((change) => change.path.includes(".")).map((change) => topField(change.path)));
+  for (const field of nested) if (field in next) next[field] = toBson(next[field]);
   for (const change of update) {
-    if (change.kind === "unset") unsetPath(next, change.path);
-    else if (change.kind === "inc") setPath(next, change.path, incremented(getExact(next, change.path), change));
+    if (change.kind === "unset") {
+      if (!dropped.has(change.path)) unsetPath(next, change.path);
+    } else if (change.kind === "inc") setPath(next, change.path, incremented(getExact(next, change.path), change));
     else if (inserting || !change.onInsertOnly) setPath(next, change.path, change.value);
   }
   if ("_id" in doc && !valuesEqual(doc._id, next._id)) {
     throw new Error("Performing an update on the path '_id' would modify the immutable field '_id'");
   }
-  // `delete` turns V8 objects into slow dictionaries, several times larger than the fast objects
-  // a fresh copy builds; stored documents live long, so one whose fields were unset is rebuilt.
-  return update.some((change) => change.kind === "unset") ? (toBson(next) as Record<string, unknown>) : next;
+  // A nested $unset deleted inside the copied field: rebuild it as fresh objects too.
+  if (update.some((change) => change.kind === "unset" && change.path.includes("."))) {
+    for (const field of nested) if (field in next) next[field] = toBson(next[field]);
+  }
+  return next;
+}
+
+/** The top-level fields an update writes (the first segment of each path). */
+export function touchedFields(update: ParsedUpdate): Set<string> {
+  return new Set(update.map((change) => topField(change.path)));
+}
+
+/** Whether `after` (an update of `before`) differs from it in one of the `touched` top-level fields. */
+export function modifiedIn(before: Record<string, unknown>, after: Record<string, unknown>, touched: ReadonlySet<string>): boolean {
+  for (const field of touched) {
+    if (field in before !== field in after || !valuesEqual(before[field], after[field])) return true;
+  }
+  return false;
+}
+
+function topField(path: string): string {
+  const dot = path.indexOf(".");
+  return dot === -1 ? path : path.slice(0, dot);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DuplicateKeyError, type Filter, type SortSpec, type Update } from "../port.js";
-import { applyUpdate, buildUpsertDoc, parseUpdate } from "./apply-update.js";
-import { toBson, valuesEqual } from "./bson-values.js";
+import { applyUpdate, buildUpsertDoc, modifiedIn, parseUpdate, touchedFields } from "./apply-update.js";
+import { toBson } from "./bson-values.js";
 
 export type StoredDoc = Record<string, unknown> & { _id: string };
 
@@ -28,10 +28,13 @@ export interface UpdateOutcome {
 export abstract class DocumentSet {
   abstract get(id: string): StoredDoc | undefined;
   abstract find(query: Query): StoredDoc[];
-  /** Throws DuplicateKeyError when `doc` (new, or replacing the document with its `_id`) breaks a unique index. */
-  protected abstract assertUnique(doc: StoredDoc): void;
-  /** Writes `doc` in place of `before` (the stored document with its `_id`, if any); uniqueness already checked. */
-  protected abstract put(before: StoredDoc | undefined, doc: StoredDoc): void;
+  /**
+   * Throws DuplicateKeyError when `doc` (new, or replacing the document with its `_id`) breaks a
+   * unique index; `touched`, for a replacement, names the only top-level fields that changed.
+   */
+  protected abstract assertUnique(doc: StoredDoc, touched?: ReadonlySet<string>): void;
+  /** Writes `doc` in place of `before` (the stored document with its `_id`, if any, differing only in `touched`); uniqueness already checked. */
+  protected abstract put(before: StoredDoc | undefined, doc: StoredDoc, touched?: ReadonlySet<string>): void;
   abstract delete(doc: StoredDoc): void;
 
   insert(input: object): StoredDoc {
@@ -50,9 +53,10 @@ export abstract class DocumentSet {
     const [current] = this.find({ filter, sort: options.sort, limit: 1 });
     if (current !== undefined) {
       const next = applyUpdate(current, parsed, false) as StoredDoc;
-      if (valuesEqual(current, next)) return { before: current, after: current, matched: 1, modified: 0 };
-      this.assertUnique(next);
-      this.put(current, next);
+      const touched = touchedFields(parsed);
+      if (!modifiedIn(current, next, touched)) return { before: current, after: current, matched: 1, modified: 0 };
+      this.assertUnique(next, touched);
+      this.put(current, next, touched);
       return { before: current, after: next, matched: 1, modified: 1 };
     }
     if (!options.upsert) return { before: null, after: null, matched: 0, modified: 0 };

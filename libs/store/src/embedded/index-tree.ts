@@ -15,6 +15,8 @@ export class IndexTree {
   readonly fields: readonly string[];
   readonly directions: readonly (1 | -1)[];
   readonly compare: (a: IndexKey, b: IndexKey) => number;
+  /** The top-level fields the keys read. */
+  private readonly roots: readonly string[];
   /**
    * Whether some document ever gave more than one key or an array value: such an index still
    * finds candidates, but its order is not the order a sort on those fields asks for.
@@ -28,6 +30,7 @@ export class IndexTree {
   ) {
     this.fields = Object.keys(spec.keys);
     this.directions = Object.values(spec.keys);
+    this.roots = [...new Set(this.fields.map((field) => field.split(".")[0] as string))];
     this.compare = tree._compare;
     this.multikey = multikey;
   }
@@ -40,6 +43,14 @@ export class IndexTree {
       index.add(doc);
     }
     return index;
+  }
+
+  /**
+   * Whether a change of the `touched` top-level fields can change this index's entries (any
+   * change can when `touched` is not given, or the index is partial: its filter decides coverage).
+   */
+  reads(touched: ReadonlySet<string> | undefined): boolean {
+    return touched === undefined || this.partial || this.roots.some((root) => touched.has(root));
   }
 
   get partial(): boolean {

@@ -43,8 +43,9 @@ export class StagedTable extends DocumentSet {
     this.writes.set(doc._id, null);
   }
 
-  protected assertUnique(doc: StoredDoc): void {
+  protected assertUnique(doc: StoredDoc, touched?: ReadonlySet<string>): void {
     for (const index of this.committed.uniqueIndexes()) {
+      if (!index.reads(touched)) continue;
       // A committed document the transaction rewrote or deleted no longer holds its old key.
       if (index.collisions(doc).some((id) => !this.writes.has(id))) throw new DuplicateKeyError(index.spec.name);
       for (const staged of this.writes.values()) {

@@ -48,15 +48,20 @@ export class Table extends DocumentSet {
 
   find(query: Query): StoredDoc[] {
     const filter = toBson(query.filter) as Filter;
+    if (typeof filter._id === "string") {
+      // A string `_id` equality pins at most one document.
+      const doc = this.docs.get(filter._id);
+      return doc !== undefined && !query.skip && matchesFilter(doc, filter) ? [doc] : [];
+    }
     const sort = query.sort !== undefined && Object.keys(query.sort).length > 0 ? query.sort : undefined;
     const skip = query.skip ?? 0;
     // A limit of 0 means no limit, as in MongoDB.
     const limit = query.limit || Infinity;
-    const plan = typeof filter._id === "string" ? undefined : planQuery(this.indexes.values(), filter, sort);
+    const plan = planQuery(this.indexes.values(), filter, sort);
     const stopsEarly = sort === undefined || plan?.ordered === true;
     const matches: StoredDoc[] = [];
     const seen = plan?.index.multikey ? new Set<string>() : undefined;
-    for (const doc of this.candidates(filter, plan)) {
+    for (const doc of this.candidates(plan)) {
       if (seen !== undefined) {
         if (seen.has(doc._id)) continue;
         seen.add(doc._id);
@@ -73,15 +78,15 @@ export class Table extends DocumentSet {
     return [...this.indexes.values()].filter((index) => index.spec.unique);
   }
 
-  protected assertUnique(doc: StoredDoc): void {
-    for (const index of this.indexes.values()) index.assertUnique(doc);
+  protected assertUnique(doc: StoredDoc, touched?: ReadonlySet<string>): void {
+    for (const index of this.indexes.values()) if (index.reads(touched)) index.assertUnique(doc);
   }
 
-  protected put(before: StoredDoc | undefined, doc: StoredDoc): void {
+  protected put(before: StoredDoc | undefined, doc: StoredDoc, touched?: ReadonlySet<string>): void {
     this.docs.set(doc._id, doc);
     for (const index of this.indexes.values()) {
       if (before === undefined) index.add(doc);
-      else index.replace(before, doc);
+      else if (index.reads(touched)) index.replace(before, doc);
     }
   }
 
@@ -99,13 +104,7 @@ export class Table extends DocumentSet {
     for (const index of this.indexes.values()) index.remove(doc);
   }
 
-  private *candidates(filter: Filter, plan: ReturnType<typeof planQuery>): Iterable<StoredDoc> {
-    // A string `_id` equality pins at most one document.
-    if (typeof filter._id === "string") {
-      const doc = this.docs.get(filter._id);
-      if (doc !== undefined) yield doc;
-      return;
-    }
+  private *candidates(plan: ReturnType<typeof planQuery>): Iterable<StoredDoc> {
     if (plan === undefined) {
       yield* this.docs.values();
       return;
