@@ -16,6 +16,8 @@ import { sortDocuments } from "./sort.js";
 export type { Query, StoredDoc } from "./document-set.js";
 
 export class Table extends DocumentSet {
+  private unique: readonly IndexTree[] = [];
+
   private constructor(
     private readonly docs: Map<string, StoredDoc>,
     /** The indexes `ensureIndexes` has put in force, by name; declared but not yet ensured ones do not count. */
@@ -35,6 +37,7 @@ export class Table extends DocumentSet {
       .filter((spec) => this.indexes.get(spec.name)?.spec !== spec)
       .map((spec) => IndexTree.build(spec, this.docs.values()));
     for (const index of built) this.indexes.set(index.spec.name, index);
+    this.unique = [...this.indexes.values()].filter((index) => index.spec.unique);
   }
 
   /** The indexes in force, for maintenance jobs that walk one in order (TTL sweeps). */
@@ -74,8 +77,8 @@ export class Table extends DocumentSet {
   }
 
   /** The unique indexes in force, for a staged view that checks its writes against them. */
-  uniqueIndexes(): IndexTree[] {
-    return [...this.indexes.values()].filter((index) => index.spec.unique);
+  uniqueIndexes(): readonly IndexTree[] {
+    return this.unique;
   }
 
   protected assertUnique(doc: StoredDoc, touched?: ReadonlySet<string>): void {
