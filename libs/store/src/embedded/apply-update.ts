@@ -36,11 +36,16 @@ export function applyUpdate(
   update: ParsedUpdate,
   inserting: boolean,
 ): Record<string, unknown> {
-  // Top-level $unset fields are left out of the copy: `delete` would turn it into a slow V8 dictionary.
-  const dropped = new Set(update.filter((change) => change.kind === "unset" && !change.path.includes(".")).map((change) => change.path));
+  // Top-level $unset fields are left out of the copy (`delete` would turn it into a slow V8
+  // dictionary); a field a dotted path writes into is deep-copied, the rest is shared.
+  const dropped = new Set<string>();
+  const nested = new Set<string>();
+  for (const change of update) {
+    if (change.path.includes(".")) nested.add(topField(change.path));
+    else if (change.kind === "unset") dropped.add(change.path);
+  }
   const next: Record<string, unknown> = {};
   for (const key of Object.keys(doc)) if (!dropped.has(key)) next[key] = doc[key];
-  const nested = new Set(update.filter((change) => change.path.includes(".")).map((change) => topField(change.path)));
   for (const field of nested) if (field in next) next[field] = toBson(next[field]);
   for (const change of update) {
     if (change.kind === "unset") {

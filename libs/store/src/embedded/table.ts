@@ -82,7 +82,7 @@ export class Table extends DocumentSet {
   }
 
   protected assertUnique(doc: StoredDoc, touched?: ReadonlySet<string>): void {
-    for (const index of this.indexes.values()) if (index.reads(touched)) index.assertUnique(doc);
+    for (const index of this.unique) if (index.reads(touched)) index.assertUnique(doc);
   }
 
   protected put(before: StoredDoc | undefined, doc: StoredDoc, touched?: ReadonlySet<string>): void {
