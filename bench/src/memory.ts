@@ -4,25 +4,35 @@ import { readFileSync } from "node:fs";
 export interface MemoryReading {
   /** Resident set size now. */
   rss: number;
-  /** V8 heap in use after a full garbage collection: what the process still holds on to. */
+  /**
+   * V8 heap in use after a full garbage collection: what the process still holds on to (every
+   * thread's heap: the main thread's and the services thread's).
+   */
   heapUsed: number;
   /** The highest resident set size the process has had (its high-water mark). */
   peakRss: number;
 }
 
 /**
- * Collects garbage, then reads the process's memory. Collecting first is what makes heap
- * readings comparable: without it a reading mostly measures how long ago V8 last collected.
- * Needs `--expose-gc`; without it the figures are uncollected (and say so by throwing, since a
- * leak estimate made from them would be noise).
+ * Collects garbage, then reads the process's memory, adding `otherHeaps` (the heap of the
+ * services' worker thread, read there). Collecting first is what makes heap readings comparable:
+ * without it a reading mostly measures how long ago V8 last collected.
  */
-export function readMemory(): MemoryReading {
-  if (typeof globalThis.gc !== "function") throw new Error("memory readings need node --expose-gc");
-  // Two passes: objects with finalizers or weak references die in the second.
-  globalThis.gc();
-  globalThis.gc();
+export function readMemory(otherHeaps = 0): MemoryReading {
+  collectGarbage();
   const usage = process.memoryUsage();
-  return { rss: usage.rss, heapUsed: usage.heapUsed, peakRss: peakRss() };
+  return { rss: usage.rss, heapUsed: usage.heapUsed + otherHeaps, peakRss: peakRss() };
+}
+
+/**
+ * Two full collections on this thread (objects with finalizers or weak references die in the
+ * second). Needs `--expose-gc` (a worker thread has it when its process does); without it the
+ * figures would be uncollected, so it throws rather than let a leak estimate be made of noise.
+ */
+export function collectGarbage(): void {
+  if (typeof globalThis.gc !== "function") throw new Error("memory readings need node --expose-gc");
+  globalThis.gc();
+  globalThis.gc();
 }
 
 /**

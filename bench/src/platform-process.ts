@@ -2,7 +2,7 @@ import { startPlatform, type RunningPlatform } from "@bayad/platform";
 import { announceFailure, announceReady, answerRequests, exitWithParent } from "./ipc.js";
 import { readMemory } from "./memory.js";
 import type { PlatformCommand, PlatformReady } from "./platform-protocol.js";
-import { countRecords, drain, dropData } from "./store-maintenance.js";
+import { countRecords, drain, dropData, servicesHeapUsed } from "./store-maintenance.js";
 
 /**
  * The platform under test (a child process of the benchmark, started with --expose-gc): the
@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   platform = await startPlatform({ env: process.env });
   const running = platform;
   const handlers: Record<PlatformCommand, () => Promise<unknown>> = {
-    memory: async () => readMemory(),
+    // Both threads' heaps, each read after a full collection on its own thread.
+    memory: async () => readMemory(await servicesHeapUsed(running)),
     drain: () => drain(running, drainTimeoutMs),
     "count-records": () => countRecords(running),
     "drop-data": () => dropData(running),

@@ -1,11 +1,10 @@
-import { outboxCollection } from "@bayad/events";
 import { apiKeysCollection, projectsCollection, signingKeysCollection } from "@bayad/gateway";
 import type { RunningPlatform } from "@bayad/platform";
-import { paymentRecordsCollection, RECORDS_DURABLE_NAME } from "@bayad/records-service";
 
 /** What the benchmark does to the platform's stores between scenarios, from inside the platform process. */
 
-type Store = RunningPlatform["stores"][keyof RunningPlatform["stores"]];
+/** The functions run where the services run (on-services-thread.ts, built beside this file). */
+const onServicesThread = new URL("./on-services-thread.js", import.meta.url).href;
 
 /**
  * The gateway's credentials: kept by `dropData` so the benchmark's API key and service tokens
@@ -24,7 +23,7 @@ export async function drain(platform: RunningPlatform, timeoutMs: number): Promi
   const deadline = Date.now() + timeoutMs;
   let quietPolls = 0;
   for (;;) {
-    const pending = await pendingWork(platform);
+    const pending = await platform.withServices<string>(onServicesThread, "pendingWork");
     quietPolls = pending === "" ? quietPolls + 1 : 0;
     if (quietPolls >= 2) return;
     if (Date.now() > deadline) throw new Error(`not drained after ${timeoutMs} ms: ${pending}`);
@@ -32,22 +31,8 @@ export async function drain(platform: RunningPlatform, timeoutMs: number): Promi
   }
 }
 
-/** What is still in flight, as text; empty when nothing is. */
-async function pendingWork(platform: RunningPlatform): Promise<string> {
-  const parts: string[] = [];
-  for (const [component, store] of Object.entries(platform.stores)) {
-    if (!(await store.listCollections()).includes(outboxCollection.name)) continue;
-    const unpublished = await store.collection(outboxCollection).count({ publishedAt: null });
-    if (unpublished > 0) parts.push(`${component} outbox ${unpublished}`);
-  }
-  const lag = await platform.bus.pending(RECORDS_DURABLE_NAME);
-  if (lag === undefined) parts.push("records consumer not known to the bus");
-  else if (lag > 0) parts.push(`records consumer lag ${lag}`);
-  return parts.join(", ");
-}
-
-export async function countRecords(platform: RunningPlatform): Promise<number> {
-  return platform.stores.records.collection(paymentRecordsCollection).count({});
+export function countRecords(platform: RunningPlatform): Promise<number> {
+  return platform.withServices<number>(onServicesThread, "countRecords");
 }
 
 /**
@@ -55,12 +40,16 @@ export async function countRecords(platform: RunningPlatform): Promise<number> {
  * process holds afterwards is what no stored document explains. Returns how many documents went.
  */
 export async function dropData(platform: RunningPlatform): Promise<number> {
-  let deleted = 0;
-  for (const [component, store] of Object.entries(platform.stores) as [string, Store][]) {
-    for (const name of await store.listCollections()) {
-      if (component === "gateway" && gatewayCredentialCollections.has(name)) continue;
-      deleted += await store.collection({ name }).deleteMany({});
-    }
+  let deleted = await platform.withServices<number>(onServicesThread, "dropServiceData");
+  for (const name of await platform.gatewayStore.listCollections()) {
+    if (gatewayCredentialCollections.has(name)) continue;
+    deleted += await platform.gatewayStore.collection({ name }).deleteMany({});
   }
   return deleted;
+}
+
+/** The V8 heap the services' thread holds after a full collection (0 when they share the main thread's heap). */
+export function servicesHeapUsed(platform: RunningPlatform): Promise<number> {
+  if (platform.servicesThread === "main") return Promise.resolve(0);
+  return platform.withServices<number>(onServicesThread, "heapUsedHere");
 }

@@ -39,6 +39,11 @@ export interface GatewayOptions {
   logger: Logger;
   /** The process's Prometheus registry, served at /metrics with the gateway's request metrics. */
   metrics?: Registry;
+  /**
+   * Metrics kept outside `metrics`, in Prometheus text, served after it at /metrics: the
+   * services' registry when they run on another thread of this process.
+   */
+  moreMetrics?: () => Promise<string>;
   /** Fault injection for tests: runs after a mutation's outcome is known, before it is recorded. */
   afterOutcome?: (operationId: string) => void | Promise<void>;
 }
@@ -126,9 +131,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       });
       if (options.metrics) {
         const registry = options.metrics;
+        const more = options.moreMetrics;
         router.get("/metrics", async (ctx) => {
           ctx.type = registry.contentType;
-          ctx.body = await registry.metrics();
+          ctx.body = more ? `${await registry.metrics()}\n${await more()}` : await registry.metrics();
         });
       }
       router.get("/docs", (ctx) => {

@@ -1,13 +1,19 @@
-import { createLogger, createMetricsRegistry, envEnum, type Logger, type RunningServer } from "@bayad/kit";
+import { createLogger, createMetricsRegistry, envEnum, type Logger } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
-import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
-import { readGatewayConfig, startGateway, type GatewayConfig, type ServiceAddress } from "@bayad/gateway";
-import { componentNames, readServiceConfigs, serviceNames, startService, type ComponentName, type ServiceName } from "./services-mode/components.js";
+import { readGatewayConfig, startGateway, type GatewayConfig, type GatewayOptions, type ServiceAddress } from "@bayad/gateway";
+import { readServiceConfigs, serviceNames, type ServiceName } from "./services-mode/components.js";
+import { startLocalServices, type LocalServices } from "./local-services.js";
+import { startServicesWorker } from "./services-thread/services-worker.js";
+
+/** Where the services run: a worker thread of their own (the default), or the gateway's thread. */
+export type ServicesThread = "worker" | "main";
 
 export interface PlatformOptions {
   /** Configuration as environment variables (PORT, ADMIN_API_KEY, …); defaults to process.env. */
   env?: Record<string, string | undefined>;
   logger?: Logger;
+  /** Overrides PLATFORM_SERVICES_THREAD. */
+  servicesThread?: ServicesThread;
   /** Fault injection for tests, passed to the gateway. */
   afterOutcome?: (operationId: string) => void | Promise<void>;
 }
@@ -20,83 +26,127 @@ export interface RunningPlatform {
   projectId: string;
   testApiKey: string;
   config: GatewayConfig;
-  /** Each service's own store, for operators and tests that inspect what was written. */
-  stores: Record<ComponentName, Store>;
-  /** Each service's gRPC server (tests may stop one and put a restarted one in its place). */
-  services: Record<ServiceName, RunningServer>;
-  /** Where the services' outbox relays publish and the records service consumes. */
-  bus: EventBus;
-  /** The records service's cursor secret, for a records server restarted by a test. */
-  recordsCursorSecret: string;
+  servicesThread: ServicesThread;
+  /** The gateway's own store (projects, API keys, signing keys, idempotency records), on the main thread. */
+  gatewayStore: Store;
+  /**
+   * Runs the function `exportName` of the module at `moduleUrl` where the services run, with
+   * their LocalServices (stores, servers, bus) and `args`, and resolves with what it returns
+   * (cloned when it comes from the worker). For tools that inspect or maintain the stores.
+   */
+  withServices<T>(moduleUrl: string, exportName: string, ...args: unknown[]): Promise<T>;
   close(): Promise<void>;
 }
 
+/** The platform with its services on the caller's thread: their stores, servers and bus at hand (tests). */
+export interface InThreadPlatform extends RunningPlatform, Omit<LocalServices, "stores" | "close"> {
+  servicesThread: "main";
+  /** Each component's own store, the gateway's included. */
+  stores: Record<ServiceName | "gateway", Store>;
+  /** The records service's cursor secret, for a records server restarted by a test. */
+  recordsCursorSecret: string;
+}
+
 /**
- * The whole platform in one process on embedded defaults: every service on its own loopback
- * gRPC port with its own embedded store, and the gateway in front. The gateway calls the services
- * through a direct in-process transport (same routes, interceptors and deadlines, messages
- * copied per call, no socket; kit's createDirectTransport): on one event loop a loopback HTTP/2
- * hop costs several times the rest of a request (bench/README.md). PLATFORM_RPC=http2 makes it
- * use gRPC over HTTP/2, the deployed path.
- * Events travel on NATS JetStream when NATS_URL is set, else on an in-process bus with the same
- * guarantees.
+ * The whole platform in one process on embedded defaults: every service on its own loopback gRPC
+ * port with its own embedded store, and the gateway in front.
+ *
+ * By default the services run on a worker thread and the gateway on the main thread, so that the
+ * two halves of a request (HTTP, authentication and idempotency; the services' store writes,
+ * outbox and records feed) use two cores, as separate processes would when deployed. The gateway
+ * calls them over kit's port transport (messages cross as structured clones, no encoding).
+ * PLATFORM_SERVICES_THREAD=main keeps them on the gateway's thread, where the gateway calls them
+ * through kit's direct transport and tests can reach their stores.
+ * PLATFORM_RPC=http2 makes the gateway use gRPC over HTTP/2 on the services' loopback ports, the
+ * deployed path. Events travel on NATS JetStream when NATS_URL is set, else on an in-process bus.
  */
+export async function startPlatform(options: PlatformOptions & { servicesThread: "main" }): Promise<InThreadPlatform>;
+export async function startPlatform(options?: PlatformOptions): Promise<RunningPlatform>;
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   const env = options.env ?? process.env;
   const config = readGatewayConfig(env);
-  const serviceConfigs = readServiceConfigs(env);
+  const configs = readServiceConfigs(env);
   const rpc = envEnum(env, "PLATFORM_RPC", ["in-process", "http2"], "in-process");
-  const logger = options.logger ?? createLogger("bayad", env.LOG_LEVEL ?? "warn");
-  const stores = Object.fromEntries(componentNames.map((name) => [name, createEmbeddedStore()])) as Record<ComponentName, Store>;
-  const bus = env.NATS_URL
-    ? await connectJetStreamBus({ url: env.NATS_URL, namespace: env.EVENTS_NAMESPACE, logger: logger.child({ component: "bus" }) })
-    : createInProcessBus();
-  // Every service's and the gateway's metrics, served at the gateway's /metrics.
+  const servicesThread = options.servicesThread ?? envEnum<ServicesThread>(env, "PLATFORM_SERVICES_THREAD", ["worker", "main"], "worker");
+  const logLevel = env.LOG_LEVEL ?? "warn";
+  const logger = options.logger ?? createLogger("bayad", logLevel);
+  const events = { natsUrl: env.NATS_URL || undefined, eventsNamespace: env.EVENTS_NAMESPACE };
+  // The process metrics and the gateway's, served at the gateway's /metrics with the services'.
   const metrics = createMetricsRegistry();
+  const gatewayStore = createEmbeddedStore();
 
-  const services = {} as Record<ServiceName, RunningServer>;
-  for (const name of serviceNames) {
-    services[name] = await startService(name, {
-      config: serviceConfigs[name],
-      store: stores[name],
-      bus,
-      logger: logger.child({ service: name }),
+  const startFront = async (services: Record<ServiceName, ServiceAddress>, moreMetrics?: GatewayOptions["moreMetrics"]) => {
+    const gateway = await startGateway({
+      config,
+      store: gatewayStore,
+      services,
+      logger: logger.child({ service: "gateway" }),
       metrics,
+      moreMetrics,
+      afterOutcome: options.afterOutcome,
     });
+    const project = await gateway.admin.projects.create("Default project");
+    const key = await gateway.admin.apiKeys.issue(project.projectId, "test");
+    const front = {
+      gatewayUrl: gateway.url,
+      adminApiKey: config.adminApiKey,
+      adminApiKeyGenerated: config.adminApiKeyGenerated,
+      projectId: project.projectId,
+      testApiKey: key.apiKey,
+      config,
+      gatewayStore,
+    };
+    return { gateway, front };
+  };
+  const addresses = (of: (name: ServiceName) => ServiceAddress) =>
+    Object.fromEntries(serviceNames.map((name) => [name, of(name)])) as Record<ServiceName, ServiceAddress>;
+
+  if (servicesThread === "main") {
+    const local = await startLocalServices({ configs, ...events, logger, metrics });
+    const { gateway, front } = await startFront(
+      addresses((name) => (rpc === "http2" ? local.services[name].url : local.services[name].transport)),
+    );
+    const platform: InThreadPlatform = {
+      ...front,
+      servicesThread,
+      stores: { gateway: gatewayStore, ...local.stores },
+      services: local.services,
+      bus: local.bus,
+      recordsCursorSecret: configs.records.cursorSecret,
+      async withServices<T>(moduleUrl: string, exportName: string, ...args: unknown[]) {
+        const module = (await import(moduleUrl)) as Record<string, (services: LocalServices, ...args: unknown[]) => T>;
+        const run = module[exportName];
+        if (typeof run !== "function") throw new Error(`${moduleUrl} exports no function ${exportName}`);
+        return run(local, ...args);
+      },
+      async close() {
+        await gateway.close();
+        // Services flush their outboxes as they stop, so the bus closes after them.
+        await local.close();
+        await gatewayStore.close();
+      },
+    };
+    return platform;
   }
-  const gateway = await startGateway({
-    config,
-    store: stores.gateway,
-    // Every service also listens on its loopback port (health checks, other clients); the gateway
-    // calls it in-process unless PLATFORM_RPC=http2 asks for the deployed path.
-    services: Object.fromEntries(
-      serviceNames.map((name) => [name, rpc === "http2" ? services[name].url : services[name].transport]),
-    ) as Record<ServiceName, ServiceAddress>,
-    logger: logger.child({ service: "gateway" }),
-    metrics,
-    afterOutcome: options.afterOutcome,
+
+  const worker = await startServicesWorker({ configs, ...events, logLevel: options.logger?.level ?? logLevel, logger });
+  const started = await startFront(
+    addresses((name) => (rpc === "http2" ? worker.urls[name] : worker.transport)),
+    () => worker.metrics(),
+  ).catch(async (error: unknown) => {
+    await worker.close();
+    throw error;
   });
-
-  const project = await gateway.admin.projects.create("Default project");
-  const key = await gateway.admin.apiKeys.issue(project.projectId, "test");
-
   return {
-    gatewayUrl: gateway.url,
-    adminApiKey: config.adminApiKey,
-    adminApiKeyGenerated: config.adminApiKeyGenerated,
-    projectId: project.projectId,
-    testApiKey: key.apiKey,
-    config,
-    stores,
-    services,
-    bus,
-    recordsCursorSecret: serviceConfigs.records.cursorSecret,
+    ...started.front,
+    servicesThread,
+    withServices: (moduleUrl, exportName, ...args) => worker.run(moduleUrl, exportName, args),
     async close() {
-      await gateway.close();
-      // Services flush their outboxes as they stop, so the bus closes last.
-      await Promise.all(Object.values(services).map((service) => service.close()));
-      await bus.close();
-      await Promise.all(Object.values(stores).map((store) => store.close()));
+      await started.gateway.close();
+      await worker.close();
+      await gatewayStore.close();
     },
   };
 }
+
+export type { LocalServices } from "./local-services.js";

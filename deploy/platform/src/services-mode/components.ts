@@ -7,6 +7,8 @@ import { readBillingConfig, startBillingServer, type BillingConfig } from "@baya
 import { readLinksConfig, startLinksServer, type LinksConfig } from "@bayad/links-service";
 import { readRecordsConfig, startRecordsServer, type RecordsConfig } from "@bayad/records-service";
 import { readOtpConfig, startOtpServer, type OtpConfig } from "@bayad/otp-service";
+import type { DescService } from "@bufbuild/protobuf";
+import { BillingService, LinksService, OtpService, PaymentsService, RecordsService } from "@bayad/proto";
 import type { RunningComponent } from "./process-lifecycle.js";
 import { busFromEnv, listenFromEnv, serveMetricsFromEnv, storeFromEnv } from "./infrastructure.js";
 
@@ -15,6 +17,15 @@ type Env = Record<string, string | undefined>;
 /** The services behind the gateway, in the order they start. */
 export const serviceNames = ["payments", "billing", "links", "records", "otp"] as const;
 export type ServiceName = (typeof serviceNames)[number];
+
+/** The gRPC service each one serves. */
+export const serviceDescriptors: Record<ServiceName, DescService> = {
+  payments: PaymentsService,
+  billing: BillingService,
+  links: LinksService,
+  records: RecordsService,
+  otp: OtpService,
+};
 
 export const componentNames = ["gateway", ...serviceNames] as const;
 export type ComponentName = (typeof componentNames)[number];

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { expect, it } from "vitest";
 import { createLogger } from "@bayad/kit";
 import { createResponseValidator } from "@bayad/gateway";
-import { startPlatform, type PlatformOptions, type RunningPlatform } from "../platform.js";
+import { startPlatform, type InThreadPlatform, type PlatformOptions, type RunningPlatform } from "../platform.js";
 
 export interface ApiResponse {
   status: number;
@@ -59,23 +59,37 @@ export function prerequisiteMet(suite: string, missing: string | undefined): boo
 
 const checkResponse = createResponseValidator();
 
+/** A test platform's configuration: a free port, its own admin key, quick idempotency reconciliation; then `env`. */
+export function testPlatformEnv(env: Record<string, string> = {}): Record<string, string> {
+  return {
+    PORT: "0",
+    ADMIN_API_KEY: `adm_test_${randomBytes(16).toString("hex")}`,
+    IDEMPOTENCY_RECONCILE_INTERVAL_MS: "100",
+    IDEMPOTENCY_RETRY_BASE_MS: "50",
+    ...env,
+  };
+}
+
+export const testLogger = () => createLogger("test", process.env.LOG_LEVEL ?? "silent");
+
 /**
- * The platform started the way `npm start` starts it, on a free port, plus a client that checks
- * every response it receives against the OpenAPI document.
+ * The platform started as `npm start` starts it, but with its services on this thread, on a free
+ * port, plus a client that checks every response it receives against the OpenAPI document.
  */
-export async function startTestPlatform(env: Record<string, string> = {}, options: Omit<PlatformOptions, "env"> = {}) {
-  const platform: RunningPlatform = await startPlatform({
-    env: {
-      PORT: "0",
-      ADMIN_API_KEY: `adm_test_${randomBytes(16).toString("hex")}`,
-      IDEMPOTENCY_RECONCILE_INTERVAL_MS: "100",
-      IDEMPOTENCY_RETRY_BASE_MS: "50",
-      ...env,
-    },
-    logger: createLogger("test", process.env.LOG_LEVEL ?? "silent"),
+export async function startTestPlatform(env: Record<string, string> = {}, options: Omit<PlatformOptions, "env" | "servicesThread"> = {}) {
+  const platform: InThreadPlatform = await startPlatform({
+    // On the test's thread, so that tests can look into the services' stores; the worker thread
+    // that `npm start` uses has its own suite (services-thread.test.ts).
+    servicesThread: "main",
+    env: testPlatformEnv(env),
+    logger: testLogger(),
     ...options,
   });
+  return { platform, ...apiClientFor(platform), close: () => platform.close() };
+}
 
+/** A client of a running platform's API that checks every response against the OpenAPI document. */
+export function apiClientFor(platform: RunningPlatform) {
   async function request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { ...options.headers };
     const credential = options.credential === undefined ? platform.testApiKey : options.credential;
@@ -132,7 +146,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     return response.body.data.accessToken as string;
   }
 
-  return { platform, request, admin, newProject, serviceToken, close: () => platform.close() };
+  return { request, admin, newProject, serviceToken };
 }
 
 export type TestPlatform = Awaited<ReturnType<typeof startTestPlatform>>;

@@ -1,0 +1,44 @@
+import { getHeapStatistics } from "node:v8";
+import { outboxCollection } from "@bayad/events";
+import type { LocalServices } from "@bayad/platform";
+import { paymentRecordsCollection, RECORDS_DURABLE_NAME } from "@bayad/records-service";
+import { collectGarbage } from "./memory.js";
+
+/**
+ * What the benchmark runs where the platform's services run (their worker thread, or the main
+ * thread with PLATFORM_SERVICES_THREAD=main), through the platform's `withServices`. Everything
+ * here takes the services' LocalServices and returns plain data.
+ */
+
+/** What is still in flight, as text; empty when nothing is: unpublished outbox events, records consumer lag. */
+export async function pendingWork(services: LocalServices): Promise<string> {
+  const parts: string[] = [];
+  for (const [service, store] of Object.entries(services.stores)) {
+    if (!(await store.listCollections()).includes(outboxCollection.name)) continue;
+    const unpublished = await store.collection(outboxCollection).count({ publishedAt: null });
+    if (unpublished > 0) parts.push(`${service} outbox ${unpublished}`);
+  }
+  const lag = await services.bus.pending(RECORDS_DURABLE_NAME);
+  if (lag === undefined) parts.push("records consumer not known to the bus");
+  else if (lag > 0) parts.push(`records consumer lag ${lag}`);
+  return parts.join(", ");
+}
+
+export function countRecords(services: LocalServices): Promise<number> {
+  return services.stores.records.collection(paymentRecordsCollection).count({});
+}
+
+/** Empties every collection of every service's store; returns how many documents went. */
+export async function dropServiceData(services: LocalServices): Promise<number> {
+  let deleted = 0;
+  for (const store of Object.values(services.stores)) {
+    for (const name of await store.listCollections()) deleted += await store.collection({ name }).deleteMany({});
+  }
+  return deleted;
+}
+
+/** The V8 heap in use on this thread after a full collection (a worker thread has its own heap). */
+export function heapUsedHere(): number {
+  collectGarbage();
+  return getHeapStatistics().used_heap_size;
+}

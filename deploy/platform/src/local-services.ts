@@ -1,0 +1,54 @@
+import type { Logger, Registry, RunningServer } from "@bayad/kit";
+import { createEmbeddedStore, type Store } from "@bayad/store";
+import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
+import { serviceNames, startService, type ServiceConfigs, type ServiceName } from "./services-mode/components.js";
+
+/** The services of the one-process platform, running on the thread that started them. */
+export interface LocalServices {
+  /** Each service's own embedded store. */
+  stores: Record<ServiceName, Store>;
+  /** Each service's gRPC server; `transport` calls it in-process. */
+  services: Record<ServiceName, RunningServer>;
+  /** Where the services' outbox relays publish and the records service consumes. */
+  bus: EventBus;
+  /** Stops the services (they flush their outboxes), then the bus, then the stores. */
+  close(): Promise<void>;
+}
+
+export interface LocalServicesOptions {
+  configs: ServiceConfigs;
+  /** NATS JetStream when set; else an in-process bus with the same guarantees. */
+  natsUrl?: string;
+  eventsNamespace?: string;
+  logger: Logger;
+  metrics: Registry;
+}
+
+/** Starts every service on this thread, each on its own loopback gRPC port with its own embedded store. */
+export async function startLocalServices(options: LocalServicesOptions): Promise<LocalServices> {
+  const { logger } = options;
+  const stores = Object.fromEntries(serviceNames.map((name) => [name, createEmbeddedStore()])) as Record<ServiceName, Store>;
+  const bus = options.natsUrl
+    ? await connectJetStreamBus({ url: options.natsUrl, namespace: options.eventsNamespace, logger: logger.child({ component: "bus" }) })
+    : createInProcessBus();
+  const services = {} as Record<ServiceName, RunningServer>;
+  for (const name of serviceNames) {
+    services[name] = await startService(name, {
+      config: options.configs[name],
+      store: stores[name],
+      bus,
+      logger: logger.child({ service: name }),
+      metrics: options.metrics,
+    });
+  }
+  return {
+    stores,
+    services,
+    bus,
+    async close() {
+      await Promise.all(Object.values(services).map((service) => service.close()));
+      await bus.close();
+      await Promise.all(Object.values(stores).map((store) => store.close()));
+    },
+  };
+}

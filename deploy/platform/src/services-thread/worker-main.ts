@@ -1,0 +1,64 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { createLogger, Registry, servePortCalls } from "@bayad/kit";
+import { startLocalServices, type LocalServices } from "../local-services.js";
+import { serviceDescriptors, serviceNames, type ServiceName } from "../services-mode/components.js";
+import type { ControlReply, ControlRequest, ServicesWorkerData, WorkerStarted } from "./protocol.js";
+
+/**
+ * The services thread of the one-process platform (`npm start`): every service with its store,
+ * outbox relay and the event bus, on its own event loop beside the gateway's. The gateway's
+ * calls arrive on the rpc port; the main thread's control requests on parentPort.
+ */
+const port = parentPort!;
+const data = workerData as ServicesWorkerData;
+const logger = createLogger("bayad", data.logLevel);
+// The process metrics (memory, event loop, GC) are the main thread's registry's; this one holds the services' own.
+const metrics = new Registry();
+
+async function start(): Promise<LocalServices> {
+  const services = await startLocalServices({
+    configs: data.configs,
+    natsUrl: data.natsUrl,
+    eventsNamespace: data.eventsNamespace,
+    logger,
+    metrics,
+  });
+  servePortCalls(
+    data.rpcPort,
+    serviceNames.map((name) => ({ service: serviceDescriptors[name], transport: services.services[name].transport })),
+  );
+  return services;
+}
+
+async function control(services: LocalServices, request: ControlRequest): Promise<unknown> {
+  switch (request.kind) {
+    case "metrics":
+      return metrics.metrics();
+    case "run": {
+      const module = (await import(request.moduleUrl)) as Record<string, unknown>;
+      const run = module[request.exportName];
+      if (typeof run !== "function") throw new Error(`${request.moduleUrl} exports no function ${request.exportName}`);
+      return (run as (services: LocalServices, ...args: unknown[]) => unknown)(services, ...request.args);
+    }
+    case "close":
+      await services.close();
+      data.rpcPort.close();
+      return undefined;
+  }
+}
+
+start().then(
+  (services) => {
+    port.on("message", (request: ControlRequest) => {
+      control(services, request).then(
+        (result) => port.postMessage({ id: request.id, result } satisfies ControlReply),
+        (error: unknown) => port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies ControlReply),
+      );
+    });
+    const urls = Object.fromEntries(serviceNames.map((name) => [name, services.services[name].url])) as Record<ServiceName, string>;
+    port.postMessage({ kind: "started", urls } satisfies WorkerStarted);
+  },
+  (error: unknown) => {
+    port.postMessage({ kind: "failed", message: error instanceof Error ? error.message : String(error) } satisfies WorkerStarted);
+  },
+);

@@ -1,0 +1,361 @@
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  Code,
+  ConnectError,
+  createClient,
+  createRouterTransport,
+  type ConnectRouter,
+  type Interceptor,
+  type ServiceImpl,
+  type Transport,
+} from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus, OtpService } from "@bayad/proto";
+import { createDirectTransport } from "./direct-transport.js";
+import { createPortTransport, servePortCalls } from "./port-transport.js";
+import { AppError } from "./errors/app-error.js";
+import { fromConnectError, toConnectError } from "./errors/connect-errors.js";
+
+const { SERVING, NOT_SERVING } = HealthCheckResponse_ServingStatus;
+
+/** Every channel a test opened, closed after it so that no port keeps vitest running. */
+const opened: Array<{ transport: { close(): void }; serving: MessagePort }> = [];
+
+afterEach(() => {
+  for (const { transport, serving } of opened.splice(0)) {
+    transport.close();
+    serving.close();
+  }
+});
+
+/**
+ * A real MessageChannel in this thread: port2 serves Health through kit's direct transport to
+ * `implementation` (with `interceptors` on the server side), port1 carries the client's calls.
+ */
+function overPort(implementation: Partial<ServiceImpl<typeof Health>>, interceptors: Interceptor[] = []) {
+  const routes = (router: ConnectRouter) => router.service(Health, implementation);
+  const served = createDirectTransport({ routes, interceptors, streams: createRouterTransport(routes, { router: { interceptors } }) });
+  return overPortTo(served);
+}
+
+/** The same channel with Health served by any transport (one that ignores deadlines, say). */
+function overPortTo(served: Transport) {
+  const { port1, port2 } = new MessageChannel();
+  servePortCalls(port2, [{ service: Health, transport: served }]);
+  const transport = createPortTransport(port1);
+  opened.push({ transport, serving: port2 });
+  return { transport, serving: port2, client: createClient(Health, transport) };
+}
+
+/** What a call threw, as a ConnectError (fails the test if the call succeeded). */
+async function failure(call: Promise<unknown>): Promise<ConnectError> {
+  const thrown = await call.then(
+    () => expect.fail("the call should have failed"),
+    (error: unknown) => error,
+  );
+  expect(thrown).toBeInstanceOf(ConnectError);
+  return thrown as ConnectError;
+}
+
+/** A handler that never answers, and a way to know it was reached. */
+function neverAnswering() {
+  let reached!: () => void;
+  const entered = new Promise<void>((resolve) => (reached = resolve));
+  const check: Partial<ServiceImpl<typeof Health>>["check"] = () => {
+    reached();
+    return new Promise(() => {});
+  };
+  return { check, entered };
+}
+
+describe("createPortTransport with servePortCalls", () => {
+  it("calls the implementation with the request's fields and headers and returns its answer", async () => {
+    const seen: Array<{ service: string; header: string | null }> = [];
+    const { client } = overPort({
+      check(request, context) {
+        seen.push({ service: request.service, header: context.requestHeader.get("bayad-project-id") });
+        return { status: request.service === "payments" ? SERVING : NOT_SERVING };
+      },
+    });
+    const answer = await client.check({ service: "payments" }, { headers: { "bayad-project-id": "prj_1" } });
+    expect(answer.status).toBe(SERVING);
+    expect(answer.$typeName).toBe(HealthCheckResponseSchema.typeName);
+    expect((await client.check({ service: "billing" })).status).toBe(NOT_SERVING);
+    expect(seen).toEqual([
+      { service: "payments", header: "prj_1" },
+      { service: "billing", header: null },
+    ]);
+  });
+
+  it("passes headers given as a Headers object or as pairs", async () => {
+    const seen: Array<string | null> = [];
+    const { client } = overPort({
+      check(_request, context) {
+        seen.push(context.requestHeader.get("bayad-project-id"));
+        return { status: SERVING };
+      },
+    });
+    await client.check({ service: "" }, { headers: new Headers({ "Bayad-Project-Id": "prj_2" }) });
+    await client.check({ service: "" }, { headers: [["bayad-project-id", "prj_3"]] });
+    expect(seen).toEqual(["prj_2", "prj_3"]);
+  });
+
+  it("gives the caller its own answer and the implementation its own request", async () => {
+    const kept = create(HealthCheckResponseSchema, { status: SERVING });
+    const received: Array<{ service: string }> = [];
+    const { client } = overPort({
+      check(request) {
+        received.push(request);
+        return kept;
+      },
+    });
+    const request = { service: "payments" };
+    const answer = await client.check(request);
+    expect(answer).not.toBe(kept);
+    answer.status = NOT_SERVING;
+    expect(kept.status).toBe(SERVING);
+    request.service = "changed";
+    expect(received[0]?.service).toBe("payments");
+  });
+
+  it("matches each answer to its own call when calls end out of order", async () => {
+    const waiting = new Map<string, () => void>();
+    const { client } = overPort({
+      check(request) {
+        return new Promise((resolve) => waiting.set(request.service, () => resolve({ status: request.service === "first" ? SERVING : NOT_SERVING })));
+      },
+    });
+    const first = client.check({ service: "first" });
+    const second = client.check({ service: "second" });
+    await expect.poll(() => waiting.size).toBe(2);
+    waiting.get("second")?.();
+    waiting.get("first")?.();
+    expect((await first).status).toBe(SERVING);
+    expect((await second).status).toBe(NOT_SERVING);
+  });
+
+  it("delivers a catalogue error with its code, message and details, as a remote caller decodes it", async () => {
+    const refuse: Interceptor = (next) => async (request) => {
+      try {
+        return await next(request);
+      } catch (thrown) {
+        throw thrown instanceof AppError ? toConnectError(thrown) : thrown;
+      }
+    };
+    const { client } = overPort(
+      {
+        check() {
+          throw new AppError("VALIDATION_FAILED", "bad service", { details: ["service: unknown"], cause: new Error("inside") });
+        },
+      },
+      [refuse],
+    );
+    const thrown = await failure(client.check({ service: "x" }));
+    expect(thrown.code).toBe(Code.InvalidArgument);
+    expect(thrown.rawMessage).toBe("bad service");
+    expect(thrown.cause).toBeUndefined();
+    const error = fromConnectError(thrown);
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(error.message).toBe("bad service");
+    expect(error.details).toEqual(["service: unknown"]);
+  });
+
+  it("delivers an error's metadata", async () => {
+    const { client } = overPort({
+      check() {
+        throw new ConnectError("slow down", Code.ResourceExhausted, { "retry-after": "3", "bayad-trace": "t_1" });
+      },
+    });
+    const thrown = await failure(client.check({ service: "" }));
+    expect(thrown.code).toBe(Code.ResourceExhausted);
+    expect(thrown.rawMessage).toBe("slow down");
+    expect(thrown.metadata.get("retry-after")).toBe("3");
+    expect(thrown.metadata.get("bayad-trace")).toBe("t_1");
+  });
+
+  it("ends a call that outlives its deadline with DEADLINE_EXCEEDED", async () => {
+    const { check, entered } = neverAnswering();
+    const { client } = overPort({ check });
+    const thrown = await failure(client.check({ service: "" }, { timeoutMs: 50 }));
+    expect(thrown.code).toBe(Code.DeadlineExceeded);
+    await entered;
+  });
+
+  it("enforces the deadline on the caller's side even when the other side never answers", async () => {
+    const silent: Transport = {
+      unary: () => new Promise(() => {}),
+      stream: () => new Promise(() => {}),
+    };
+    const { client } = overPortTo(silent);
+    const thrown = await failure(client.check({ service: "" }, { timeoutMs: 50 }));
+    expect(thrown.code).toBe(Code.DeadlineExceeded);
+  });
+
+  it("drops an answer that comes after the deadline and keeps serving later calls", async () => {
+    let late: (() => void) | undefined;
+    let calls = 0;
+    const silent: Transport = {
+      unary: (method) => {
+        calls += 1;
+        if (calls === 1) {
+          return new Promise((resolve) => {
+            late = () =>
+              resolve({
+                stream: false,
+                service: Health,
+                method,
+                header: new Headers(),
+                trailer: new Headers(),
+                message: create(HealthCheckResponseSchema, { status: NOT_SERVING }) as never,
+              });
+          });
+        }
+        return Promise.resolve({
+          stream: false,
+          service: Health,
+          method,
+          header: new Headers(),
+          trailer: new Headers(),
+          message: create(HealthCheckResponseSchema, { status: SERVING }) as never,
+        });
+      },
+      stream: () => new Promise(() => {}),
+    };
+    const { client } = overPortTo(silent);
+    expect((await failure(client.check({ service: "" }, { timeoutMs: 50 }))).code).toBe(Code.DeadlineExceeded);
+    late?.();
+    expect((await client.check({ service: "" })).status).toBe(SERVING);
+  });
+
+  it("ends a call its caller cancels with CANCELED", async () => {
+    const { check, entered } = neverAnswering();
+    const { client } = overPort({ check });
+    const caller = new AbortController();
+    const call = failure(client.check({ service: "" }, { signal: caller.signal }));
+    await entered;
+    caller.abort();
+    expect((await call).code).toBe(Code.Canceled);
+  });
+
+  it("fails a call whose signal is already aborted with CANCELED, without reaching the implementation", async () => {
+    let reached = false;
+    const { client } = overPort({
+      check() {
+        reached = true;
+        return { status: SERVING };
+      },
+    });
+    const caller = new AbortController();
+    caller.abort();
+    expect((await failure(client.check({ service: "" }, { signal: caller.signal }))).code).toBe(Code.Canceled);
+    expect((await client.check({ service: "" })).status).toBe(SERVING);
+    expect(reached).toBe(true);
+  });
+
+  it("fails pending and new calls with UNAVAILABLE once the transport is closed", async () => {
+    const { check, entered } = neverAnswering();
+    const { client, transport } = overPort({ check });
+    const pending = failure(client.check({ service: "" }));
+    await entered;
+    transport.close();
+    expect((await pending).code).toBe(Code.Unavailable);
+    expect((await failure(client.check({ service: "" }))).code).toBe(Code.Unavailable);
+  });
+
+  it("fails a pending call with UNAVAILABLE when the other side's port closes, and later calls too", async () => {
+    const { check, entered } = neverAnswering();
+    const { client, serving } = overPort({ check });
+    const pending = failure(client.check({ service: "" }));
+    await entered;
+    serving.close();
+    expect((await pending).code).toBe(Code.Unavailable);
+    expect((await failure(client.check({ service: "" }))).code).toBe(Code.Unavailable);
+  });
+
+  it("answers UNIMPLEMENTED for a service that is not served on the other side", async () => {
+    const { transport } = overPort({ check: () => ({ status: SERVING }) });
+    const otp = createClient(OtpService, transport);
+    const thrown = await failure(otp.getOtpStatus({}));
+    expect(thrown.code).toBe(Code.Unimplemented);
+  });
+
+  it("answers UNIMPLEMENTED for a method the served service does not implement", async () => {
+    const { client } = overPort({});
+    expect((await failure(client.check({ service: "" }))).code).toBe(Code.Unimplemented);
+  });
+
+  it("refuses streaming calls with UNIMPLEMENTED", async () => {
+    const { client } = overPort({
+      async *watch() {
+        yield { status: SERVING };
+      },
+    });
+    const statuses: HealthCheckResponse_ServingStatus[] = [];
+    const watching = (async () => {
+      for await (const response of client.watch({ service: "" })) statuses.push(response.status);
+    })();
+    expect((await failure(watching)).code).toBe(Code.Unimplemented);
+    expect(statuses).toEqual([]);
+  });
+  it("passes a cancel on: the implementation's signal aborts", async () => {
+    let reached!: (signal: AbortSignal) => void;
+    const entered = new Promise<AbortSignal>((resolve) => (reached = resolve));
+    const { client } = overPort({
+      check(_request, context) {
+        reached(context.signal);
+        return new Promise(() => {});
+      },
+    });
+    const caller = new AbortController();
+    const call = failure(client.check({ service: "" }, { signal: caller.signal }));
+    const handlerSignal = await entered;
+    caller.abort();
+    expect((await call).code).toBe(Code.Canceled);
+    await expect.poll(() => handlerSignal.aborted).toBe(true);
+  });
+
+  it("gives each response its own header and trailer, with what the implementation set", async () => {
+    const { transport } = overPort({
+      check(_request, context) {
+        context.responseHeader.set("x-served-by", "health");
+        return { status: SERVING };
+      },
+    });
+    const first = await transport.unary(Health.method.check, undefined, undefined, undefined, { service: "" });
+    expect(first.header.get("x-served-by")).toBe("health");
+    first.header.set("x-leak", "1");
+    first.trailer.set("x-leak", "1");
+    const second = await transport.unary(Health.method.check, undefined, undefined, undefined, { service: "" });
+    expect(second.header.get("x-leak")).toBeNull();
+    expect(second.trailer.get("x-leak")).toBeNull();
+  });
+
+  it("fails a call INTERNAL when its answer cannot cross the port, and keeps serving", async () => {
+    let broken = true;
+    const served: Transport = {
+      unary: async (method) => ({
+        stream: false,
+        service: Health,
+        method,
+        header: new Headers(),
+        trailer: new Headers(),
+        message: (broken
+          ? { $typeName: "grpc.health.v1.HealthCheckResponse", status: SERVING, callback: () => 1 }
+          : create(HealthCheckResponseSchema, { status: SERVING })) as never,
+      }),
+      stream: () => Promise.reject(new Error("not used")),
+    };
+    const { client } = overPortTo(served);
+    expect((await failure(client.check({ service: "" }))).code).toBe(Code.Internal);
+    broken = false;
+    expect((await client.check({ service: "" })).status).toBe(SERVING);
+  });
+
+  it("fails a call INTERNAL when its request cannot cross the port", async () => {
+    const { transport } = overPort({ check: () => ({ status: SERVING }) });
+    const request = { ...create(Health.method.check.input, { service: "" }), callback: () => 1 };
+    const thrown = await failure(transport.unary(Health.method.check, undefined, undefined, undefined, request as never));
+    expect(thrown.code).toBe(Code.Internal);
+  });
+});

@@ -1,0 +1,227 @@
+import type { MessagePort } from "node:worker_threads";
+import { Code, ConnectError, type Transport } from "@connectrpc/connect";
+import { create, isMessage, toBinary, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+
+/**
+ * Unary rpcs across a MessagePort, for services running on another thread of this process (the
+ * platform's services thread): `createPortTransport` is the client's Transport, `servePortCalls`
+ * hands each call to the service's own in-process transport on the other side (kit's direct
+ * transport: the service's interceptors, error boundary and deadline run as for any in-process
+ * call). Messages cross as structured clones (protobuf-es messages are plain data), so neither
+ * side encodes them; errors arrive as a remote caller sees them (code, message, metadata, details
+ * as bytes). Both sides post in batches, one message per turn of the event loop.
+ */
+
+type HeaderEntries = Array<[string, string]>;
+
+interface CallMessage {
+  kind: "call";
+  id: number;
+  /** The service's fully-qualified name and the method's name. */
+  service: string;
+  method: string;
+  timeoutMs: number | undefined;
+  header: HeaderEntries;
+  message: unknown;
+  /** Whether the caller may cancel it (a `cancel` may follow). */
+  cancelable: boolean;
+}
+
+interface CancelMessage {
+  kind: "cancel";
+  id: number;
+}
+
+interface ReceivedError {
+  code: Code;
+  message: string;
+  metadata: HeaderEntries;
+  details: Array<{ type: string; value: Uint8Array }>;
+}
+
+type ReplyMessage =
+  | { id: number; message: unknown; header?: HeaderEntries; trailer?: HeaderEntries }
+  | { id: number; error: ReceivedError };
+
+const notRunning = () => new ConnectError("the services thread is not running", Code.Unavailable);
+
+/**
+ * The client side: unary calls posted to `port`, answered by `servePortCalls` on the other end.
+ * The caller's deadline and abort signal are enforced here too (a cancel is passed on), so a busy
+ * or stopped other side cannot hold a call forever; once `close()` is called or the port closes,
+ * pending and new calls fail UNAVAILABLE.
+ */
+export function createPortTransport(port: MessagePort): Transport & { close(): void } {
+  const pending = new Map<number, (reply: ReplyMessage | ConnectError) => void>();
+  let nextId = 0;
+  let closed = false;
+
+  // A reply to a call that already ended (deadline, cancel) finds nothing and is dropped.
+  port.on("message", (replies: ReplyMessage[]) => {
+    for (const reply of replies) pending.get(reply.id)?.(reply);
+  });
+  const failAll = () => {
+    closed = true;
+    for (const settle of [...pending.values()]) settle(notRunning());
+  };
+  port.on("close", failAll);
+  const post = batchedPoster<CallMessage | CancelMessage>(port, (message, error) => {
+    if (message.kind === "call") pending.get(message.id)?.(new ConnectError(`the request cannot cross threads: ${error.message}`, Code.Internal));
+  });
+
+  return {
+    async unary(method, signal, timeoutMs, header, input) {
+      if (closed) throw notRunning();
+      const message = isMessage(input, method.input) ? input : create(method.input, input);
+      const id = nextId++;
+      const outcome = await new Promise<ReplyMessage | ConnectError>((resolve) => {
+        let timer: NodeJS.Timeout | undefined;
+        const settle = (result: ReplyMessage | ConnectError) => {
+          pending.delete(id);
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          resolve(result);
+        };
+        const onAbort = () => {
+          post({ kind: "cancel", id });
+          settle(new ConnectError("the call was canceled", Code.Canceled));
+        };
+        if (signal?.aborted) return resolve(new ConnectError("the call was canceled", Code.Canceled));
+        pending.set(id, settle);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        if (timeoutMs !== undefined) {
+          timer = setTimeout(() => settle(new ConnectError("the call's deadline passed", Code.DeadlineExceeded)), timeoutMs);
+        }
+        post({
+          kind: "call",
+          id,
+          service: method.parent.typeName,
+          method: method.name,
+          timeoutMs,
+          header: headerEntries(header),
+          message,
+          cancelable: signal !== undefined,
+        });
+      });
+      if (outcome instanceof ConnectError) throw outcome;
+      if ("error" in outcome) throw receivedError(outcome.error);
+      return {
+        stream: false,
+        service: method.parent,
+        method,
+        header: new Headers(outcome.header),
+        trailer: new Headers(outcome.trailer),
+        message: outcome.message as never,
+      };
+    },
+    stream(method) {
+      return Promise.reject(new ConnectError(`${method.parent.typeName}.${method.name}: streaming calls do not cross threads`, Code.Unimplemented));
+    },
+    close() {
+      failAll();
+      port.close();
+    },
+  };
+}
+
+/**
+ * The serving side: each call that arrives on `port` goes to its service's transport (the
+ * running server's direct transport), and its answer or error goes back.
+ */
+export function servePortCalls(port: MessagePort, services: Array<{ service: DescService; transport: Transport }>): void {
+  const methods = new Map<string, { method: DescMethodUnary; transport: Transport }>();
+  for (const { service, transport } of services) {
+    for (const method of service.methods) {
+      if (method.methodKind === "unary") methods.set(`${service.typeName}/${method.name}`, { method: method as DescMethodUnary, transport });
+    }
+  }
+  /** The calls in progress that their caller may still cancel. */
+  const cancelable = new Map<number, AbortController>();
+  const post = batchedPoster<ReplyMessage>(port, (reply, error) =>
+    port.postMessage([{ id: reply.id, error: { code: Code.Internal, message: `the answer cannot cross threads: ${error.message}`, metadata: [], details: [] } }]),
+  );
+  port.on("message", (messages: Array<CallMessage | CancelMessage>) => {
+    for (const message of messages) {
+      if (message.kind === "cancel") cancelable.get(message.id)?.abort(new ConnectError("the call was canceled", Code.Canceled));
+      else void answer(message).then(post);
+    }
+  });
+
+  async function answer(call: CallMessage): Promise<ReplyMessage> {
+    const target = methods.get(`${call.service}/${call.method}`);
+    const controller = call.cancelable ? new AbortController() : undefined;
+    if (controller) cancelable.set(call.id, controller);
+    try {
+      if (!target) throw new ConnectError(`${call.service}.${call.method} is not served here`, Code.Unimplemented);
+      const response = await target.transport.unary(target.method, controller?.signal, call.timeoutMs, call.header, call.message as never, undefined);
+      return { id: call.id, message: response.message, header: nonEmpty(response.header), trailer: nonEmpty(response.trailer) };
+    } catch (thrown) {
+      return { id: call.id, error: crossingError(ConnectError.from(thrown)) };
+    } finally {
+      if (controller) cancelable.delete(call.id);
+    }
+  }
+}
+
+/**
+ * Posts messages in batches: one postMessage per turn of the event loop (at its check phase)
+ * carries every message queued since, so a burst of calls pays the port's fixed cost, and wakes
+ * the other thread, once. A batch that cannot be cloned is posted one message at a time, and
+ * `uncloneable` hears of each message that cannot.
+ */
+function batchedPoster<T>(port: MessagePort, uncloneable: (message: T, error: Error) => void): (message: T) => void {
+  let queued: T[] | undefined;
+  const flush = () => {
+    const batch = queued!;
+    queued = undefined;
+    try {
+      port.postMessage(batch);
+    } catch {
+      for (const message of batch) {
+        try {
+          port.postMessage([message]);
+        } catch (error) {
+          uncloneable(message, error as Error);
+        }
+      }
+    }
+  };
+  return (message) => {
+    if (queued) {
+      queued.push(message);
+      return;
+    }
+    queued = [message];
+    setImmediate(flush);
+  };
+}
+
+/** An error as it crosses: details encoded to bytes (a remote caller's `findDetails` decodes them). */
+function crossingError(error: ConnectError): ReceivedError {
+  return {
+    code: error.code,
+    message: error.rawMessage,
+    metadata: [...error.metadata],
+    details: error.details.map((detail) =>
+      "desc" in detail ? { type: detail.desc.typeName, value: toBinary(detail.desc, create(detail.desc, detail.value)) } : { type: detail.type, value: detail.value },
+    ),
+  };
+}
+
+function receivedError(error: ReceivedError): ConnectError {
+  const received = new ConnectError(error.message, error.code, new Headers(error.metadata));
+  for (const detail of error.details) received.details.push({ type: detail.type, value: detail.value, debug: undefined });
+  return received;
+}
+
+function headerEntries(header: ConstructorParameters<typeof Headers>[0]): HeaderEntries {
+  if (header === undefined) return [];
+  if (header instanceof Headers) return [...header];
+  if (Array.isArray(header)) return header.map(([name, value]) => [String(name), String(value)]);
+  return Object.entries(header as Record<string, string>);
+}
+
+function nonEmpty(headers: Headers): HeaderEntries | undefined {
+  const entries = [...headers];
+  return entries.length > 0 ? entries : undefined;
+}
