@@ -105,7 +105,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     const local = await startLocalServices({ configs, ...events, logger, metrics });
     const { gateway, front } = await startFront(
       addresses((name) => (rpc === "http2" ? local.services[name].url : local.services[name].transport)),
-    );
+    ).catch(async (error: unknown) => {
+      await local.close();
+      throw error;
+    });
     const platform: InThreadPlatform = {
       ...front,
       servicesThread,
