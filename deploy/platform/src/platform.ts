@@ -2,7 +2,7 @@ import { createLogger, createMetricsRegistry, envEnum, type Logger } from "@baya
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { readGatewayConfig, startGateway, type GatewayConfig, type GatewayOptions, type ServiceAddress } from "@bayad/gateway";
 import { readServiceConfigs, serviceNames, type ServiceName } from "./services-mode/components.js";
-import { startLocalServices, type LocalServices } from "./local-services.js";
+import { runWithServices, startLocalServices, type LocalServices } from "./local-services.js";
 import { startServicesWorker } from "./services-thread/services-worker.js";
 
 /** Where the services run: a worker thread of their own (the default), or the gateway's thread. */
@@ -116,12 +116,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       services: local.services,
       bus: local.bus,
       recordsCursorSecret: configs.records.cursorSecret,
-      async withServices<T>(moduleUrl: string, exportName: string, ...args: unknown[]) {
-        const module = (await import(moduleUrl)) as Record<string, (services: LocalServices, ...args: unknown[]) => T>;
-        const run = module[exportName];
-        if (typeof run !== "function") throw new Error(`${moduleUrl} exports no function ${exportName}`);
-        return run(local, ...args);
-      },
+      withServices: (moduleUrl, exportName, ...args) => runWithServices(local, moduleUrl, exportName, args) as never,
       async close() {
         await gateway.close();
         // Services flush their outboxes as they stop, so the bus closes after them.

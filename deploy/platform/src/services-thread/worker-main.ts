@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { createLogger, Registry, servePortCalls } from "@bayad/kit";
-import { startLocalServices, type LocalServices } from "../local-services.js";
+import { runWithServices, startLocalServices, type LocalServices } from "../local-services.js";
 import { serviceDescriptors, serviceNames, type ServiceName } from "../services-mode/components.js";
 import type { ControlReply, ControlRequest, ServicesWorkerData, WorkerStarted } from "./protocol.js";
 
@@ -34,12 +34,8 @@ async function control(services: LocalServices, request: ControlRequest): Promis
   switch (request.kind) {
     case "metrics":
       return metrics.metrics();
-    case "run": {
-      const module = (await import(request.moduleUrl)) as Record<string, unknown>;
-      const run = module[request.exportName];
-      if (typeof run !== "function") throw new Error(`${request.moduleUrl} exports no function ${request.exportName}`);
-      return (run as (services: LocalServices, ...args: unknown[]) => unknown)(services, ...request.args);
-    }
+    case "run":
+      return runWithServices(services, request.moduleUrl, request.exportName, request.args);
     case "close":
       await services.close();
       data.rpcPort.close();
