@@ -57,9 +57,9 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
  * Runs the function `exportName` of the module at `moduleUrl` with `services` and `args`, for a
  * platform's `withServices` on whichever thread the services run.
  */
-export async function runWithServices(services: LocalServices, moduleUrl: string, exportName: string, args: unknown[]): Promise<unknown> {
+export async function runWithServices<T>(services: LocalServices, moduleUrl: string, exportName: string, args: unknown[]): Promise<T> {
   const module = (await import(moduleUrl)) as Record<string, unknown>;
   const run = module[exportName];
   if (typeof run !== "function") throw new Error(`${moduleUrl} exports no function ${exportName}`);
-  return (run as (services: LocalServices, ...args: unknown[]) => unknown)(services, ...args);
+  return (run as (services: LocalServices, ...args: unknown[]) => T | Promise<T>)(services, ...args);
 }

@@ -116,7 +116,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       services: local.services,
       bus: local.bus,
       recordsCursorSecret: configs.records.cursorSecret,
-      withServices: (moduleUrl, exportName, ...args) => runWithServices(local, moduleUrl, exportName, args) as never,
+      withServices: (moduleUrl, exportName, ...args) => runWithServices(local, moduleUrl, exportName, args),
       async close() {
         await gateway.close();
         // Services flush their outboxes as they stop, so the bus closes after them.

@@ -1,15 +1,15 @@
 import type { MessagePort } from "node:worker_threads";
-import type { ServiceConfigs, ServiceName } from "../services-mode/components.js";
+import type { LocalServicesOptions } from "../local-services.js";
+import type { ServiceName } from "../services-mode/components.js";
 
 /**
  * What crosses between the platform's main thread and its services thread. Rpcs travel on their
  * own port (kit's port transport); the worker's parentPort carries these control messages.
  */
 
-export interface ServicesWorkerData {
-  configs: ServiceConfigs;
-  natsUrl?: string;
-  eventsNamespace?: string;
+/** What the worker starts its services with: the local services' options, bar what cannot cross. */
+export interface ServicesWorkerData extends Omit<LocalServicesOptions, "logger" | "metrics"> {
+  /** Its logger's level (a logger cannot cross threads). */
   logLevel: string;
   /** The serving end of the rpc channel. */
   rpcPort: MessagePort;

@@ -1,17 +1,14 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import type { Transport } from "@connectrpc/connect";
 import { createPortTransport, type Logger } from "@bayad/kit";
-import type { ServiceConfigs, ServiceName } from "../services-mode/components.js";
+import type { ServiceName } from "../services-mode/components.js";
 import type { ControlReply, ControlRequest, ServicesWorkerData, WorkerStarted } from "./protocol.js";
 
 /** The worker's entry, built: from src/ or dist/ alike, two levels up is the package. */
 const workerEntry = new URL("../../dist/services-thread/worker-main.js", import.meta.url);
 
-export interface ServicesWorkerOptions {
-  configs: ServiceConfigs;
-  natsUrl?: string;
-  eventsNamespace?: string;
-  logLevel: string;
+export interface ServicesWorkerOptions extends Omit<ServicesWorkerData, "rpcPort"> {
+  /** Where the main thread logs the worker's failures. */
   logger: Logger;
 }
 
@@ -32,13 +29,8 @@ export interface ServicesWorker {
 /** Starts the services on a worker thread; resolves once they listen, rejects with why they could not start. */
 export async function startServicesWorker(options: ServicesWorkerOptions): Promise<ServicesWorker> {
   const channel = new MessageChannel();
-  const workerData: ServicesWorkerData = {
-    configs: options.configs,
-    natsUrl: options.natsUrl,
-    eventsNamespace: options.eventsNamespace,
-    logLevel: options.logLevel,
-    rpcPort: channel.port2,
-  };
+  const { logger, ...settings } = options;
+  const workerData: ServicesWorkerData = { ...settings, rpcPort: channel.port2 };
   const worker = new Worker(workerEntry, { workerData, transferList: [channel.port2] });
   const started = await new Promise<WorkerStarted>((resolve, reject) => {
     const exited = (code: number) => reject(new Error(`the services thread exited (code ${code}) before it started`));
@@ -66,7 +58,7 @@ export async function startServicesWorker(options: ServicesWorkerOptions): Promi
     if ("error" in reply) request?.reject(new Error(reply.error));
     else request?.resolve(reply.result);
   });
-  worker.on("error", (error) => options.logger.error({ err: error }, "the services thread failed"));
+  worker.on("error", (error) => logger.error({ err: error }, "the services thread failed"));
   worker.on("exit", (code) => {
     exited = true;
     transport.close();

@@ -10,21 +10,15 @@ import type { ControlReply, ControlRequest, ServicesWorkerData, WorkerStarted } 
  * calls arrive on the rpc port; the main thread's control requests on parentPort.
  */
 const port = parentPort!;
-const data = workerData as ServicesWorkerData;
-const logger = createLogger("bayad", data.logLevel);
+const { rpcPort, logLevel, ...settings } = workerData as ServicesWorkerData;
+const logger = createLogger("bayad", logLevel);
 // The process metrics (memory, event loop, GC) are the main thread's registry's; this one holds the services' own.
 const metrics = new Registry();
 
 async function start(): Promise<LocalServices> {
-  const services = await startLocalServices({
-    configs: data.configs,
-    natsUrl: data.natsUrl,
-    eventsNamespace: data.eventsNamespace,
-    logger,
-    metrics,
-  });
+  const services = await startLocalServices({ ...settings, logger, metrics });
   servePortCalls(
-    data.rpcPort,
+    rpcPort,
     serviceNames.map((name) => ({ service: serviceDescriptors[name], transport: services.services[name].transport })),
   );
   return services;
@@ -38,7 +32,7 @@ async function control(services: LocalServices, request: ControlRequest): Promis
       return runWithServices(services, request.moduleUrl, request.exportName, request.args);
     case "close":
       await services.close();
-      data.rpcPort.close();
+      rpcPort.close();
       return undefined;
   }
 }
