@@ -47,6 +47,18 @@ describe("createInProcessBus", () => {
     expect(c.seen.every((m) => !m.redelivered && m.subject === "bayad.events.test.thing.created")).toBe(true);
   });
 
+  it("lets the event loop turn after every few messages a consumer handles", async () => {
+    bus = createInProcessBus({ messagesPerTurn: 4 });
+    const ids = Array.from({ length: 10 }, (_, i) => `evt_${i}`);
+    for (const id of ids) await bus.publish(message(id));
+    const c = collector();
+    let handledBeforeTheTurn = -1;
+    setImmediate(() => (handledBeforeTheTurn = c.seen.length));
+    await bus.consume("records", c.handler);
+    await eventually(() => expect(c.ids()).toEqual(ids));
+    expect(handledBeforeTheTurn).toBe(4);
+  });
+
   it("resumes a durable where it stopped, with what was published while it was stopped", async () => {
     bus = createInProcessBus();
     const first = collector();

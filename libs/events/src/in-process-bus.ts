@@ -11,6 +11,12 @@ export interface InProcessBusOptions {
   maxRememberedIds?: number;
   /** How long a message whose handler threw waits before it is delivered again. Default 1000. */
   redeliveryDelayMs?: number;
+  /**
+   * Messages a consumer handles before it lets the event loop turn. Default 16. Handlers on the
+   * embedded store never wait for I/O, so without a turn a backlog would be worked off in one
+   * long turn while calls to the same thread's services wait behind it.
+   */
+  messagesPerTurn?: number;
   /** Where handler failures are reported (never with payloads). */
   logger?: Logger;
 }
@@ -41,6 +47,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
   const duplicateWindowMs = options.duplicateWindowMs ?? 120_000;
   const maxRememberedIds = options.maxRememberedIds ?? 100_000;
   const redeliveryDelayMs = options.redeliveryDelayMs ?? 1000;
+  const messagesPerTurn = options.messagesPerTurn ?? 16;
   const logger = options.logger;
 
   /** The log; `log[i]` has sequence number `firstSeq + i`. */
@@ -80,6 +87,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
 
   async function deliver(durable: Durable, active: ActiveConsumption, handler: MessageHandler): Promise<void> {
     const { signal } = active.controller;
+    let handledThisTurn = 0;
     while (!signal.aborted) {
       const seq = durable.next;
       const message = log[seq - firstSeq];
@@ -88,6 +96,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
           active.wake = resolve;
         });
         active.wake = null;
+        handledThisTurn = 0;
         continue;
       }
       const redelivered = durable.lastDelivered === seq;
@@ -96,6 +105,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
         await handler({ ...message, redelivered });
         durable.next = seq + 1;
         trim();
+        if (++handledThisTurn >= messagesPerTurn) {
+          handledThisTurn = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
       } catch (err) {
         logger?.warn({ err, eventId: message.eventId, subject: message.subject }, "event handler failed; will redeliver");
         await pause(redeliveryDelayMs, signal);

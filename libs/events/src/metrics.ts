@@ -9,7 +9,8 @@ import { outboxCollection, type OutboxRecord } from "./outbox.js";
  */
 export function registerOutboxMetrics(registry: Registry, store: Store, service: string): void {
   const outbox = store.collection<OutboxRecord>(outboxCollection);
-  const oldestPending = async () => (await outbox.find({ publishedAt: null }, { sort: { occurredAt: 1 }, limit: 1 }))[0];
+  // Every record in the outbox is pending: the relay deletes what the bus has acknowledged.
+  const oldestPending = async () => (await outbox.find({}, { sort: { occurredAt: 1, aggregateVersion: 1 }, limit: 1 }))[0];
   const pending = metricOnce(registry, "bayad_outbox_pending_events", () =>
     new Gauge({ name: "bayad_outbox_pending_events", help: "Events written but not yet acknowledged by the bus.", labelNames: ["service"], registers: [registry] }),
   );
@@ -18,7 +19,7 @@ export function registerOutboxMetrics(registry: Registry, store: Store, service:
   );
   // One collect per service: prom-client calls a gauge's collect once per scrape, so each service
   // refreshes its own labelled values through a shared hook list.
-  addCollector(pending, async () => pending.set({ service }, await outbox.count({ publishedAt: null })));
+  addCollector(pending, async () => pending.set({ service }, await outbox.count({})));
   addCollector(age, async () => {
     const oldest = await oldestPending();
     age.set({ service }, oldest ? (Date.now() - new Date(oldest.occurredAt).getTime()) / 1000 : 0);

@@ -17,7 +17,7 @@ export interface OutboxRelayOptions {
 
 export interface OutboxRelay {
   /**
-   * Runs rounds until no record is pending and resolves with how many it marked published; throws
+   * Runs rounds until no record is pending and resolves with how many it published; throws
    * the error of the first publish (or store call) that fails. Graceful shutdown calls it.
    */
   flush(): Promise<number>;
@@ -26,19 +26,19 @@ export interface OutboxRelay {
 }
 
 interface RoundResult {
-  /** Unpublished records the round read. */
+  /** Pending records the round read. */
   found: number;
-  /** Records it published and marked. */
+  /** Records it published and deleted. */
   published: number;
   error?: unknown;
 }
 
 /**
- * Publishes the outbox: unpublished records, oldest first, each marked published only after the
- * bus acknowledged it, so an event the bus never took stays pending and is sent by a later round
- * (at-least-once, with nothing lost across crashes and outages).
+ * Publishes the outbox: its records, oldest first, each deleted only after the bus acknowledged
+ * it, so an event the bus never took stays pending and is sent by a later round (at-least-once,
+ * with nothing lost across crashes and outages).
  *
- * Several replicas of a service relay one outbox, and a crash between the ack and the mark
+ * Several replicas of a service relay one outbox, and a crash between the ack and the delete
  * repeats a publish: an event can be published twice. That is harmless by design: the eventId
  * is the bus's message id (JetStream drops a repeat within its duplicate window) and consumers
  * are idempotent anyway. Claiming records with leases would only add a failure mode.
@@ -62,25 +62,19 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     let found = 0;
     let published = 0;
     try {
-      // Served by the (publishedAt, occurredAt, aggregateVersion) index: a resource's events in
-      // the same millisecond go out in version order, not in the order of their random ids.
-      const pending = await records.find({ publishedAt: null }, { sort: { occurredAt: 1, aggregateVersion: 1 }, limit: batchSize });
+      // Served by the (occurredAt, aggregateVersion) index: a resource's events in the same
+      // millisecond go out in version order, not in the order of their random ids.
+      const pending = await records.find({}, { sort: { occurredAt: 1, aggregateVersion: 1 }, limit: batchSize });
       found = pending.length;
       for (const record of pending) {
-        if (record.payload === undefined) throw new Error(`outbox record ${record._id} is unpublished but has no payload`);
         await bus.publish({
           subject: record.subject,
           eventId: record._id,
           // A copy, not Buffer's view into its shared pool, so consumers may keep or transfer it.
           payload: new Uint8Array(Buffer.from(record.payload, "base64")),
         });
-        // Conditional: another replica may have marked it in between; its publishedAt stands.
-        // The payload goes: the bus holds the event now, and the record stays as what was sent.
-        const marked = await records.updateOne(
-          { _id: record._id, publishedAt: null },
-          { $set: { publishedAt: new Date() }, $unset: { payload: true } },
-        );
-        published += marked.modified;
+        // The bus holds the event now. Another replica may have deleted the record in between.
+        published += await records.deleteOne({ _id: record._id });
       }
       return { found, published };
     } catch (error) {

@@ -7,7 +7,9 @@ import type { CollectionDef, Doc, Session, Store } from "@bayad/store";
 /**
  * The transactional outbox: each service writes the event that announces a state change in the
  * same store transaction as the change itself, so an event exists exactly when the change does.
- * A relay later publishes unpublished records and marks them published.
+ * A relay later publishes the records and deletes each once the bus has acknowledged it: the
+ * collection holds only what is still to be published (the bus, and the records feed, hold the
+ * rest), so it stays small however long a service runs.
  */
 export interface OutboxRecord extends Doc {
   /** The event id, also the JetStream Nats-Msg-Id. */
@@ -19,16 +21,14 @@ export interface OutboxRecord extends Doc {
   resourceId: string;
   aggregateVersion: number;
   occurredAt: Date;
-  /** The protobuf-encoded Event, base64; removed once published (the bus holds the event then). */
-  payload?: string;
-  /** Null until the relay's publish is acknowledged. */
-  publishedAt: Date | null;
+  /** The protobuf-encoded Event, base64. */
+  payload: string;
 }
 
 export const outboxCollection: CollectionDef = {
   name: "outbox",
   // Publish order: oldest first, and a resource's events by version when they share a millisecond.
-  indexes: [{ name: "outbox_publish_order", keys: { publishedAt: 1, occurredAt: 1, aggregateVersion: 1 } }],
+  indexes: [{ name: "outbox_pending_order", keys: { occurredAt: 1, aggregateVersion: 1 } }],
 };
 
 /** The snapshot case of Event (which resource the event carries) and its value. */
@@ -74,7 +74,6 @@ export function createOutbox(store: Store, service: string): Outbox {
           aggregateVersion: event.aggregateVersion,
           occurredAt,
           payload: Buffer.from(toBinary(EventSchema, event)).toString("base64"),
-          publishedAt: null,
         },
         { session },
       );

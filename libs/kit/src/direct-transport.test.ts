@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Code, ConnectError, createClient, createRouterTransport, type ConnectRouter, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createContextValues, createRouterTransport, type ConnectRouter, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "@bayad/proto";
-import { createDirectTransport } from "./direct-transport.js";
+import { createDirectTransport, messagesCopiedByCaller } from "./direct-transport.js";
 import { AppError } from "./errors/app-error.js";
 import { fromConnectError, toConnectError } from "./errors/connect-errors.js";
 
@@ -34,6 +34,13 @@ describe("createDirectTransport", () => {
     const answer = await client.check({ service: "" });
     answer.status = NOT_SERVING;
     expect(kept.status).toBe(SERVING);
+  });
+
+  it("copies neither message for a caller that copies them itself (messagesCopiedByCaller)", async () => {
+    const kept = create(HealthCheckResponseSchema, { status: SERVING });
+    const client = healthClient({ check: () => kept });
+    const answer = await client.check({ service: "" }, { contextValues: createContextValues().set(messagesCopiedByCaller, true) });
+    expect(answer).toBe(kept);
   });
 
   it("runs the server interceptors around the call, first one outermost", async () => {

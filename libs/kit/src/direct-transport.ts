@@ -1,6 +1,7 @@
 import {
   Code,
   ConnectError,
+  createContextKey,
   createContextValues,
   createMethodImplSpec,
   createServiceImplSpec,
@@ -29,6 +30,12 @@ import { copyMessage } from "./message-copy.js";
 type UnaryNext = (request: UnaryRequest) => Promise<UnaryResponse>;
 
 /**
+ * Set by a caller whose request is a copy no one else holds and who copies the response itself
+ * (kit's port transport: both cross threads as structured clones), so the transport copies neither.
+ */
+export const messagesCopiedByCaller = createContextKey<boolean>(false, { description: "request and response are copied by the caller" });
+
+/**
  * A Connect transport to services in this process that calls their unary methods directly: the
  * request and the response cross as deep copies (`copyMessage`: each side holds its own message,
  * at a fraction of the cost of encoding and decoding it), the server's interceptors run around
@@ -51,19 +58,21 @@ export function createDirectTransport(options: {
 
   return {
     async unary(method, signal, timeoutMs, header, input, contextValues) {
+      const copied = contextValues?.get(messagesCopiedByCaller) ?? false;
       // Copied even when just created: create() keeps message values of the init by reference.
-      const message = copyMessage(normalize(method.input, input));
+      const request = normalize(method.input, input);
+      const message = copied ? request : copyMessage(request);
       const call = new CallSignal(signal, timeoutMs);
       try {
-        const request = new DirectRequest(method, call, timeoutMs, header, contextValues ?? createContextValues(), message);
-        const response = await call.race(dispatch(request));
+        const response = await call.race(dispatch(new DirectRequest(method, call, timeoutMs, header, contextValues ?? createContextValues(), message)));
+        const answer = response.message as MessageShape<typeof method.output>;
         return {
           stream: false,
           service: method.parent,
           method,
           header: response.header,
           trailer: response.trailer,
-          message: copyMessage(response.message as MessageShape<typeof method.output>),
+          message: copied ? answer : copyMessage(answer),
         };
       } catch (thrown) {
         throw asReceived(thrown);

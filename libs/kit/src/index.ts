@@ -45,4 +45,4 @@ export {
 } from "./metrics.js";
 export { pause } from "./pause.js";
 export { constantTimeEquals } from "./constant-time.js";
-export { createPortTransport, servePortCalls } from "./port-transport.js";
+export { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";

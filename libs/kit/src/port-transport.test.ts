@@ -13,7 +13,7 @@ import {
 import { create } from "@bufbuild/protobuf";
 import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus, OtpService } from "@bayad/proto";
 import { createDirectTransport } from "./direct-transport.js";
-import { createPortTransport, servePortCalls } from "./port-transport.js";
+import { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";
 import { AppError } from "./errors/app-error.js";
 import { fromConnectError, toConnectError } from "./errors/connect-errors.js";
 
@@ -33,19 +33,36 @@ afterEach(() => {
  * A real MessageChannel in this thread: port2 serves Health through kit's direct transport to
  * `implementation` (with `interceptors` on the server side), port1 carries the client's calls.
  */
-function overPort(implementation: Partial<ServiceImpl<typeof Health>>, interceptors: Interceptor[] = []) {
+function overPort(implementation: Partial<ServiceImpl<typeof Health>>, interceptors: Interceptor[] = [], options?: ServePortCallsOptions) {
   const routes = (router: ConnectRouter) => router.service(Health, implementation);
   const served = createDirectTransport({ routes, interceptors, streams: createRouterTransport(routes, { router: { interceptors } }) });
-  return overPortTo(served);
+  return overPortTo(served, options);
 }
 
 /** The same channel with Health served by any transport (one that ignores deadlines, say). */
-function overPortTo(served: Transport) {
+function overPortTo(served: Transport, options?: ServePortCallsOptions) {
   const { port1, port2 } = new MessageChannel();
-  servePortCalls(port2, [{ service: Health, transport: served }]);
+  servePortCalls(port2, [{ service: Health, transport: served }], options);
   const transport = createPortTransport(port1);
   opened.push({ transport, serving: port2 });
-  return { transport, serving: port2, client: createClient(Health, transport) };
+  return { transport, serving: port2, calling: port1, client: createClient(Health, transport) };
+}
+
+/** A channel serving `options`, whose implementation records which calls it started (and runs `whileHandling`). */
+function recordingStarts(options: ServePortCallsOptions, whileHandling: () => void = () => {}) {
+  const started: string[] = [];
+  const channel = overPort(
+    {
+      check(request) {
+        started.push(request.service);
+        whileHandling();
+        return { status: SERVING };
+      },
+    },
+    [],
+    options,
+  );
+  return { ...channel, started };
 }
 
 /** What a call threw, as a ConnectError (fails the test if the call succeeded). */
@@ -253,24 +270,17 @@ describe("createPortTransport with servePortCalls", () => {
     expect(reached).toBe(true);
   });
 
-  it("fails pending and new calls with UNAVAILABLE once the transport is closed", async () => {
+  it.each([
+    ["the transport is closed", (channel: ReturnType<typeof overPort>) => channel.transport.close()],
+    ["the other side's port closes", (channel: ReturnType<typeof overPort>) => channel.serving.close()],
+  ])("fails pending and new calls with UNAVAILABLE once %s", async (_when, close) => {
     const { check, entered } = neverAnswering();
-    const { client, transport } = overPort({ check });
-    const pending = failure(client.check({ service: "" }));
+    const channel = overPort({ check });
+    const pending = failure(channel.client.check({ service: "" }));
     await entered;
-    transport.close();
+    close(channel);
     expect((await pending).code).toBe(Code.Unavailable);
-    expect((await failure(client.check({ service: "" }))).code).toBe(Code.Unavailable);
-  });
-
-  it("fails a pending call with UNAVAILABLE when the other side's port closes, and later calls too", async () => {
-    const { check, entered } = neverAnswering();
-    const { client, serving } = overPort({ check });
-    const pending = failure(client.check({ service: "" }));
-    await entered;
-    serving.close();
-    expect((await pending).code).toBe(Code.Unavailable);
-    expect((await failure(client.check({ service: "" }))).code).toBe(Code.Unavailable);
+    expect((await failure(channel.client.check({ service: "" }))).code).toBe(Code.Unavailable);
   });
 
   it("answers UNIMPLEMENTED for a service that is not served on the other side", async () => {
@@ -298,6 +308,45 @@ describe("createPortTransport with servePortCalls", () => {
     expect((await failure(watching)).code).toBe(Code.Unimplemented);
     expect(statuses).toEqual([]);
   });
+
+  it("starts a few calls per turn and posts their answers before starting more", async () => {
+    const { client, calling, started } = recordingStarts({ callsPerTurn: 2 });
+    // The answers arrive on the caller's port in batches, one per turn of the serving side.
+    const batches: number[] = [];
+    calling.on("message", (answers: unknown[]) => batches.push(answers.length));
+    const answers = await Promise.all(["a", "b", "c", "d", "e"].map((service) => client.check({ service })));
+    expect(answers.map((answer) => answer.status)).toEqual([SERVING, SERVING, SERVING, SERVING, SERVING]);
+    expect(started).toEqual(["a", "b", "c", "d", "e"]);
+    expect(batches).toEqual([2, 2, 1]);
+  });
+
+  it("counts the wait for a turn against a call's deadline, and never starts a call whose deadline passed", async () => {
+    // Each call holds the thread well past the next call's deadline, as a long turn would.
+    const { client, started } = recordingStarts({ callsPerTurn: 1 }, () => {
+      const until = performance.now() + 50;
+      while (performance.now() < until);
+    });
+    const first = client.check({ service: "first" });
+    const late = failure(client.check({ service: "late" }, { timeoutMs: 10 }));
+    expect((await first).status).toBe(SERVING);
+    expect((await late).code).toBe(Code.DeadlineExceeded);
+    expect(started).toEqual(["first"]);
+  });
+
+  it("never starts a call canceled while it waited for its turn", async () => {
+    const { client, started } = recordingStarts({ callsPerTurn: 1 });
+    const caller = new AbortController();
+    const first = client.check({ service: "first" });
+    const waiting = failure(client.check({ service: "waiting" }, { signal: caller.signal }));
+    const last = client.check({ service: "last" });
+    // Posted in the same batch as the three calls: the second has not started when it arrives.
+    caller.abort();
+    expect((await waiting).code).toBe(Code.Canceled);
+    expect((await first).status).toBe(SERVING);
+    expect((await last).status).toBe(SERVING);
+    expect(started).toEqual(["first", "last"]);
+  });
+
   it("passes a cancel on: the implementation's signal aborts", async () => {
     let reached!: (signal: AbortSignal) => void;
     const entered = new Promise<AbortSignal>((resolve) => (reached = resolve));

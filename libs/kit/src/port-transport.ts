@@ -1,6 +1,7 @@
 import type { MessagePort } from "node:worker_threads";
-import { Code, ConnectError, type Transport } from "@connectrpc/connect";
+import { Code, ConnectError, createContextValues, type Transport } from "@connectrpc/connect";
 import { create, isMessage, toBinary, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+import { messagesCopiedByCaller } from "./direct-transport.js";
 
 /**
  * Unary rpcs across a MessagePort, for services running on another thread of this process (the
@@ -9,7 +10,8 @@ import { create, isMessage, toBinary, type DescMethodUnary, type DescService } f
  * transport: the service's interceptors, error boundary and deadline run as for any in-process
  * call). Messages cross as structured clones (protobuf-es messages are plain data), so neither
  * side encodes them; errors arrive as a remote caller sees them (code, message, metadata, details
- * as bytes). Both sides post in batches, one message per turn of the event loop.
+ * as bytes). Both sides post in batches, one message per turn of the event loop, and the serving
+ * side starts a few calls per turn (see `ServePortCallsOptions`).
  */
 
 type HeaderEntries = Array<[string, string]>;
@@ -124,11 +126,29 @@ export function createPortTransport(port: MessagePort): Transport & { close(): v
   };
 }
 
+export interface ServePortCallsOptions {
+  /**
+   * Calls started per turn of the event loop; the answers of one turn's calls are posted before
+   * the next turn's calls start. Default 4.
+   *
+   * A service on the embedded store answers a call within one turn (its awaits are all
+   * microtasks), so starting every call of a batch at once would answer them all in one long turn
+   * and post them together: the two threads would take turns working on one batch each instead
+   * of overlapping. A few calls per turn stream the answers back while the rest are worked on.
+   */
+  callsPerTurn?: number;
+}
+
 /**
  * The serving side: each call that arrives on `port` goes to its service's transport (the
  * running server's direct transport), and its answer or error goes back.
  */
-export function servePortCalls(port: MessagePort, services: Array<{ service: DescService; transport: Transport }>): void {
+export function servePortCalls(
+  port: MessagePort,
+  services: Array<{ service: DescService; transport: Transport }>,
+  options: ServePortCallsOptions = {},
+): void {
+  const callsPerTurn = options.callsPerTurn ?? 4;
   const methods = new Map<string, { method: DescMethodUnary; transport: Transport }>();
   for (const { service, transport } of services) {
     for (const method of service.methods) {
@@ -140,12 +160,42 @@ export function servePortCalls(port: MessagePort, services: Array<{ service: Des
   const post = batchedPoster<ReplyMessage>(port, (reply, error) =>
     port.postMessage([{ id: reply.id, error: { code: Code.Internal, message: `the answer cannot cross threads: ${error.message}`, metadata: [], details: [] } }]),
   );
+  /** Calls received and not yet started, in arrival order, with when they arrived. */
+  const waiting: Array<{ call: CallMessage; arrivedAt: number }> = [];
+  let turnScheduled = false;
+  /** One turn: post the answers of the last turn's calls, then start the next few. */
+  const turn = () => {
+    post.flush();
+    const started = waiting.splice(0, callsPerTurn);
+    for (const { call, arrivedAt } of started) {
+      // The deadline counts from arrival: time spent waiting for a turn is part of it.
+      const timeoutMs = call.timeoutMs === undefined ? undefined : call.timeoutMs - (performance.now() - arrivedAt);
+      if (timeoutMs !== undefined && timeoutMs <= 0) {
+        post({ id: call.id, error: crossingError(new ConnectError("the deadline passed before the call started", Code.DeadlineExceeded)) });
+      } else void answer({ ...call, timeoutMs }).then(post);
+    }
+    turnScheduled = started.length > 0;
+    if (turnScheduled) setImmediate(turn);
+  };
   port.on("message", (messages: Array<CallMessage | CancelMessage>) => {
+    const arrivedAt = performance.now();
     for (const message of messages) {
-      if (message.kind === "cancel") cancelable.get(message.id)?.abort(new ConnectError("the call was canceled", Code.Canceled));
-      else void answer(message).then(post);
+      if (message.kind === "call") waiting.push({ call: message, arrivedAt });
+      else if (!cancelWaiting(message.id)) cancelable.get(message.id)?.abort(new ConnectError("the call was canceled", Code.Canceled));
+    }
+    if (waiting.length > 0 && !turnScheduled) {
+      turnScheduled = true;
+      setImmediate(turn);
     }
   });
+
+  /** Drops a call canceled before it started (its caller has settled already); false when it is not waiting. */
+  function cancelWaiting(id: number): boolean {
+    const position = waiting.findIndex(({ call }) => call.id === id);
+    if (position === -1) return false;
+    waiting.splice(position, 1);
+    return true;
+  }
 
   async function answer(call: CallMessage): Promise<ReplyMessage> {
     const target = methods.get(`${call.service}/${call.method}`);
@@ -153,7 +203,9 @@ export function servePortCalls(port: MessagePort, services: Array<{ service: Des
     if (controller) cancelable.set(call.id, controller);
     try {
       if (!target) throw new ConnectError(`${call.service}.${call.method} is not served here`, Code.Unimplemented);
-      const response = await target.transport.unary(target.method, controller?.signal, call.timeoutMs, call.header, call.message as never, undefined);
+      // The request arrived as a clone and the answer leaves as one: the direct transport need not copy them again.
+      const values = createContextValues().set(messagesCopiedByCaller, true);
+      const response = await target.transport.unary(target.method, controller?.signal, call.timeoutMs, call.header, call.message as never, values);
       return { id: call.id, message: response.message, header: nonEmpty(response.header), trailer: nonEmpty(response.trailer) };
     } catch (thrown) {
       return { id: call.id, error: crossingError(ConnectError.from(thrown)) };
@@ -167,12 +219,13 @@ export function servePortCalls(port: MessagePort, services: Array<{ service: Des
  * Posts messages in batches: one postMessage per turn of the event loop (at its check phase)
  * carries every message queued since, so a burst of calls pays the port's fixed cost, and wakes
  * the other thread, once. A batch that cannot be cloned is posted one message at a time, and
- * `uncloneable` hears of each message that cannot.
+ * `uncloneable` hears of each message that cannot. `flush` posts what is queued at once.
  */
-function batchedPoster<T>(port: MessagePort, uncloneable: (message: T, error: Error) => void): (message: T) => void {
+function batchedPoster<T>(port: MessagePort, uncloneable: (message: T, error: Error) => void): ((message: T) => void) & { flush(): void } {
   let queued: T[] | undefined;
   const flush = () => {
-    const batch = queued!;
+    if (queued === undefined) return;
+    const batch = queued;
     queued = undefined;
     try {
       port.postMessage(batch);
@@ -186,7 +239,7 @@ function batchedPoster<T>(port: MessagePort, uncloneable: (message: T, error: Er
       }
     }
   };
-  return (message) => {
+  const post = (message: T) => {
     if (queued) {
       queued.push(message);
       return;
@@ -194,6 +247,7 @@ function batchedPoster<T>(port: MessagePort, uncloneable: (message: T, error: Er
     queued = [message];
     setImmediate(flush);
   };
+  return Object.assign(post, { flush });
 }
 
 /** An error as it crosses: details encoded to bytes (a remote caller's `findDetails` decodes them). */

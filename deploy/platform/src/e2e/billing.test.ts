@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { captureEvents, expectMovesPublished, type EventCapture } from "../test-support/event-capture.js";
 
 /** Plans, subscriptions and invoices over real HTTP, through the gateway to the billing service. */
 
@@ -8,12 +9,15 @@ const subscriptions = "/api/v1/payments/subscriptions";
 const helpers = "/api/v1/payments/test-helpers";
 
 let api: TestPlatform;
+let captured: EventCapture;
 
 beforeAll(async () => {
   api = await startTestPlatform();
+  captured = await captureEvents(api.platform.bus);
 });
 
 afterAll(async () => {
+  await captured?.stop();
   await api?.close();
 });
 
@@ -270,20 +274,18 @@ describe("a subscription's status follows its invoices", () => {
     expect((await readSubscription(subscription.subscriptionId)).status).toBe("past_due");
   });
 
-  it("writes every change with its event to the billing outbox", async () => {
+  it("publishes every change with its event through the billing outbox", async () => {
     const { subscription } = await subscribe();
     const [first] = await invoicesOf(subscription.subscriptionId);
     await payInvoice(first!.invoiceId);
-    const outbox = billingStore().collection<{ _id: string; subject: string; resourceId: string }>({ name: "outbox" });
-    const subjects = async (resourceId: string) => (await outbox.find({ resourceId }, { sort: { aggregateVersion: 1 } })).map((event) => event.subject);
-    expect(await subjects(subscription.subscriptionId)).toEqual([
-      "bayad.events.billing.subscription.created",
-      "bayad.events.billing.subscription.active",
+    await expectMovesPublished(captured, subscription.subscriptionId, [
+      ["bayad.events.billing.subscription.created", 1],
+      ["bayad.events.billing.subscription.active", 2],
     ]);
-    expect(await subjects(first!.invoiceId)).toEqual([
-      "bayad.events.billing.invoice.draft",
-      "bayad.events.billing.invoice.open",
-      "bayad.events.billing.invoice.paid",
+    await expectMovesPublished(captured, first!.invoiceId, [
+      ["bayad.events.billing.invoice.draft", 1],
+      ["bayad.events.billing.invoice.open", 2],
+      ["bayad.events.billing.invoice.paid", 3],
     ]);
   });
 });

@@ -66,11 +66,14 @@ export class IndexTree {
   collisions(doc: StoredDoc): string[] {
     if (!this.spec.unique || !this.covers(doc)) return [];
     const ids: string[] = [];
+    // Stepping from key to key: a check usually finds nothing, and an iterator costs more than the lookup.
+    const pair: [IndexKey, undefined] = [[], undefined];
     for (const values of this.valueCombinations(doc)) {
-      for (const [key] of this.tree.entries([...values, LOW])) {
-        if (!sameValues(key, values, values.length)) break;
-        const id = key[values.length] as string;
+      let next = this.tree.nextHigherPair([...values, LOW], pair);
+      while (next !== undefined && sameValues(next[0], values, values.length)) {
+        const id = next[0][values.length] as string;
         if (id !== doc._id) ids.push(id);
+        next = this.tree.nextHigherPair(next[0], pair);
       }
     }
     return ids;

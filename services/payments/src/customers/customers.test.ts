@@ -29,7 +29,6 @@ describe("createCustomer", () => {
       environment: "test",
       resourceId: customer._id,
       aggregateVersion: 1,
-      publishedAt: null,
     });
     const event = fromBinary(EventSchema, Buffer.from(events[0]!.payload, "base64"));
     expect(event.eventId).toBe(events[0]!._id);
