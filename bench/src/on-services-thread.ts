@@ -15,7 +15,7 @@ export async function pendingWork(services: LocalServices): Promise<string> {
   const parts: string[] = [];
   for (const [service, store] of Object.entries(services.stores)) {
     if (!(await store.listCollections()).includes(outboxCollection.name)) continue;
-    const unpublished = await store.collection(outboxCollection).count({ publishedAt: null });
+    const unpublished = await store.collection(outboxCollection).count({});
     if (unpublished > 0) parts.push(`${service} outbox ${unpublished}`);
   }
   const lag = await services.bus.pending(RECORDS_DURABLE_NAME);
