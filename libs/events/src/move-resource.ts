@@ -113,6 +113,7 @@ export async function writeNextVersion<T extends StatefulRecord<S>, S extends st
     record: next,
     event: { name: `${mover.resource}.${verb}`, caller: next, snapshot: mover.snapshot(next) },
     also: options.also ? (inSession) => options.also!(next, inSession) : undefined,
+    changed: [...(Object.keys(options.extra ?? {}) as Array<keyof T & string>), "aggregateVersion", "updatedAt"],
   });
   return written ? next : false;
 }

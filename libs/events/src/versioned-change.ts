@@ -17,6 +17,12 @@ export interface Change<T extends Versioned> {
   event: Omit<NewEvent, "resourceId" | "aggregateVersion">;
   /** Further writes that belong to the same change (run only if the change lands). */
   also?: (session: Session) => Promise<void>;
+  /**
+   * The fields in which `record` differs from the version before, when the caller knows them:
+   * a later version then writes only those (the stored document at the version before is the
+   * one the caller started from). Without it every field is written.
+   */
+  changed?: ReadonlyArray<keyof T & string>;
 }
 
 /**
@@ -43,10 +49,9 @@ export async function writeChange<T extends Versioned>(
   if (record.aggregateVersion === 1) {
     await change.collection.insertOne(record, { session });
   } else {
-    const { _id, ...fields } = record;
     const result = await change.collection.updateOne(
-      { _id, aggregateVersion: record.aggregateVersion - 1 },
-      { $set: fields },
+      { _id: record._id, aggregateVersion: record.aggregateVersion - 1 },
+      { $set: fieldsToWrite(record, change.changed) },
       { session },
     );
     if (result.matched === 0) return false;
@@ -57,4 +62,14 @@ export async function writeChange<T extends Versioned>(
     session,
   );
   return true;
+}
+
+function fieldsToWrite<T extends Versioned>(record: T, changed: ReadonlyArray<keyof T & string> | undefined): Partial<T> {
+  if (changed === undefined) {
+    const { _id, ...fields } = record;
+    return fields as Partial<T>;
+  }
+  const fields: Partial<T> = {};
+  for (const name of changed) fields[name] = record[name];
+  return fields;
 }

@@ -32,6 +32,16 @@ describe("projectRecord", () => {
     expect(await repository.findById("chk_1")).toEqual(before);
   });
 
+  it("changes nothing when a first version is delivered again, before or after a later one", async () => {
+    await projectRecord(deps, recordOf({ _id: "chk_1", status: "created" }));
+    const first = await repository.findById("chk_1");
+    expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "created" }))).toBe("unchanged");
+    expect(await repository.findById("chk_1")).toEqual(first);
+    await projectRecord(deps, recordOf({ _id: "chk_1", status: "pending", aggregateVersion: 2 }));
+    expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "created" }))).toBe("unchanged");
+    expect(await repository.findById("chk_1")).toMatchObject({ status: "pending", aggregateVersion: 2 });
+  });
+
   it("keeps the newest version when events arrive out of order", async () => {
     expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "paid", aggregateVersion: 3 }))).toBe("inserted");
     expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "pending", aggregateVersion: 2 }))).toBe("unchanged");

@@ -17,7 +17,10 @@ export type ProjectionOutcome = "inserted" | "replaced" | "unchanged";
  */
 export async function projectRecord(deps: ProjectionDeps, record: ProjectedRecord): Promise<ProjectionOutcome> {
   const now = deps.now();
-  // Most events update a record that exists: try the conditional replace first (one write).
+  // A first version is new unless delivered again: insert it (one write). A stored record is at
+  // this version or newer, so there is nothing to replace.
+  if (record.aggregateVersion === 1) return (await deps.repository.insertIfAbsent(record, now)) ? "inserted" : "unchanged";
+  // Later versions most likely update a record that exists: try the conditional replace first.
   if (await deps.repository.replaceIfOlder(record, now)) return "replaced";
   if (await deps.repository.insertIfAbsent(record, now)) return "inserted";
   // The record exists: either it was already at this version or newer, or a concurrent insert

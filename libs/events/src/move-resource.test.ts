@@ -1,0 +1,96 @@
+import { create, fromBinary } from "@bufbuild/protobuf";
+import { CustomerSchema, EventSchema } from "@bayad/proto";
+import { defineStateMachine } from "@bayad/kit";
+import { createEmbeddedStore, type Store } from "@bayad/store";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createResource, moveResource, type ResourceMover, type StatefulRecord } from "./move-resource.js";
+import { createOutbox } from "./outbox.js";
+import { commitChange } from "./versioned-change.js";
+import { outboxOf } from "./test-support/outbox-fixture.js";
+
+type Status = "open" | "closed";
+interface Thing extends StatefulRecord<Status> {
+  label: string;
+  note?: string;
+}
+
+const states = defineStateMachine<Status, "close" | "reopen">(
+  "thing",
+  { close: { from: ["open"], to: "closed" }, reopen: { from: ["closed"], to: "open" } },
+  { close: "closed", reopen: "reopened" },
+);
+
+let store: Store;
+let mover: ResourceMover<Thing, Status, "close" | "reopen">;
+
+beforeEach(() => {
+  store = createEmbeddedStore();
+  mover = {
+    store,
+    collection: store.collection<Thing>({ name: "things" }),
+    outbox: createOutbox(store, "test"),
+    states,
+    resource: "thing",
+    snapshot: (thing) => ({ case: "customer", value: create(CustomerSchema, { customerId: thing._id, name: thing.label }) }),
+  };
+});
+
+function newThing(): Thing {
+  return { _id: "thing_1", projectId: "prj_1", environment: "test", status: "open", label: "first", aggregateVersion: 1, updatedAt: new Date(0) };
+}
+
+/** The outbox's events of the thing, by version: [subject, aggregateVersion, snapshot name]. */
+async function eventsOf(id: string) {
+  const records = await outboxOf(store).find({ resourceId: id }, { sort: { aggregateVersion: 1 } });
+  return records.map((record) => {
+    const event = fromBinary(EventSchema, Buffer.from(record.payload, "base64"));
+    return [record.subject, record.aggregateVersion, event.snapshot.case === "customer" ? event.snapshot.value.name : undefined];
+  });
+}
+
+describe("moveResource", () => {
+  it("writes each move's new version with its event in one transaction", async () => {
+    await createResource(mover, newThing());
+    const closed = await moveResource(mover, newThing(), "close", { extra: { label: "second" } });
+    expect(closed).toMatchObject({ status: "closed", label: "second", aggregateVersion: 2 });
+    expect(await mover.collection.findOne({ _id: "thing_1" })).toEqual(closed);
+    expect(await eventsOf("thing_1")).toEqual([
+      ["bayad.events.test.thing.open", 1, "first"],
+      ["bayad.events.test.thing.closed", 2, "second"],
+    ]);
+  });
+
+  it("keeps the fields a move does not change, even those missing from the caller's copy", async () => {
+    const stored = await createResource(mover, { ...newThing(), note: "kept" });
+    // The caller's copy lacks `note` (a read of some fields): the move must not drop it.
+    const { note: _, ...partial } = stored;
+    const closed = await moveResource(mover, partial, "close");
+    expect(await mover.collection.findOne({ _id: "thing_1" })).toEqual({ ...closed, note: "kept" });
+  });
+
+  it("decides again from a fresh read when another change landed first", async () => {
+    await createResource(mover, newThing());
+    const renamed = { ...newThing(), label: "renamed", aggregateVersion: 2 };
+    expect(await commitChange({ ...mover, record: renamed, event: { name: "thing.renamed", caller: renamed, snapshot: mover.snapshot(renamed) } })).toBe(true);
+    const closed = await moveResource(mover, newThing(), "close");
+    expect(closed).toMatchObject({ status: "closed", label: "renamed", aggregateVersion: 3 });
+    expect(await mover.collection.findOne({ _id: "thing_1" })).toEqual(closed);
+    await expect(moveResource(mover, newThing(), "close")).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
+    expect(await eventsOf("thing_1")).toEqual([
+      ["bayad.events.test.thing.open", 1, "first"],
+      ["bayad.events.test.thing.renamed", 2, "renamed"],
+      ["bayad.events.test.thing.closed", 3, "renamed"],
+    ]);
+  });
+});
+
+describe("commitChange", () => {
+  it("writes nothing, not even the event, when the stored version is not the one before", async () => {
+    await createResource(mover, newThing());
+    const skipped = { ...newThing(), label: "skipped", aggregateVersion: 3 };
+    const landed = await commitChange({ ...mover, record: skipped, event: { name: "thing.renamed", caller: skipped, snapshot: mover.snapshot(skipped) } });
+    expect(landed).toBe(false);
+    expect(await mover.collection.findOne({ _id: "thing_1" })).toEqual(newThing());
+    expect(await eventsOf("thing_1")).toHaveLength(1);
+  });
+});
