@@ -1,4 +1,4 @@
-import { createContextKey, createContextValues, type CallOptions, type HandlerContext } from "@connectrpc/connect";
+import { createContextKey, createContextValues, type CallOptions, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 import { AppError } from "./errors/app-error.js";
 
 export type Environment = "test" | "live";
@@ -33,6 +33,16 @@ const header = {
  * the network context values stay with the client, so a remote service reads the metadata.
  */
 const callerKey = createContextKey<CallerContext | undefined>(undefined, { description: "the gateway's caller" });
+
+/** The caller a call's context values carry, if any (for a transport that passes it on). */
+export function callerValueOf(values: ContextValues): CallerContext | undefined {
+  return values.get(callerKey);
+}
+
+/** Sets `caller` in `values`, as callerCallOptions does (for a transport that passes it on). */
+export function setCallerValue(values: ContextValues, caller: CallerContext): ContextValues {
+  return values.set(callerKey, caller);
+}
 
 /** Options for an rpc on behalf of `caller`: the caller as metadata and as a context value, and the deadline. */
 export function callerCallOptions(caller: CallerContext, timeoutMs: number): CallOptions {

@@ -15,6 +15,7 @@ import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus, O
 import { createDirectTransport } from "./direct-transport.js";
 import { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";
 import { AppError } from "./errors/app-error.js";
+import { callerCallOptions, callerOf, callerValueOf, type CallerContext } from "./caller-context.js";
 import { fromConnectError, toConnectError } from "./errors/connect-errors.js";
 
 const { SERVING, NOT_SERVING } = HealthCheckResponse_ServingStatus;
@@ -116,6 +117,42 @@ describe("createPortTransport with servePortCalls", () => {
     await client.check({ service: "" }, { headers: new Headers({ "Bayad-Project-Id": "prj_2" }) });
     await client.check({ service: "" }, { headers: [["bayad-project-id", "prj_3"]] });
     expect(seen).toEqual(["prj_2", "prj_3"]);
+  });
+
+  it("carries the caller of callerCallOptions to the service as a context value, not only as metadata", async () => {
+    const seen: Array<{ value: CallerContext | undefined; caller: CallerContext }> = [];
+    const { client } = overPort({
+      check(_request, context) {
+        seen.push({ value: callerValueOf(context.values), caller: callerOf(context) });
+        return { status: SERVING };
+      },
+    });
+    const caller: CallerContext = { projectId: "prj_1", environment: "test", correlationId: "corr_1", idempotencyKey: "key-0000000000000001" };
+    await client.check({ service: "" }, callerCallOptions(caller, 1000));
+    await client.check({ service: "" }, { headers: { "bayad-project-id": "prj_2", "bayad-environment": "live" } });
+    expect(seen).toEqual([
+      { value: caller, caller },
+      { value: undefined, caller: { projectId: "prj_2", environment: "live", correlationId: "", idempotencyKey: undefined } },
+    ]);
+  });
+
+  it("hands the service's response header and trailer to onHeader and onTrailer", async () => {
+    const { client } = overPort({
+      check(_request, context) {
+        context.responseHeader.set("bayad-served-by", "payments");
+        context.responseTrailer.set("bayad-rows", "3");
+        return { status: SERVING };
+      },
+    });
+    const got: Record<string, string | null> = {};
+    await client.check(
+      { service: "" },
+      {
+        onHeader: (header) => (got.header = header.get("bayad-served-by")),
+        onTrailer: (trailer) => (got.trailer = trailer.get("bayad-rows")),
+      },
+    );
+    expect(got).toEqual({ header: "payments", trailer: "3" });
   });
 
   it("gives the caller its own answer and the implementation its own request", async () => {

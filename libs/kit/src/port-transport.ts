@@ -2,6 +2,7 @@ import type { MessagePort } from "node:worker_threads";
 import { Code, ConnectError, createContextValues, type Transport } from "@connectrpc/connect";
 import { create, isMessage, toBinary, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { messagesCopiedByCaller } from "./direct-transport.js";
+import { callerValueOf, setCallerValue, type CallerContext } from "./caller-context.js";
 
 /**
  * Unary rpcs across a MessagePort, for services running on another thread of this process (the
@@ -24,6 +25,12 @@ interface CallMessage {
   method: string;
   timeoutMs: number | undefined;
   header: HeaderEntries;
+  /**
+   * The caller the call's context values carry (see callerCallOptions): context values stay with
+   * the client, but the caller is plain data, so the service reads it as an in-process service
+   * does instead of parsing the metadata again.
+   */
+  caller: CallerContext | undefined;
   message: unknown;
   /** Whether the caller may cancel it (a `cancel` may follow). */
   cancelable: boolean;
@@ -72,7 +79,7 @@ export function createPortTransport(port: MessagePort): Transport & { close(): v
   });
 
   return {
-    async unary(method, signal, timeoutMs, header, input) {
+    async unary(method, signal, timeoutMs, header, input, contextValues) {
       if (closed) throw notRunning();
       const message = isMessage(input, method.input) ? input : create(method.input, input);
       const id = nextId++;
@@ -101,20 +108,14 @@ export function createPortTransport(port: MessagePort): Transport & { close(): v
           method: method.name,
           timeoutMs,
           header: headerEntries(header),
+          caller: contextValues && callerValueOf(contextValues),
           message,
           cancelable: signal !== undefined,
         });
       });
       if (outcome instanceof ConnectError) throw outcome;
       if ("error" in outcome) throw receivedError(outcome.error);
-      return {
-        stream: false,
-        service: method.parent,
-        method,
-        header: new Headers(outcome.header),
-        trailer: new Headers(outcome.trailer),
-        message: outcome.message as never,
-      };
+      return new PortResponse(method, outcome.header, outcome.trailer, outcome.message) as never;
     },
     stream(method) {
       return Promise.reject(new ConnectError(`${method.parent.typeName}.${method.name}: streaming calls do not cross threads`, Code.Unimplemented));
@@ -205,6 +206,7 @@ export function servePortCalls(
       if (!target) throw new ConnectError(`${call.service}.${call.method} is not served here`, Code.Unimplemented);
       // The request arrived as a clone and the answer leaves as one: the direct transport need not copy them again.
       const values = createContextValues().set(messagesCopiedByCaller, true);
+      if (call.caller) setCallerValue(values, call.caller);
       const response = await target.transport.unary(target.method, controller?.signal, call.timeoutMs, call.header, call.message as never, values);
       return { id: call.id, message: response.message, header: nonEmpty(response.header), trailer: nonEmpty(response.trailer) };
     } catch (thrown) {
@@ -266,6 +268,36 @@ function receivedError(error: ReceivedError): ConnectError {
   const received = new ConnectError(error.message, error.code, new Headers(error.metadata));
   for (const detail of error.details) received.details.push({ type: detail.type, value: detail.value, debug: undefined });
   return received;
+}
+
+/**
+ * A unary answer whose header and trailer become `Headers` only when read: Connect's client reads
+ * them only for `onHeader`/`onTrailer` callbacks, and a `Headers` costs a WebIDL conversion.
+ */
+class PortResponse {
+  readonly stream = false;
+  readonly service: DescService;
+  private headers: Headers | undefined;
+  private trailers: Headers | undefined;
+
+  constructor(
+    readonly method: DescMethodUnary,
+    private readonly headerEntries: HeaderEntries | undefined,
+    private readonly trailerEntries: HeaderEntries | undefined,
+    readonly message: unknown,
+  ) {
+    this.service = method.parent;
+  }
+
+  get header(): Headers {
+    this.headers ??= new Headers(this.headerEntries);
+    return this.headers;
+  }
+
+  get trailer(): Headers {
+    this.trailers ??= new Headers(this.trailerEntries);
+    return this.trailers;
+  }
 }
 
 function headerEntries(header: ConstructorParameters<typeof Headers>[0]): HeaderEntries {
