@@ -173,7 +173,7 @@ export function servePortCalls(
       const timeoutMs = call.timeoutMs === undefined ? undefined : call.timeoutMs - (performance.now() - arrivedAt);
       if (timeoutMs !== undefined && timeoutMs <= 0) {
         post({ id: call.id, error: crossingError(new ConnectError("the deadline passed before the call started", Code.DeadlineExceeded)) });
-      } else void answer({ ...call, timeoutMs }).then(post);
+      } else void answer(call, timeoutMs).then(post);
     }
     turnScheduled = started.length > 0;
     if (turnScheduled) setImmediate(turn);
@@ -198,7 +198,8 @@ export function servePortCalls(
     return true;
   }
 
-  async function answer(call: CallMessage): Promise<ReplyMessage> {
+  /** Runs one call with what is left of its deadline (`timeoutMs`, counted from its arrival). */
+  async function answer(call: CallMessage, timeoutMs: number | undefined): Promise<ReplyMessage> {
     const target = methods.get(`${call.service}/${call.method}`);
     const controller = call.cancelable ? new AbortController() : undefined;
     if (controller) cancelable.set(call.id, controller);
@@ -207,7 +208,7 @@ export function servePortCalls(
       // The request arrived as a clone and the answer leaves as one: the direct transport need not copy them again.
       const values = createContextValues().set(messagesCopiedByCaller, true);
       if (call.caller) setCallerValue(values, call.caller);
-      const response = await target.transport.unary(target.method, controller?.signal, call.timeoutMs, call.header, call.message as never, values);
+      const response = await target.transport.unary(target.method, controller?.signal, timeoutMs, call.header, call.message as never, values);
       return { id: call.id, message: response.message, header: nonEmpty(response.header), trailer: nonEmpty(response.trailer) };
     } catch (thrown) {
       return { id: call.id, error: crossingError(ConnectError.from(thrown)) };

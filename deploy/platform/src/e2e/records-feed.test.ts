@@ -316,7 +316,7 @@ describe.skipIf(!natsReady)("records feed on NATS JetStream (needs NATS_URL)", (
     const { ids, events } = await withEventCapture(api.platform.bus, async (captured) => {
       const ids = await produceEverything(api, project.testKey);
       await expectEverythingInFeed(api, ids, project.testKey);
-      return { ids, events: await captured.published(ids.paymentLinkId, 2) };
+      return { ids, events: await captured.publishedThrough(ids.paymentLinkId, 2) };
     });
     expect(events.map((captured) => captured.event.aggregateVersion)).toEqual([1, 2]);
     // The latest event again, under its own id (JetStream drops it), and the first event again

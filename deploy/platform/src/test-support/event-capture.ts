@@ -32,13 +32,6 @@ export async function captureEvents(bus: EventBus) {
   }
 
   return {
-    /** Waits until `count` events of the resource have arrived; returns them by aggregateVersion. */
-    published(resourceId: string, count: number): Promise<CapturedEvent[]> {
-      return eventually(async () => {
-        const events = of(resourceId);
-        return events.length === count ? events : undefined;
-      });
-    },
     /** Waits until the resource's event at `aggregateVersion` has arrived; returns all its events so far. */
     publishedThrough(resourceId: string, aggregateVersion: number): Promise<CapturedEvent[]> {
       return eventually(async () => {
