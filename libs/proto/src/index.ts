@@ -2,8 +2,6 @@
  * Generated protobuf code for Bayad's internal contracts. Everything under ./gen is produced by
  * `buf generate` from /proto and never edited by hand.
  */
-import "./text-encoding.js";
-
 export * from "./gen/bayad/common/v1/common_pb.js";
 export * from "./gen/bayad/payments/v1/resources_pb.js";
 export * from "./gen/bayad/payments/v1/payments_pb.js";
