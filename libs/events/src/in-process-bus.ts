@@ -3,6 +3,7 @@ import type { Logger } from "@bayad/kit";
 import type { BusMessage, Consumption, EventBus, MessageHandler } from "./bus.js";
 import { BusUnavailableError } from "./bus-unavailable-error.js";
 import { pause } from "@bayad/kit";
+import { RecentIds } from "./recent-ids.js";
 
 export interface InProcessBusOptions {
   /** A second publish of one eventId within this window is dropped. Default 2 min, like JetStream. */
@@ -53,21 +54,9 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
   /** The log; `log[i]` has sequence number `firstSeq + i`. */
   const log: BusMessage[] = [];
   let firstSeq = 0;
-  /** eventId → until when a repeat is dropped. Insertion order is expiry order (fixed window). */
-  const seen = new Map<string, number>();
+  const seen = new RecentIds(duplicateWindowMs, maxRememberedIds);
   const durables = new Map<string, Durable>();
   let closed = false;
-
-  function isDuplicate(eventId: string): boolean {
-    const now = performance.now();
-    for (const [id, until] of seen) {
-      if (until > now && seen.size < maxRememberedIds) break;
-      seen.delete(id);
-    }
-    if (seen.has(eventId)) return true;
-    seen.set(eventId, now + duplicateWindowMs);
-    return false;
-  }
 
   /**
    * Drops what every durable has passed. Before the first durable exists nothing is dropped, so
@@ -119,7 +108,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
   return {
     async publish(message) {
       if (closed) throw new BusUnavailableError("the in-process bus is closed");
-      if (isDuplicate(message.eventId)) return;
+      if (seen.seenElseRemember(message.eventId, performance.now())) return;
       log.push(message);
       for (const durable of durables.values()) durable.active?.wake?.();
     },
