@@ -22,6 +22,14 @@ export function nodeHttpRps(results: BenchResults): number | undefined {
   return row && isValid(row) ? row.result.requestsPerSecond : undefined;
 }
 
+/**
+ * The denominator of `row`'s ratio: node:http measured right before it when it was, else the
+ * run's node:http row.
+ */
+export function ratioBaseline(row: Row, results: BenchResults): number | undefined {
+  return row.nodeHttpBefore ?? nodeHttpRps(results);
+}
+
 export function recordRows(results: BenchResults): Row[] {
   return results.rows.filter((row) => row.id.startsWith("s5."));
 }
@@ -31,9 +39,12 @@ export function recordRows(results: BenchResults): Row[] {
  * verdicts), so a comparison script needs no knowledge of how they are computed.
  */
 export function toJson(results: BenchResults): unknown {
-  const baseline = nodeHttpRps(results);
   const scaling = recordsScaling(recordRows(results));
   const leak = leakEstimate(results.soak);
+  const ratioOf = (row: Row) => {
+    const baseline = ratioBaseline(row, results);
+    return baseline ? row.result.requestsPerSecond / baseline : null;
+  };
   const rowJson = (row: Row) => ({
     id: row.id,
     label: row.label,
@@ -41,13 +52,14 @@ export function toJson(results: BenchResults): unknown {
     problems: row.problems,
     requestsPerSecond: row.result.requestsPerSecond,
     latencyMs: row.result.latency,
-    vsNodeHttp: baseline ? row.result.requestsPerSecond / baseline : null,
+    nodeHttpBefore: row.nodeHttpBefore ?? null,
+    vsNodeHttp: ratioOf(row),
     requests: row.result.requests,
     durationSeconds: row.result.durationSeconds,
     errors: row.result.errors,
     timeouts: row.result.timeouts,
     outcomes: row.result.outcomes,
-    targets: rowChecks(row, baseline, results.options.connections),
+    targets: rowChecks(row, ratioBaseline(row, results), results.options.connections),
   });
   return {
     machine: results.machine,

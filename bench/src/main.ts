@@ -65,9 +65,12 @@ async function main(): Promise<void> {
 
   const profileDir = options.profile ? fileURLToPath(new URL("profiles/", resultsDir)) : undefined;
   if (profileDir) await mkdir(profileDir, { recursive: true });
+  // Measured again before each platform row; idle (and so out of the way) in between.
+  const nodeHttp = await forkChild<BaselineReady>("node:http", new URL(baselines[0].module, import.meta.url));
   const platform = await startPlatformProcess({ profileDir });
   process.stdout.write(`  platform ready at ${platform.gatewayUrl} (pid ${platform.pid})\n`);
-  rows.push(...(await platformRows(platform, options, load)));
+  rows.push(...(await platformRows(platform, options, load, nodeHttp.ready.url)));
+  await nodeHttp.stop();
   process.stdout.write(`  soak: scenario 2 for ${options.soakSeconds} s …\n`);
   const soakResult = await soak(platform, options.soakSeconds, options.settleSeconds, options.connections);
   const { peakRss } = await platform.memory();

@@ -1,4 +1,4 @@
-import { nodeHttpRps, recordRows, type BenchResults } from "./bench-results.js";
+import { ratioBaseline, recordRows, type BenchResults } from "./bench-results.js";
 import { isValid, type Row } from "./row.js";
 import { leakEstimate, recordsScaling, rowChecks, type TargetCheck } from "./targets.js";
 
@@ -23,7 +23,6 @@ function responses(row: Row): string {
 /** The results as Markdown: a header naming the machine and settings, the table, the memory section. */
 export function renderReport(results: BenchResults): string {
   const { machine, options, soak } = results;
-  const baseline = nodeHttpRps(results);
   const lines: string[] = [];
   lines.push(`# Bayad benchmark${options.quick ? " (quick run)" : ""}`, "");
   lines.push(
@@ -34,24 +33,30 @@ export function renderReport(results: BenchResults): string {
     `- Each row: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s at ${options.connections} connections (pipelining 1)`,
     `- Soak: ${options.soakSeconds} s, settle ${options.settleSeconds} s; records sizes: ${options.recordCounts.map(count).join(", ")}`,
     `- Server processes: each baseline and the platform in its own process; autocannon in the benchmark's`,
+    `- Ratios: each platform row over bare node:http measured right before it (the "node:http before" column); the other rows over the first row`,
     "",
   );
 
-  lines.push("| Scenario | req/s | p50 ms | p99 ms | vs node:http | target | responses |", "|---|---:|---:|---:|---:|---|---|");
+  lines.push(
+    "| Scenario | req/s | p50 ms | p99 ms | node:http before | vs node:http | target | responses |",
+    "|---|---:|---:|---:|---:|---:|---|---|",
+  );
   const row = (scenario: Row, checks: TargetCheck[]) => {
+    const baseline = ratioBaseline(scenario, results);
     const ratio = baseline ? `${((scenario.result.requestsPerSecond / baseline) * 100).toFixed(1)} %` : "—";
+    const before = scenario.nodeHttpBefore === undefined ? "—" : count(scenario.nodeHttpBefore);
     lines.push(
-      `| ${scenario.label} | ${count(scenario.result.requestsPerSecond)} | ${ms(scenario.result.latency.p50)} | ${ms(scenario.result.latency.p99)} | ${ratio} | ${checks.map(mark).join("; ") || "—"} | ${responses(scenario)} |`,
+      `| ${scenario.label} | ${count(scenario.result.requestsPerSecond)} | ${ms(scenario.result.latency.p50)} | ${ms(scenario.result.latency.p99)} | ${before} | ${ratio} | ${checks.map(mark).join("; ") || "—"} | ${responses(scenario)} |`,
     );
   };
   const records = recordRows(results);
   for (const scenario of results.rows) {
-    row(scenario, rowChecks(scenario, baseline, options.connections));
+    row(scenario, rowChecks(scenario, ratioBaseline(scenario, results), options.connections));
     if (scenario === records[records.length - 1]) {
       const scaling = recordsScaling(records);
       if (scaling) {
         lines.push(
-          `| 5 p50 at ${count(scaling.largest.recordsStored ?? Number.NaN)} ÷ p50 at ${count(scaling.smallest.recordsStored ?? Number.NaN)} records | — | ${scaling.ratio.toFixed(2)}× | — | — | ${mark(scaling.check)} | — |`,
+          `| 5 p50 at ${count(scaling.largest.recordsStored ?? Number.NaN)} ÷ p50 at ${count(scaling.smallest.recordsStored ?? Number.NaN)} records | — | ${scaling.ratio.toFixed(2)}× | — | — | — | ${mark(scaling.check)} | — |`,
         );
       }
     }

@@ -10,6 +10,11 @@ export interface Row {
   problems: string[];
   /** Scenario 5: how many payment records were stored while it ran. */
   recordsStored?: number;
+  /**
+   * Bare node:http's requests/s measured right before this row, with the same settings: this
+   * row's denominator (see ratioBaseline), so that the machine's drift over the run cancels out.
+   */
+  nodeHttpBefore?: number;
 }
 
 export function isValid(row: Row): boolean {

@@ -29,7 +29,7 @@ export interface TargetCheck {
   met: boolean | undefined;
 }
 
-/** The targets that apply to one row, judged against this run's node:http baseline. */
+/** The targets that apply to one row, judged against `nodeHttpRps` (the row's ratioBaseline). */
 export function rowChecks(row: Row, nodeHttpRps: number | undefined, connections: number): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const share = targets.throughputShare.get(row.id);
