@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, idempotencyRecordId, requestFingerprint } from "./fingerprint.js";
 
@@ -22,6 +23,29 @@ describe("request fingerprints", () => {
   it("are over JSON that reads back as the request (it is what reconciliation runs again)", () => {
     const input = { params: { id: "x" }, query: { limit: 5, tags: ["b", "a"] }, body: { note: "1,\"b\":2", skip: undefined } };
     expect(JSON.parse(canonicalJson(input))).toEqual({ params: { id: "x" }, query: { limit: 5, tags: ["b", "a"] }, body: { note: "1,\"b\":2" } });
+  });
+});
+
+describe("canonicalJson", () => {
+  /** The same value with every object's keys in reverse order. */
+  const reversed = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(reversed);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).reverse().map(([key, field]) => [key, reversed(field)]));
+  };
+
+  it("reads back as the value, whatever the key order, for any JSON", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = canonicalJson(value);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+        expect(canonicalJson(reversed(value))).toBe(text);
+      }),
+    );
+  });
+
+  it("sorts keys by UTF-16 code units, as JSON.stringify writes them", () => {
+    expect(canonicalJson({ b: 1, a: [true, null, "x"], "\u00e9": {}, Z: 2.5 })).toBe('{"Z":2.5,"a":[true,null,"x"],"b":1,"\u00e9":{}}');
   });
 });
 
