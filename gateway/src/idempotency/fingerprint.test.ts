@@ -44,7 +44,7 @@ describe("canonicalJson", () => {
     );
   });
 
-  it("sorts keys by UTF-16 code units, as JSON.stringify writes them", () => {
+  it("orders keys by UTF-16 code units and writes each as JSON.stringify does", () => {
     expect(canonicalJson({ b: 1, a: [true, null, "x"], "\u00e9": {}, Z: 2.5 })).toBe('{"Z":2.5,"a":[true,null,"x"],"b":1,"\u00e9":{}}');
   });
 });
