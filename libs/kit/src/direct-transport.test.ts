@@ -4,7 +4,9 @@ import { create } from "@bufbuild/protobuf";
 import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "@bayad/proto";
 import { createDirectTransport, messagesCopiedByCaller } from "./direct-transport.js";
 import { AppError } from "./errors/app-error.js";
-import { fromConnectError, toConnectError } from "./errors/connect-errors.js";
+import { fromConnectError } from "./errors/connect-errors.js";
+import { createLogger } from "./logger.js";
+import { errorBoundary } from "./service-server.js";
 
 const { SERVING, NOT_SERVING } = HealthCheckResponse_ServingStatus;
 
@@ -68,20 +70,13 @@ describe("createDirectTransport", () => {
   });
 
   it("delivers a catalogue error with its code and details, as a remote caller decodes it", async () => {
-    const refuse: Interceptor = (next) => async (request) => {
-      try {
-        return await next(request);
-      } catch (thrown) {
-        throw thrown instanceof AppError ? toConnectError(thrown) : thrown;
-      }
-    };
     const client = healthClient(
       {
         check() {
           throw new AppError("VALIDATION_FAILED", "bad service", { details: ["service: unknown"], cause: new Error("inside") });
         },
       },
-      [refuse],
+      [errorBoundary(createLogger("test", "silent"))],
     );
     const thrown = await client.check({ service: "x" }).catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(ConnectError);

@@ -16,7 +16,9 @@ import { createDirectTransport } from "./direct-transport.js";
 import { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";
 import { AppError } from "./errors/app-error.js";
 import { callerCallOptions, callerOf, callerValueOf, type CallerContext } from "./caller-context.js";
-import { fromConnectError, toConnectError } from "./errors/connect-errors.js";
+import { fromConnectError } from "./errors/connect-errors.js";
+import { createLogger } from "./logger.js";
+import { errorBoundary } from "./service-server.js";
 
 const { SERVING, NOT_SERVING } = HealthCheckResponse_ServingStatus;
 
@@ -190,20 +192,13 @@ describe("createPortTransport with servePortCalls", () => {
   });
 
   it("delivers a catalogue error with its code, message and details, as a remote caller decodes it", async () => {
-    const refuse: Interceptor = (next) => async (request) => {
-      try {
-        return await next(request);
-      } catch (thrown) {
-        throw thrown instanceof AppError ? toConnectError(thrown) : thrown;
-      }
-    };
     const { client } = overPort(
       {
         check() {
           throw new AppError("VALIDATION_FAILED", "bad service", { details: ["service: unknown"], cause: new Error("inside") });
         },
       },
-      [refuse],
+      [errorBoundary(createLogger("test", "silent"))],
     );
     const thrown = await failure(client.check({ service: "x" }));
     expect(thrown.code).toBe(Code.InvalidArgument);

@@ -49,9 +49,10 @@ export interface RunningServer {
 /**
  * Converts what a handler throws into what crosses the wire: catalogue errors keep their code,
  * an unreachable store is UNAVAILABLE, and anything else becomes a bare INTERNAL with no text
- * from inside (it is logged here instead).
+ * from inside (it is logged here instead). Exported so that the transports' tests run behind the
+ * boundary every service runs behind.
  */
-function errorBoundary(logger: Logger): Interceptor {
+export function errorBoundary(logger: Logger): Interceptor {
   return (next) => async (request) => {
     const started = Date.now();
     // Plain fields, not a child logger: most calls succeed and log nothing at the usual level.
