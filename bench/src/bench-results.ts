@@ -59,6 +59,7 @@ export function toJson(results: BenchResults): unknown {
     errors: row.result.errors,
     timeouts: row.result.timeouts,
     outcomes: row.result.outcomes,
+    cpuPerRequest: row.cpu ?? null,
     targets: rowChecks(row, ratioBaseline(row, results), results.options.connections),
   });
   return {

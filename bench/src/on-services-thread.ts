@@ -3,6 +3,7 @@ import { outboxCollection } from "@bayad/events";
 import type { LocalServices } from "@bayad/platform";
 import { paymentRecordsCollection, RECORDS_DURABLE_NAME } from "@bayad/records-service";
 import { collectGarbage } from "./memory.js";
+import { osThreadIdHere } from "./thread-cpu.js";
 
 /**
  * What the benchmark runs where the platform's services run (their worker thread, or the main
@@ -41,4 +42,9 @@ export async function dropServiceData(services: LocalServices): Promise<number> 
 export function heapUsedHere(): number {
   collectGarbage();
   return getHeapStatistics().used_heap_size;
+}
+
+/** The operating system's id of the thread the services run on (null without /proc). */
+export function servicesThreadId(): number | null {
+  return osThreadIdHere() ?? null;
 }

@@ -17,5 +17,5 @@ export async function runOtpScenario(platform: PlatformHandle, load: LoadSetting
   const otpId = await generateOtp(platform, token, recipient, freshValue("otp-key"));
   const code = await readOtpCode(platform, recipient, otpId);
   const wrongCode = String((Number(code) + 1) % 10 ** code.length).padStart(code.length, "0");
-  return measureScenario(platform.gatewayUrl, verifyWrongCodes(token, otpId, wrongCode), load);
+  return measureScenario(platform.gatewayUrl, verifyWrongCodes(token, otpId, wrongCode), load, platform.cpuMeter);
 }

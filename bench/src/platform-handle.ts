@@ -1,5 +1,6 @@
 import { oneProcessNodeFlags } from "@bayad/platform/node-flags";
 import { forkChild, type ForkedChild } from "./child-process.js";
+import { platformCpuMeter, type CpuMeter } from "./thread-cpu.js";
 import type { MemoryReading } from "./memory.js";
 import type { PlatformCommand, PlatformReady } from "./platform-protocol.js";
 
@@ -10,6 +11,8 @@ export interface PlatformHandle extends PlatformReady {
   drain(): Promise<void>;
   countRecords(): Promise<number>;
   dropData(): Promise<number>;
+  /** Measures CPU per request by thread (see thread-cpu.ts); undefined where /proc cannot tell. */
+  readonly cpuMeter: CpuMeter | undefined;
   /** Closes the platform gracefully, then ends its process. */
   stop(): Promise<void>;
 }
@@ -50,6 +53,7 @@ export async function startPlatformProcess(options: PlatformStartOptions = {}): 
     drain: () => run<void>("drain"),
     countRecords: () => run<number>("count-records"),
     dropData: () => run<number>("drop-data"),
+    cpuMeter: platformCpuMeter(child.pid, child.ready.servicesThreadId),
     async stop() {
       stopping = true;
       await run<void>("stop");

@@ -2,7 +2,7 @@ import { startPlatform, type RunningPlatform } from "@bayad/platform";
 import { announceFailure, announceReady, answerRequests, exitWithParent } from "./ipc.js";
 import { readMemory } from "./memory.js";
 import type { PlatformCommand, PlatformReady } from "./platform-protocol.js";
-import { countRecords, drain, dropData, servicesHeapUsed } from "./store-maintenance.js";
+import { countRecords, drain, dropData, servicesHeapUsed, servicesThreadId } from "./store-maintenance.js";
 
 /**
  * The platform under test (a child process of the benchmark, started with --expose-gc): the
@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     testApiKey: platform.testApiKey,
     projectId: platform.projectId,
     adminApiKey: platform.adminApiKey,
+    servicesThreadId: await servicesThreadId(running),
   };
   announceReady(ready);
 }

@@ -11,6 +11,11 @@ export interface PlatformReady {
   projectId: string;
   /** For the setup calls only an operator can make (service tokens, the OTP development outbox). */
   adminApiKey: string;
+  /**
+   * The operating system's id of the thread the services run on (the process id when they share
+   * the main thread), for CPU per thread; null where /proc cannot tell.
+   */
+  servicesThreadId: number | null;
 }
 
 /**

@@ -26,7 +26,7 @@ export async function platformRows(platform: PlatformHandle, options: BenchOptio
     const row = await measureRow();
     return nodeHttpBefore === undefined ? row : { ...row, nodeHttpBefore };
   };
-  const measure = (scenario: scenarios.Scenario) => paired(() => measureScenario(platform.gatewayUrl, scenario, load));
+  const measure = (scenario: scenarios.Scenario) => paired(() => measureScenario(platform.gatewayUrl, scenario, load, platform.cpuMeter));
 
   rows.push(await measure(scenarios.capabilities(apiKey)));
   rows.push(await measure(scenarios.createCheckouts(apiKey)));

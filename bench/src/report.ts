@@ -63,7 +63,7 @@ export function renderReport(results: BenchResults): string {
   }
   const leak = leakEstimate(soak);
   row(soak.row, [leak.check]);
-  lines.push("");
+  lines.push("", ...cpuSection(results.rows, results.machine.cores));
 
   lines.push("## Memory (platform process)", "");
   lines.push(
@@ -82,4 +82,34 @@ export function renderReport(results: BenchResults): string {
     "",
   );
   return lines.join("\n");
+}
+
+/**
+ * CPU per request by thread for the rows that measured it, in microseconds: where a row's CPU
+ * went, which its req/s alone cannot tell (a row is bound by its busiest thread and, on a machine
+ * with few cores, by the sum of every thread, the load generator's included).
+ */
+export function cpuSection(rows: readonly Row[], cores: number): string[] {
+  const measured = rows.filter((row) => row.cpu !== undefined);
+  if (measured.length === 0) return [];
+  const us = (value: number) => value.toFixed(0);
+  const lines = [
+    "## CPU per request (µs)",
+    "",
+    "Over each platform row's measured run (not its warm-up): each thread of the platform process from " +
+      "`/proc/<pid>/task/<tid>/stat`, the load generator from the benchmark's own `process.cpuUsage()`. " +
+      `With ${cores} cores, ${cores} s of CPU per second is all there is, for the platform and autocannon together.`,
+    "",
+    "| Scenario | gateway thread | services thread | other threads (GC helpers, libuv) | platform | load generator | all |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const row of measured) {
+    const cpu = row.cpu!;
+    const platform = cpu.gatewayUs + (cpu.servicesUs ?? 0) + cpu.otherUs;
+    lines.push(
+      `| ${row.label} | ${us(cpu.gatewayUs)} | ${cpu.servicesUs === null ? "(on the gateway thread)" : us(cpu.servicesUs)} | ${us(cpu.otherUs)} | ${us(platform)} | ${us(cpu.loadGeneratorUs)} | ${us(platform + cpu.loadGeneratorUs)} |`,
+    );
+  }
+  lines.push("");
+  return lines;
 }

@@ -1,5 +1,6 @@
 import { runLoad, type LoadResult, type LoadSettings } from "./run-autocannon.js";
 import type { Scenario } from "./scenarios.js";
+import type { CpuMeter, CpuPerRequest } from "./thread-cpu.js";
 
 /** One measured row of the table. */
 export interface Row {
@@ -15,17 +16,22 @@ export interface Row {
    * row's denominator (see ratioBaseline), so that the machine's drift over the run cancels out.
    */
   nodeHttpBefore?: number;
+  /** The platform's rows: CPU per request by thread over the measured run (not the warm-up). */
+  cpu?: CpuPerRequest;
 }
 
 export function isValid(row: Row): boolean {
   return row.problems.length === 0;
 }
 
-/** Runs `scenario` against `baseUrl` with warm-up, and judges its outcomes. */
-export async function measureScenario(baseUrl: string, scenario: Scenario, settings: LoadSettings): Promise<Row> {
+/** Runs `scenario` against `baseUrl` with warm-up, and judges its outcomes; `cpu` measures the server's threads. */
+export async function measureScenario(baseUrl: string, scenario: Scenario, settings: LoadSettings, cpu?: CpuMeter): Promise<Row> {
   process.stdout.write(`  ${scenario.label} …`);
-  const result = await runLoad(baseUrl, scenario.plan, settings);
+  let stop: ReturnType<CpuMeter> | undefined;
+  const result = await runLoad(baseUrl, scenario.plan, settings, cpu && (() => (stop = cpu())));
   const row: Row = { id: scenario.id, label: scenario.label, result, problems: problemsOf(result, scenario.expected) };
+  const used = stop?.(result.requests);
+  if (used) row.cpu = used;
   process.stdout.write(
     ` ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.latency.p50.toFixed(2)} ms, p99 ${result.latency.p99.toFixed(2)} ms` +
       `${isValid(row) ? "" : ` — INVALID: ${row.problems.join("; ")}`}\n`,

@@ -59,11 +59,12 @@ function errorCode(body: string): string {
   }
 }
 
-/** Runs the warm-up (if any), then the measured load, against `baseUrl`. */
-export async function runLoad(baseUrl: string, plan: RequestPlan, settings: LoadSettings): Promise<LoadResult> {
+/** Runs the warm-up (if any), then the measured load, against `baseUrl`; `measuring` is called between the two. */
+export async function runLoad(baseUrl: string, plan: RequestPlan, settings: LoadSettings, measuring?: () => void): Promise<LoadResult> {
   if (settings.warmupSeconds && settings.warmupSeconds > 0) {
     await measure(baseUrl, plan, { connections: settings.connections, durationSeconds: settings.warmupSeconds });
   }
+  measuring?.();
   return measure(baseUrl, plan, settings);
 }
 

@@ -48,6 +48,11 @@ export async function dropData(platform: RunningPlatform): Promise<number> {
   return deleted;
 }
 
+/** The operating system's id of the services' thread (see PlatformReady.servicesThreadId). */
+export function servicesThreadId(platform: RunningPlatform): Promise<number | null> {
+  return platform.withServices<number | null>(onServicesThread, "servicesThreadId");
+}
+
 /** The V8 heap the services' thread holds after a full collection (0 when they share the main thread's heap). */
 export function servicesHeapUsed(platform: RunningPlatform): Promise<number> {
   if (platform.servicesThread === "main") return Promise.resolve(0);
