@@ -38,10 +38,12 @@ export abstract class DocumentSet {
   abstract delete(doc: StoredDoc): void;
 
   insert(input: object): StoredDoc {
-    const { _id, ...rest } = toBson(input) as Record<string, unknown>;
-    if (typeof _id !== "string") throw new Error("Documents need a string _id");
+    const id = (input as { _id?: unknown })._id;
+    if (typeof id !== "string") throw new Error("Documents need a string _id");
+    // Checked before the copy: a taken `_id` is the expected answer of a claim (an idempotency key).
+    if (this.get(id) !== undefined) throw new DuplicateKeyError("_id_");
+    const { _id, ...rest } = toBson(input) as Record<string, unknown> & { _id: string };
     const doc: StoredDoc = { _id, ...rest };
-    if (this.get(_id) !== undefined) throw new DuplicateKeyError("_id_");
     this.assertUnique(doc);
     this.put(undefined, doc);
     return doc;
