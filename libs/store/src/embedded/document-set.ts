@@ -42,7 +42,7 @@ export abstract class DocumentSet {
     if (typeof id !== "string") throw new Error("Documents need a string _id");
     // Checked before the copy: a taken `_id` is the expected answer of a claim (an idempotency key).
     if (this.get(id) !== undefined) throw new DuplicateKeyError("_id_");
-    const { _id, ...rest } = toBson(input) as Record<string, unknown> & { _id: string };
+    const { _id, ...rest } = toBson(input) as StoredDoc;
     const doc: StoredDoc = { _id, ...rest };
     this.assertUnique(doc);
     this.put(undefined, doc);
