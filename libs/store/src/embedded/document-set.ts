@@ -42,8 +42,8 @@ export abstract class DocumentSet {
     if (typeof id !== "string") throw new Error("Documents need a string _id");
     // Checked before the copy: a taken `_id` is the expected answer of a claim (an idempotency key).
     if (this.get(id) !== undefined) throw new DuplicateKeyError("_id_");
-    const { _id, ...rest } = toBson(input) as StoredDoc;
-    const doc: StoredDoc = { _id, ...rest };
+    // `_id` first, where MongoDB keeps it; the copy's own `_id` (the same string) lands in its place.
+    const doc: StoredDoc = { _id: id, ...(toBson(input) as Record<string, unknown>) };
     this.assertUnique(doc);
     this.put(undefined, doc);
     return doc;
