@@ -17,6 +17,7 @@ import { createReconciler } from "./idempotency/reconciler.js";
 import { createIdempotentExecution } from "./idempotency/idempotent-execution.js";
 import { createOperationRunner } from "./routes/operation.js";
 import { paymentsRoutes } from "./routes/payments.js";
+import { routedResources } from "./routes/routed-resources.js";
 import { billingRoutes } from "./routes/billing.js";
 import { linksRoutes } from "./routes/links.js";
 import { recordsRoutes } from "./routes/records.js";
@@ -80,7 +81,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const handlers = {
     ...healthRoutes(store, clients),
     ...adminRoutes({ projects, apiKeys, devIssuer }),
-    ...paymentsRoutes(clients.payments, publicUrl),
+    ...paymentsRoutes(clients.payments, publicUrl, routedResources(clients)),
     // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.
     ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl) : {}),
     ...(clients.links ? linksRoutes(clients.links, publicUrl) : {}),

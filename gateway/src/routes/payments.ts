@@ -15,11 +15,13 @@ import { enumToText, publicPaymentIntentStatus } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
 import { dateField, moneyOf, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
 
-function capabilitiesToJson(capabilities: Capabilities | undefined) {
+/** The payments service's capabilities, with the resources the gateway routes to other services. */
+function capabilitiesToJson(capabilities: Capabilities | undefined, otherResources: readonly string[]) {
+  const resources = capabilities?.resources ?? [];
   return {
     currency: capabilities?.currency ?? "PHP",
     paymentMethods: capabilities?.paymentMethods ?? [],
-    resources: capabilities?.resources ?? [],
+    resources: [...resources, ...otherResources.filter((resource) => !resources.includes(resource))],
   };
 }
 
@@ -82,8 +84,11 @@ function refundToJson(refund: Refund | undefined) {
   };
 }
 
-/** Payments operations ⇄ PaymentsService rpcs. */
-export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicUrl: PublicUrl): OperationHandlers {
+/**
+ * Payments operations ⇄ PaymentsService rpcs. `otherResources` is what capabilities' `resources`
+ * adds for the other services the gateway routes to (see routed-resources.ts).
+ */
+export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicUrl: PublicUrl, otherResources: readonly string[]): OperationHandlers {
   const simulateCheckout = (outcome: SimulatedOutcome): OperationHandlers[string] =>
     async ({ params }, { call }) => {
       const response = await payments.simulateCheckoutOutcome({ checkoutId: params.checkoutId, outcome }, call);
@@ -105,7 +110,7 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
   return {
     async getPaymentCapabilities(_input, { call }) {
       const response = await payments.getCapabilities({}, call);
-      return { status: 200, data: capabilitiesToJson(response.capabilities) };
+      return { status: 200, data: capabilitiesToJson(response.capabilities, otherResources) };
     },
 
     async createCustomer({ body }, { call }) {

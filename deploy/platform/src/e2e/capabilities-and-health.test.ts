@@ -31,10 +31,12 @@ describe("getPaymentCapabilities", () => {
     }
   });
 
-  it("lists customers among the resources it serves", async () => {
+  it("lists every resource the platform serves, by path name", async () => {
     const response = await api.request("GET", "/api/v1/payments/capabilities");
 
-    expect(response.body.data.resources).toContain("customers");
+    expect(response.body.data.resources).toEqual([
+      "customers", "checkouts", "intents", "refunds", "subscriptions", "plans", "invoices", "payment-links", "records",
+    ]);
   });
 
   it("reports the sandbox's payment methods in test mode and none in live mode until a live provider is configured", async () => {

@@ -136,6 +136,9 @@ describe("request validation from the OpenAPI document", () => {
       const response = await fetch(`${gateway.url}/api/v1/payments/plans`, { headers: { Authorization: `Bearer ${key.apiKey}` } });
       expect(response.status).toBe(501);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("NOT_IMPLEMENTED");
+      // Nor does capabilities list what would answer 501.
+      const capabilities = await fetch(`${gateway.url}/api/v1/payments/capabilities`, { headers: { Authorization: `Bearer ${key.apiKey}` } });
+      expect(((await capabilities.json()) as { data: { resources: string[] } }).data.resources).toEqual(["customers", "checkouts", "intents", "refunds"]);
     } finally {
       await gateway.close();
     }
