@@ -1,8 +1,10 @@
 import type { Client } from "@connectrpc/connect";
-import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { PaymentRecord, RecordsService } from "@bayad/proto";
+import { AppError } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
 import { required } from "./json.js";
+import { timestampOfDateTime } from "./date-time.js";
 
 function recordToJson(record: PaymentRecord) {
   return {
@@ -20,7 +22,13 @@ function recordToJson(record: PaymentRecord) {
 }
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
-const timestamp = (value: unknown) => (typeof value === "string" ? timestampFromDate(new Date(value)) : undefined);
+/** A date-time filter, to the nanosecond; the validator has checked its form already. */
+function timestamp(value: unknown, parameter: string) {
+  if (typeof value !== "string") return undefined;
+  const parsed = timestampOfDateTime(value);
+  if (!parsed) throw new AppError("VALIDATION_FAILED", "The request is invalid.", { details: [`${parameter}: must be a date-time`] });
+  return parsed;
+}
 
 /** The payment records feed ⇄ RecordsService. */
 export function recordsRoutes(records: Client<typeof RecordsService>): OperationHandlers {
@@ -30,8 +38,8 @@ export function recordsRoutes(records: Client<typeof RecordsService>): Operation
         {
           type: text(query.type),
           status: text(query.status),
-          createdAfter: timestamp(query.createdAfter),
-          createdBefore: timestamp(query.createdBefore),
+          createdAfter: timestamp(query.createdAfter, "createdAfter"),
+          createdBefore: timestamp(query.createdBefore, "createdBefore"),
           // 0 when absent: the records service owns the default page size.
           limit: typeof query.limit === "number" ? query.limit : 0,
           cursor: text(query.cursor),

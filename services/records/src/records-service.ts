@@ -1,8 +1,8 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { RecordsService } from "@bayad/proto";
 import { callerOf } from "@bayad/kit";
 import type { Store } from "@bayad/store";
+import { createdBound } from "./records/created-bound.js";
 import { createCursorCodec } from "./records/cursor.js";
 import { listPaymentRecords, type ListRecordsDeps } from "./records/list-records.js";
 import { paymentRecordToProto } from "./records/payment-record.js";
@@ -25,8 +25,8 @@ export function createRecordsService(deps: RecordsServiceDeps): ServiceImpl<type
       const page = await listPaymentRecords(listing, callerOf(context), {
         type: request.type,
         status: request.status,
-        createdAfter: request.createdAfter ? timestampDate(request.createdAfter) : undefined,
-        createdBefore: request.createdBefore ? timestampDate(request.createdBefore) : undefined,
+        createdAfter: request.createdAfter ? createdBound(request.createdAfter) : undefined,
+        createdBefore: request.createdBefore ? createdBound(request.createdBefore) : undefined,
         limit: request.limit,
         cursor: request.cursor,
       });

@@ -252,6 +252,10 @@ describe("records feed pagination", () => {
     const iso = encodeURIComponent(at.toISOString());
     expect((await walkFeed(api, `createdAfter=${iso}`, project.testKey)).map((r) => r.id)).toEqual([id]);
     expect(await walkFeed(api, `createdBefore=${iso}`, project.testKey)).toEqual([]);
+    // Half a millisecond later: the record is before that instant, not at or after it.
+    const later = encodeURIComponent(`${at.toISOString().slice(0, -1)}5Z`);
+    expect((await walkFeed(api, `createdBefore=${later}`, project.testKey)).map((r) => r.id)).toEqual([id]);
+    expect(await walkFeed(api, `createdAfter=${later}`, project.testKey)).toEqual([]);
   });
 });
 
