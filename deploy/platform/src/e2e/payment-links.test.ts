@@ -208,6 +208,10 @@ describe("paying a link (test helper)", () => {
     expect(paid.body.data).toMatchObject({ status: "paid", active: false, archived: false });
     expectError(await api.request("PATCH", `${links}/${link.paymentLinkId}`, { body: { archive: true } }), 409, "INVALID_STATE_TRANSITION");
     expectError(await api.request("POST", payHelper(link.paymentLinkId)), 409, "INVALID_STATE_TRANSITION");
+    // Not archived is the archive state it has: the link comes back unchanged.
+    const unarchived = await api.request("PATCH", `${links}/${link.paymentLinkId}`, { body: { archive: false } });
+    expect(unarchived.status).toBe(200);
+    expect(unarchived.body.data).toEqual(paid.body.data);
   });
 
   it("refuses to pay an archived link", async () => {

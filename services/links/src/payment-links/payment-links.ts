@@ -2,7 +2,7 @@ import { AppError, CURRENCY, fromStoredMetadata, newId, notFound, toStoredMetada
 import { createResource, moveResource, type Outbox } from "@bayad/events";
 import { askProvider, hostedPageResource, providerOf, type PayerAction, type PaymentProviders } from "@bayad/provider";
 import type { Store } from "@bayad/store";
-import { paymentLinkStates, paymentLinkToProto, type PaymentLinkRecord, type PaymentLinkState } from "./payment-link.js";
+import { paymentLinkStates, paymentLinkToProto, type PaymentLinkRecord } from "./payment-link.js";
 import type { PaymentLinksRepository } from "./payment-links-repository.js";
 
 export interface PaymentLinksDeps {
@@ -129,9 +129,10 @@ export async function getPaymentLink(deps: PaymentLinksDeps, caller: CallerConte
 }
 
 /**
- * Archives (archive=true) or reactivates a link. Asking for the state it already has is a
- * no-op (no write, no event), also when a concurrent request got there first; a paid link
- * refuses both with INVALID_STATE_TRANSITION.
+ * Archives (archive=true) or reactivates a link. Asking for the archive state it already has is
+ * a no-op (no write, no event), also when a concurrent request got there first: so
+ * `archive: false` returns a paid link (never archived) unchanged, while `archive: true` on it
+ * refuses with INVALID_STATE_TRANSITION.
  */
 export async function setPaymentLinkArchived(
   deps: PaymentLinksDeps,
@@ -139,15 +140,15 @@ export async function setPaymentLinkArchived(
   linkId: string,
   archive: boolean,
 ): Promise<PaymentLinkRecord> {
-  const wanted: PaymentLinkState = archive ? "archived" : "active";
+  const hasWanted = (link: PaymentLinkRecord) => (link.status === "archived") === archive;
   const record = await getPaymentLink(deps, caller, linkId);
-  if (record.status === wanted) return record;
+  if (hasWanted(record)) return record;
   try {
     return await move(deps, record, archive ? "archive" : "unarchive");
   } catch (error) {
     if (error instanceof AppError && error.code === "INVALID_STATE_TRANSITION") {
       const fresh = await deps.repository.findById(caller, linkId);
-      if (fresh?.status === wanted) return fresh;
+      if (fresh && hasWanted(fresh)) return fresh;
     }
     throw error;
   }
