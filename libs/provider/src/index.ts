@@ -14,7 +14,7 @@ export {
 } from "./port.js";
 export { createSandboxProvider, type SandboxProviderOptions } from "./sandbox/sandbox-provider.js";
 export { scenarioMetadataKey } from "./sandbox/scenarios.js";
-export { parseQrPhPayload, type ParsedQrPhPayload } from "./qrph/qrph-payload.js";
+export { parseQrPhPayload, fitsQrPhText, MAX_QRPH_AMOUNT_MINOR, type ParsedQrPhPayload } from "./qrph/qrph-payload.js";
 export { renderQrPng } from "./qrph/qr-image.js";
 export { providerOf, askProvider, type PaymentProviders } from "./providers.js";
 export { pageTokenMatches, hostedPageResource } from "./page-token.js";

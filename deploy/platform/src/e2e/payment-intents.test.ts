@@ -216,6 +216,21 @@ describe("payment intents", () => {
       }
     });
 
+    it("refuses, naming the field, a reference or an amount a QR Ph code cannot carry", async () => {
+      for (const [extra, field] of [
+        [{ referenceId: "注文" }, "referenceId"],
+        [{ referenceId: "\t" }, "referenceId"],
+        [{ amount: { amountMinor: 1_000_000_000_000, currency: "PHP" } }, "amount.amountMinor"],
+      ] as const) {
+        const response = await api.request("POST", `${intents}/qrph`, { body: qrBody(extra) });
+        expect(response.status, JSON.stringify(extra)).toBe(400);
+        expect(response.body.error.code).toBe("VALIDATION_FAILED");
+        expect(response.body.error.details).toEqual([expect.stringMatching(new RegExp(`^(body\\.)?${field.replace(".", "\\.")}\\b`))]);
+      }
+      const largest = await createQr({ amount: { amountMinor: 999_999_999_999, currency: "PHP" }, referenceId: "Parañaque" });
+      expect(largest).toMatchObject({ amount: { amountMinor: 999_999_999_999 }, referenceId: "Parañaque" });
+    });
+
     it("serves the QR image at qrCodeImageUrl, decoding to a QR Ph payload of this intent", async () => {
       const qr = await createQr();
       const response = await fetch(qr.qrCodeImageUrl);

@@ -72,6 +72,8 @@ const MAX_NAME = 25;
 const MAX_CITY = 15;
 const MAX_REFERENCE = 25;
 const MAX_AMOUNT_TEXT = 13;
+/** The largest amount data object 54 holds: "9999999999.99", its 13 characters. */
+export const MAX_QRPH_AMOUNT_MINOR = 999_999_999_999;
 // What template 62 leaves for the id once its GUID and a full reference label are in:
 // 99 − (4+12) − (4+25) − 4 − (4+8) − 4.
 const MAX_PAYMENT_INTENT_ID = 34;
@@ -96,16 +98,21 @@ function toEmvText(value: string, maxLength: number): string {
     .trimEnd();
 }
 
+/** Whether a text keeps at least one character once made EMV text (a name, a city, a reference). */
+export function fitsQrPhText(value: string): boolean {
+  return toEmvText(value, Number.POSITIVE_INFINITY).length > 0;
+}
+
 function requiredText(field: string, value: string, maxLength: number): string {
   const text = toEmvText(value, maxLength);
-  if (text.length === 0) throw invalid(`${field} must contain printable ASCII characters`);
+  if (text.length === 0) throw invalid(`${field}: must contain printable ASCII characters`);
   return text;
 }
 
 function formatAmount(amountMinor: number): string {
-  if (!isValidAmountMinor(amountMinor)) throw invalid("amountMinor must be a safe integer of at least 1");
+  if (!isValidAmountMinor(amountMinor)) throw invalid("amountMinor: must be a safe integer of at least 1");
   const text = `${Math.floor(amountMinor / 100)}.${String(amountMinor % 100).padStart(2, "0")}`;
-  if (text.length > MAX_AMOUNT_TEXT) throw invalid(`amountMinor gives ${text}, over ${MAX_AMOUNT_TEXT} characters`);
+  if (text.length > MAX_AMOUNT_TEXT) throw invalid(`amountMinor: gives ${text}, over ${MAX_AMOUNT_TEXT} characters`);
   return text;
 }
 
@@ -115,9 +122,9 @@ function formatAmount(amountMinor: number): string {
  * sanitized and cut to fit; an identifier that does not fit is rejected, never cut.
  */
 export function buildQrPhPayload(input: QrPhPayloadInput): string {
-  if (!/^\d{4}$/.test(input.merchantCategoryCode)) throw invalid("merchantCategoryCode must be 4 digits");
+  if (!/^\d{4}$/.test(input.merchantCategoryCode)) throw invalid("merchantCategoryCode: must be 4 digits");
   if (input.paymentIntentId.length > MAX_PAYMENT_INTENT_ID) {
-    throw invalid(`paymentIntentId must be at most ${MAX_PAYMENT_INTENT_ID} characters`);
+    throw invalid(`paymentIntentId: must be at most ${MAX_PAYMENT_INTENT_ID} characters`);
   }
   const body = [
     encodeDataObject(ID.payloadFormat, "01"),

@@ -140,6 +140,25 @@ describe("createQrPhPaymentIntent", () => {
     expect(await eventsOf(intent._id)).toEqual([["payment_intent.awaiting_next_action", 1]]);
   });
 
+  it("refuses, naming the field, a reference or amount a QR Ph code cannot carry, and writes nothing", async () => {
+    const { deps, outbox } = await setup();
+    await expect(createQrPhPaymentIntent(deps, caller(), { ...qr(), referenceId: "注文" })).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: [expect.stringMatching(/^referenceId: /)],
+    });
+    await expect(createQrPhPaymentIntent(deps, caller(), qr(0, 1_000_000_000_000))).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: [expect.stringMatching(/^amount\.amountMinor: must be at most 999999999999/)],
+    });
+    expect(await deps.repository.collection.count({})).toBe(0);
+    expect(await outbox.count({})).toBe(0);
+    // The largest amount, and a reference whose accents fold to ASCII, are carried.
+    expect(await createQrPhPaymentIntent(deps, caller(), { ...qr(0, 999_999_999_999), referenceId: "Parañaque" })).toMatchObject({
+      status: "awaiting_next_action",
+      referenceId: "Parañaque",
+    });
+  });
+
   it("defaults expirySeconds to 1800 and refuses one outside 60 to 9000", async () => {
     const { deps } = await setup();
     expect((await createQrPhPaymentIntent(deps, caller(), qr())).expirySeconds).toBe(1800);

@@ -1,9 +1,16 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
 import { createResource, moveResource, type Outbox } from "@bayad/events";
-import { renderQrPng, type PayerAction } from "@bayad/provider";
 import type { Store } from "@bayad/store";
-import { askProvider, providerOf, type PaymentProviders } from "@bayad/provider";
-import { pageTokenMatches } from "@bayad/provider";
+import {
+  askProvider,
+  fitsQrPhText,
+  MAX_QRPH_AMOUNT_MINOR,
+  pageTokenMatches,
+  providerOf,
+  renderQrPng,
+  type PayerAction,
+  type PaymentProviders,
+} from "@bayad/provider";
 import { paymentIntentStates, paymentIntentToProto, type PaymentIntentRecord } from "./payment-intent.js";
 import type { PaymentIntentsRepository } from "./payment-intents-repository.js";
 
@@ -92,14 +99,23 @@ export async function createPaymentIntent(deps: PaymentIntentsDeps, caller: Muta
   return insert(deps, caller, { ...newRecord(deps, caller, input), status: "requires_action", paymentMethod: "card" });
 }
 
-function expirySecondsOf(input: CreateQrPhPaymentIntentInput): number {
-  const seconds = input.expirySeconds || qrPhExpirySeconds.default;
-  if (!Number.isInteger(seconds) || seconds < qrPhExpirySeconds.min || seconds > qrPhExpirySeconds.max) {
-    throw new AppError("VALIDATION_FAILED", undefined, {
-      details: [`expirySeconds: must be an integer from ${qrPhExpirySeconds.min} to ${qrPhExpirySeconds.max}`],
-    });
+/**
+ * What a QR Ph code can carry, checked before anything is asked or written: its amount field holds
+ * 13 characters, and its reference label printable ASCII only (accents folded, the rest dropped).
+ * `expirySeconds` is the one asked for, or the default.
+ */
+function qrPhProblems(input: CreateQrPhPaymentIntentInput, expirySeconds: number): string[] {
+  const problems: string[] = [];
+  if (!fitsQrPhText(input.referenceId)) {
+    problems.push("referenceId: must contain a character a QR Ph code can carry (printable ASCII; accented letters count)");
   }
-  return seconds;
+  if (input.amountMinor > MAX_QRPH_AMOUNT_MINOR) {
+    problems.push(`amount.amountMinor: must be at most ${MAX_QRPH_AMOUNT_MINOR}, the largest amount a QR Ph code holds`);
+  }
+  if (!Number.isInteger(expirySeconds) || expirySeconds < qrPhExpirySeconds.min || expirySeconds > qrPhExpirySeconds.max) {
+    problems.push(`expirySeconds: must be an integer from ${qrPhExpirySeconds.min} to ${qrPhExpirySeconds.max}`);
+  }
+  return problems;
 }
 
 /**
@@ -109,7 +125,9 @@ function expirySecondsOf(input: CreateQrPhPaymentIntentInput): number {
  */
 export async function createQrPhPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, input: CreateQrPhPaymentIntentInput) {
   const provider = providerOf(deps.providers, caller.environment);
-  const expirySeconds = expirySecondsOf(input);
+  const expirySeconds = input.expirySeconds || qrPhExpirySeconds.default;
+  const problems = qrPhProblems(input, expirySeconds);
+  if (problems.length > 0) throw new AppError("VALIDATION_FAILED", undefined, { details: problems });
   const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
   if (existing) return existing;
 
