@@ -223,6 +223,12 @@ describe("createPortTransport with servePortCalls", () => {
     expect(thrown.metadata.get("bayad-trace")).toBe("t_1");
   });
 
+  it("serves a Connect router transport, which takes whole milliseconds only, within a deadline", async () => {
+    const served = createRouterTransport((router) => router.service(Health, { check: () => ({ status: SERVING }) }));
+    const { client } = overPortTo(served);
+    expect((await client.check({ service: "" }, { timeoutMs: 2_000 })).status).toBe(SERVING);
+  });
+
   it("ends a call that outlives its deadline with DEADLINE_EXCEEDED", async () => {
     const { check, entered } = neverAnswering();
     const { client } = overPort({ check });

@@ -169,8 +169,9 @@ export function servePortCalls(
     post.flush();
     const started = waiting.splice(0, callsPerTurn);
     for (const { call, arrivedAt } of started) {
-      // The deadline counts from arrival: time spent waiting for a turn is part of it.
-      const timeoutMs = call.timeoutMs === undefined ? undefined : call.timeoutMs - (performance.now() - arrivedAt);
+      // The deadline counts from arrival: time spent waiting for a turn is part of it. Whole
+      // milliseconds, rounded up: a Connect transport refuses a fractional timeout.
+      const timeoutMs = call.timeoutMs === undefined ? undefined : Math.ceil(call.timeoutMs - (performance.now() - arrivedAt));
       if (timeoutMs !== undefined && timeoutMs <= 0) {
         post({ id: call.id, error: crossingError(new ConnectError("the deadline passed before the call started", Code.DeadlineExceeded)) });
       } else void answer(call, timeoutMs).then(post);
