@@ -25,7 +25,7 @@ export function healthRoutes(store: Store, clients: ServiceClients): OperationHa
         record("store", () => store.ping().then(() => true)),
         ...Object.entries(clients.health).map(([name, health]) =>
           record(name, async () => {
-            const response = await health.check({ service: "" }, { timeoutMs: checkTimeoutMs });
+            const response = await health.client.check({ service: health.service }, { timeoutMs: checkTimeoutMs });
             return response.status === HealthCheckResponse_ServingStatus.SERVING;
           }),
         ),

@@ -23,9 +23,20 @@ export interface ServiceClients {
   links?: Client<typeof LinksService>;
   records?: Client<typeof RecordsService>;
   otp?: Client<typeof OtpService>;
-  /** grpc.health.v1 of each service, by name, for readiness. */
-  health: Record<string, Client<typeof Health>>;
+  /**
+   * grpc.health.v1 of each service, by name, for readiness: the client, and the service name it
+   * asks about (one transport may carry several services, as the one-process platform's does).
+   */
+  health: Record<string, { client: Client<typeof Health>; service: string }>;
 }
+
+const serviceTypeNames: Record<keyof ServiceAddresses, string> = {
+  payments: PaymentsService.typeName,
+  billing: BillingService.typeName,
+  links: LinksService.typeName,
+  records: RecordsService.typeName,
+  otp: OtpService.typeName,
+};
 
 function grpcTransport(baseUrl: string): Transport {
   return createGrpcTransport({ baseUrl, sessionManager: new GuardedSessionManager(baseUrl) });
@@ -46,6 +57,11 @@ export function createServiceClients(addresses: ServiceAddresses): ServiceClient
     links: clientOf(LinksService, "links"),
     records: clientOf(RecordsService, "records"),
     otp: clientOf(OtpService, "otp"),
-    health: Object.fromEntries(Object.entries(transports).map(([name, transport]) => [name, createClient(Health, transport)])),
+    health: Object.fromEntries(
+      Object.entries(transports).map(([name, transport]) => [
+        name,
+        { client: createClient(Health, transport), service: serviceTypeNames[name as keyof ServiceAddresses] },
+      ]),
+    ),
   };
 }

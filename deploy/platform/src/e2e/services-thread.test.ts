@@ -76,6 +76,13 @@ describe("the platform with its services on a worker thread (npm start's layout)
     expect(record.status).toBe("pending");
   });
 
+  it("is ready: the gateway's readiness reaches every service on the worker", async () => {
+    const response = await fetch(`${platform.gatewayUrl}/readyz`);
+    const body = (await response.json()) as { data: { checks: Record<string, string> } };
+    expect(response.status).toBe(200);
+    expect(body.data.checks).toEqual({ store: "ok", payments: "ok", billing: "ok", links: "ok", records: "ok", otp: "ok" });
+  });
+
   it("serves the services' metrics at the gateway's /metrics beside the process's", async () => {
     const response = await fetch(`${platform.gatewayUrl}/metrics`, { headers: { Authorization: `Bearer ${platform.adminApiKey}` } });
     const text = await response.text();

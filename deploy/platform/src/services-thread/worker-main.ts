@@ -1,8 +1,10 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { createLogger, Registry, servePortCalls } from "@bayad/kit";
+import { Health } from "@bayad/proto";
 import { runWithServices, startLocalServices, type LocalServices } from "../local-services.js";
 import { serviceDescriptors, serviceNames, type ServiceName } from "../services-mode/components.js";
 import type { ControlReply, ControlRequest, ServicesWorkerData, WorkerStarted } from "./protocol.js";
+import { healthByService } from "./health-by-service.js";
 
 /**
  * The services thread of the one-process platform (`npm start`): every service with its store,
@@ -17,10 +19,9 @@ const metrics = new Registry();
 
 async function start(): Promise<LocalServices> {
   const services = await startLocalServices({ ...settings, logger, metrics });
-  servePortCalls(
-    rpcPort,
-    serviceNames.map((name) => ({ service: serviceDescriptors[name], transport: services.services[name].transport })),
-  );
+  const served = serviceNames.map((name) => ({ service: serviceDescriptors[name], transport: services.services[name].transport }));
+  const health = healthByService(served.map(({ service, transport }) => ({ typeName: service.typeName, transport })));
+  servePortCalls(rpcPort, [...served, { service: Health, transport: health }]);
   return services;
 }
 
