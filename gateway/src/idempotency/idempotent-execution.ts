@@ -79,7 +79,7 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
       await records.complete(id, begun.attempt, outcome.response);
       return { response: outcome.response, replayed: false };
     }
-    if ("refused" in outcome) {
+    if ("refused" in outcome || "invalid" in outcome) {
       // Nothing happened, so the key is free again: a later retry with it is a first attempt.
       await records.release(id, begun.attempt);
       throw outcome.error;

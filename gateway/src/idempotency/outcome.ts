@@ -6,7 +6,9 @@ export type Outcome =
   | { known: true; response: StoredResponse }
   | { known: false; error: AppError }
   /** Turned away before anything happened (a rate limit): the key is not used up. */
-  | { known: false; refused: true; error: AppError };
+  | { known: false; refused: true; error: AppError }
+  /** The request itself is invalid: nothing happened, on this attempt or an earlier one. */
+  | { known: false; invalid: true; error: AppError };
 
 /**
  * Runs a mutation and says whether its outcome is known. A response, or an error the service
@@ -24,6 +26,8 @@ export async function settleOutcome(run: () => Promise<StoredResponse>, correlat
         return { known: true, response: { status: error.httpStatus, body: errorEnvelope(error, correlationId) } };
       case "refused":
         return { known: false, refused: true, error };
+      case "invalid":
+        return { known: false, invalid: true, error };
       case "unresolved":
         return { known: false, error };
     }

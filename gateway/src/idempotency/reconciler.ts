@@ -43,6 +43,12 @@ export function createReconciler(options: ReconcilerOptions) {
       logger.info({ operationId: record.operationId, status: outcome.response.status }, "idempotency key reconciled");
       return;
     }
+    if ("invalid" in outcome) {
+      // The stored request is invalid, so the first attempt did nothing either: the key is free.
+      await records.release(record._id, record.attempt);
+      logger.info({ operationId: record.operationId, code: outcome.error.code }, "idempotency key released: its request is invalid");
+      return;
+    }
     const delay = Math.min(options.retryBaseMs * 2 ** Math.max(0, record.reconcileAttempts - 1), maxRetryDelayMs);
     await records.markUnknown(record._id, record.attempt, new Date(Date.now() + delay));
     logger.warn({ operationId: record.operationId, err: outcome.error, retryInMs: delay }, "idempotency key still unresolved");

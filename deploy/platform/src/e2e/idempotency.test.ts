@@ -65,6 +65,19 @@ describe("idempotency", () => {
     expect(second.body.meta.correlationId).not.toBe(first.body.meta.correlationId);
   });
 
+  it("leaves the key unused when the service refuses the request as invalid, as when the gateway does", async () => {
+    // The schema allows any reference; the service refuses one a QR Ph code cannot show.
+    const qr = (referenceId: string) => ({ referenceId, amount: { amountMinor: 250_00, currency: "PHP" } });
+    const key = newIdempotencyKey();
+    const refused = await api.request("POST", "/api/v1/payments/intents/qrph", { body: qr("注文"), idempotencyKey: key });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe("VALIDATION_FAILED");
+    const corrected = await api.request("POST", "/api/v1/payments/intents/qrph", { body: qr("order-42"), idempotencyKey: key });
+    expect(corrected.status).toBe(201);
+    expect(corrected.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(corrected.body.data.referenceId).toBe("order-42");
+  });
+
   it("answers 409 IDEMPOTENCY_KEY_PAYLOAD_MISMATCH when the key is reused with a different body", async () => {
     const key = newIdempotencyKey();
     await api.request("POST", customers, { body: customerBody("mismatch-1"), idempotencyKey: key });
@@ -159,6 +172,19 @@ describe("idempotency across a crash between the service's write and the gateway
     expect(retry.status).toBe(201);
     expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await customersWithReference(api, "crash-2")).toBe(1);
+  });
+
+  it("releases the key when reconciliation finds the request invalid: nothing was done with it", async () => {
+    const qr = (referenceId: string) => ({ referenceId, amount: { amountMinor: 250_00, currency: "PHP" } });
+    const key = newIdempotencyKey();
+    crashNext = true;
+    const crashed = await api.request("POST", "/api/v1/payments/intents/qrph", { body: qr("注文"), idempotencyKey: key });
+    expect(crashed.status).toBe(500);
+    const records = api.platform.stores.gateway.collection<{ _id: string; idempotencyKey: string }>({ name: "idempotency_records" });
+    await eventually(async () => ((await records.findOne({ idempotencyKey: key })) === null ? true : undefined));
+    const corrected = await api.request("POST", "/api/v1/payments/intents/qrph", { body: qr("order-43"), idempotencyKey: key });
+    expect(corrected.status).toBe(201);
+    expect(corrected.body.data.referenceId).toBe("order-43");
   });
 });
 

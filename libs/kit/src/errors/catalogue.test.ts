@@ -10,9 +10,13 @@ describe("errorOutcome", () => {
     expect(errorOutcome("OTP_DELIVERY_FAILED")).toBe("decided");
   });
 
+  it("marks a validation failure invalid: a service's 400 leaves its key unused, as the gateway's does", () => {
+    expect(errorOutcome("VALIDATION_FAILED")).toBe("invalid");
+  });
+
   it("defaults to decided below 500 and unresolved from 500 up", () => {
     const special = new Set<ErrorCode>([
-      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "OTP_DELIVERY_FAILED",
+      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED",
     ]);
     for (const [code, entry] of Object.entries(errorCatalogue) as [ErrorCode, { http: number }][]) {
       if (special.has(code)) continue;

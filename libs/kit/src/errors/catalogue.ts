@@ -4,9 +4,11 @@ import { Code } from "@connectrpc/connect";
  * What an error says about the outcome of the mutation that answered with it, for idempotency:
  * - `decided`: the service knows what happened; the answer is replayed for the key from then on.
  * - `refused`: turned away before anything happened (a rate limit); the key is not used up.
+ * - `invalid`: the request itself is invalid, as the same request always would be, so nothing
+ *   happened, on this attempt or any earlier one; the key is not used up.
  * - `unresolved`: the write may or may not have happened; the outcome must be reconciled.
  */
-export type ErrorOutcome = "decided" | "refused" | "unresolved";
+export type ErrorOutcome = "decided" | "refused" | "invalid" | "unresolved";
 
 interface ErrorEntry {
   http: number;
@@ -22,7 +24,7 @@ interface ErrorEntry {
  * consumer sees one stable `error.code` whichever side found the problem.
  */
 export const errorCatalogue = {
-  VALIDATION_FAILED: { http: 400, grpc: Code.InvalidArgument, message: "The request is invalid." },
+  VALIDATION_FAILED: { http: 400, grpc: Code.InvalidArgument, message: "The request is invalid.", outcome: "invalid" },
   MALFORMED_JSON: { http: 400, grpc: Code.InvalidArgument, message: "The request body is not valid JSON." },
   IDEMPOTENCY_KEY_REQUIRED: { http: 400, grpc: Code.InvalidArgument, message: "The Idempotency-Key header is required." },
   IDEMPOTENCY_KEY_INVALID: { http: 400, grpc: Code.InvalidArgument, message: "The Idempotency-Key header must be 16 to 255 characters." },
