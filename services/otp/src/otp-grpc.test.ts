@@ -79,7 +79,7 @@ describe("OTP service over gRPC (Connect client, HTTP/2)", () => {
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ConnectError);
     expect((refused as ConnectError).code).toBe(Code.ResourceExhausted);
-    expect(fromConnectError(refused)).toMatchObject({ code: "RATE_LIMITED", headers: { "Retry-After": "900" } });
+    expect(fromConnectError(refused)).toMatchObject({ code: "RATE_LIMITED", headers: { "Retry-After": "930" } });
   });
 
   it("refuses a mutation without an Idempotency-Key", async () => {

@@ -2,17 +2,19 @@ import { AppError } from "@bayad/kit";
 import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
 import { keyedDigest } from "../codes/code-hash.js";
 import type { RateLimitSetting } from "../config.js";
+import { callsInWindow, sliceWidthMs, withCall, type Slice } from "./sliding-window.js";
 
 /**
- * One counter per limit, key and window. `_id` is scope:keyDigest:windowStart, so every
- * replica counting the same thing in the same window increments the same document.
+ * The calls one limit has let through for one key, in slices of its window (see sliding-window.ts).
+ * `_id` is scope:keyDigest, so every replica counting the same thing writes the same document;
+ * `version` makes each write conditional on what its writer read.
  */
 interface RateLimitRecord {
   _id: string;
   scope: string;
-  count: number;
-  windowStart: Date;
-  /** The window's end: the TTL index removes the counter some time after it. */
+  slices: Slice[];
+  version: number;
+  /** When the newest slice has left the window: the TTL index removes the record some time after. */
   expiresAt: Date;
 }
 
@@ -31,53 +33,65 @@ export interface RateLimitCharge {
 
 export interface RateLimiter {
   /**
-   * Counts one call against each limit in order and throws RATE_LIMITED, with Retry-After
-   * (seconds until that window ends), at the first one that is exceeded. Later limits are then
-   * not charged.
+   * Lets one call through every limit, or throws RATE_LIMITED with Retry-After (seconds until the
+   * fullest limit has room again). A refused call is counted by none of them.
    */
   charge(charges: RateLimitCharge[]): Promise<void>;
 }
 
+/** Gives up on a write that kept meeting concurrent ones; each lost turn was another call counted. */
+const MAX_TURNS = 50;
+
 /**
- * Fixed-window limits kept in the store, so they hold across replicas: each call is one atomic
- * `$inc` upsert of its window's counter, and the count it returns decides. A refused call has
- * been counted too (it keeps the window closed; it does not extend it).
+ * Sliding-window limits kept in the store, so they hold across replicas: at most `limit` calls in
+ * any `windowSeconds`, also across a window's boundary. All limits are checked before any is
+ * charged, so a call refused by one limit uses up none of the others. Each charge is a
+ * conditional write of what its writer read; a writer that lost a race reads and decides again.
  */
 export function createRateLimiter(store: Store, options: { secret: string; now: () => Date }): RateLimiter {
-  const counters = store.collection<RateLimitRecord>(rateLimitsCollection);
+  const records = store.collection<RateLimitRecord>(rateLimitsCollection);
+  const idOf = (charge: RateLimitCharge) => `${charge.scope}:${keyedDigest(options.secret, "rate-limit", charge.key)}`;
 
-  async function increment(charge: RateLimitCharge, windowStart: number, windowEnd: number): Promise<number> {
-    const id = `${charge.scope}:${keyedDigest(options.secret, "rate-limit", charge.key)}:${windowStart}`;
-    const update = {
-      $inc: { count: 1 },
-      $setOnInsert: { scope: charge.scope, windowStart: new Date(windowStart), expiresAt: new Date(windowEnd) },
-    };
-    try {
-      const after = await counters.findOneAndUpdate({ _id: id }, update, { upsert: true, returnDocument: "after" });
-      return after?.count ?? 1;
-    } catch (error) {
-      // Two first calls of a window may both try to insert; the loser's retry is an update.
-      if (!isDuplicateKeyError(error)) throw error;
-      const after = await counters.findOneAndUpdate({ _id: id }, update, { upsert: true, returnDocument: "after" });
-      return after?.count ?? 1;
+  /** Throws RATE_LIMITED when `slices` leave no room for one more call at `now`. */
+  function ensureRoom(charge: RateLimitCharge, slices: Slice[], now: number): void {
+    const room = callsInWindow(slices, charge.setting, now);
+    if (room.count < charge.setting.limit) return;
+    const retryAfter = Math.max(1, Math.ceil((room.freeAt - now) / 1000));
+    throw new AppError("RATE_LIMITED", "Too many requests; retry after the Retry-After interval.", {
+      headers: { "Retry-After": String(retryAfter) },
+    });
+  }
+
+  /** Counts one call at `now`, if there is still room once concurrent writers are accounted for. */
+  async function record(charge: RateLimitCharge, now: number): Promise<void> {
+    const id = idOf(charge);
+    const windowMs = charge.setting.windowSeconds * 1000;
+    for (let turn = 0; turn < MAX_TURNS; turn++) {
+      const current = await records.findOne({ _id: id });
+      ensureRoom(charge, current?.slices ?? [], now);
+      const slices = withCall(current?.slices ?? [], charge.setting, now);
+      const expiresAt = new Date(slices[slices.length - 1]!.start + sliceWidthMs(charge.setting) + windowMs);
+      if (!current) {
+        try {
+          await records.insertOne({ _id: id, scope: charge.scope, slices, version: 1, expiresAt });
+          return;
+        } catch (error) {
+          if (!isDuplicateKeyError(error)) throw error;
+          continue;
+        }
+      }
+      const written = await records.updateOne({ _id: id, version: current.version }, { $set: { slices, version: current.version + 1, expiresAt } });
+      if (written.matched === 1) return;
     }
+    throw new AppError("SERVICE_UNAVAILABLE", "The rate limit could not be counted; retry shortly.");
   }
 
   return {
     async charge(charges) {
       const now = options.now().getTime();
-      for (const charge of charges) {
-        const windowMs = charge.setting.windowSeconds * 1000;
-        const windowStart = Math.floor(now / windowMs) * windowMs;
-        const windowEnd = windowStart + windowMs;
-        const count = await increment(charge, windowStart, windowEnd);
-        if (count > charge.setting.limit) {
-          const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000));
-          throw new AppError("RATE_LIMITED", "Too many requests; retry after the Retry-After interval.", {
-            headers: { "Retry-After": String(retryAfter) },
-          });
-        }
-      }
+      const current = await Promise.all(charges.map((charge) => records.findOne({ _id: idOf(charge) })));
+      charges.forEach((charge, i) => ensureRoom(charge, current[i]?.slices ?? [], now));
+      for (const charge of charges) await record(charge, now);
     },
   };
 }

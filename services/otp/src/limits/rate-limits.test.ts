@@ -8,7 +8,7 @@ import { createRateLimiter } from "./rate-limiter.js";
 const sms = (recipient: string) => ({ recipient, channel: "sms" as const, digits: 0, ttlSeconds: 0 });
 
 describe("rate limiter", () => {
-  it("counts in fixed windows, answers Retry-After to the window's end, and opens again after it", async () => {
+  it("counts in a sliding window: Retry-After runs until the oldest counted slice has left it", async () => {
     const store = createEmbeddedStore();
     const clock = createClock(new Date("2026-03-01T08:00:00.000Z"));
     const limiter = createRateLimiter(store, { secret: SECRET, now: clock.now });
@@ -18,8 +18,9 @@ describe("rate limiter", () => {
     clock.advance(15_500);
     await charge();
     await charge();
-    await expect(charge()).rejects.toMatchObject({ code: "RATE_LIMITED", headers: { "Retry-After": "45" } });
-    clock.advance(44_499);
+    // Counted in 2-second slices: the calls at 08:00:15.5 count until 08:01:16.
+    await expect(charge()).rejects.toMatchObject({ code: "RATE_LIMITED", headers: { "Retry-After": "61" } });
+    clock.advance(60_499);
     await expect(charge()).rejects.toMatchObject({ headers: { "Retry-After": "1" } });
     clock.advance(1);
     await charge();
@@ -37,7 +38,8 @@ describe("generate limits", () => {
     }
     await expect(generateOtp(deps, caller(freshKey()), sms("+639171234567"))).rejects.toMatchObject({
       code: "RATE_LIMITED",
-      headers: { "Retry-After": "900" },
+      // 15 minutes, and the 30 seconds of the slice the calls were counted in.
+      headers: { "Retry-After": "930" },
     });
     expect(await outbox.list("+639171234567")).toHaveLength(5);
     expect(await otps()).toHaveLength(5);
@@ -45,10 +47,10 @@ describe("generate limits", () => {
     await generateOtp(deps, caller(freshKey()), sms("+639170000000"));
   });
 
-  it("opens again when the window rolls over", async () => {
+  it("opens again once the calls have left the window", async () => {
     const { deps, clock } = await createHarness();
     for (let i = 0; i < 5; i++) await generateOtp(deps, caller(freshKey()), sms("+639171234567"));
-    clock.advance(899_000);
+    clock.advance(929_000);
     await expect(generateOtp(deps, caller(freshKey()), sms("+639171234567"))).rejects.toMatchObject({
       headers: { "Retry-After": "1" },
     });
@@ -73,9 +75,27 @@ describe("generate limits", () => {
     await generateOtp(deps, caller(freshKey(), "prj_a"), sms("+639172222222"));
     await expect(generateOtp(deps, caller(freshKey(), "prj_a"), sms("+639173333333"))).rejects.toMatchObject({
       code: "RATE_LIMITED",
-      headers: { "Retry-After": "60" },
+      headers: { "Retry-After": "62" },
     });
     await generateOtp(deps, caller(freshKey(), "prj_b"), sms("+639173333333"));
+  });
+
+  it("lets no more than 5 codes to one recipient through around a fixed window's boundary", async () => {
+    const { deps, clock, outbox } = await createHarness();
+    clock.advance(900_000 - 5_000);
+    for (let i = 0; i < 5; i++) await generateOtp(deps, caller(freshKey()), sms("+639171234567"));
+    clock.advance(6_000);
+    await expect(generateOtp(deps, caller(freshKey()), sms("+639171234567"))).rejects.toMatchObject({ code: "RATE_LIMITED" });
+    expect(await outbox.list("+639171234567")).toHaveLength(5);
+  });
+
+  it("does not count a call one limit refused against the others: one recipient cannot use up its project's limit", async () => {
+    const { deps } = await createHarness({ limits: { generatePerCaller: { limit: 6, windowSeconds: 60 } } });
+    for (let i = 0; i < 5; i++) await generateOtp(deps, caller(freshKey()), sms("+639171234567"));
+    for (let i = 0; i < 10; i++) {
+      await expect(generateOtp(deps, caller(freshKey()), sms("+639171234567"))).rejects.toMatchObject({ code: "RATE_LIMITED" });
+    }
+    await generateOtp(deps, caller(freshKey()), sms("+639170000000"));
   });
 });
 
@@ -92,7 +112,7 @@ describe("verify limits", () => {
     for (let i = 0; i < 10; i++) await verifyOtp(harness.deps, caller(freshKey()), { otpId: record._id, code: wrongCode });
     await expect(verifyOtp(harness.deps, caller(freshKey()), { otpId: record._id, code: wrongCode })).rejects.toMatchObject({
       code: "RATE_LIMITED",
-      headers: { "Retry-After": "60" },
+      headers: { "Retry-After": "62" },
     });
   });
 
@@ -106,7 +126,7 @@ describe("verify limits", () => {
     await expect(attempt(code)).rejects.toMatchObject({ code: "RATE_LIMITED" });
     expect((await harness.otps())[0]!.attempts).toBe(2);
 
-    harness.clock.advance(60_000);
+    harness.clock.advance(62_000);
     expect((await attempt(code)).verified).toBe(true);
   });
 
