@@ -35,6 +35,8 @@ export function absoluteRefs<T>(schema: T): T {
 export function describeViolations(errors: ErrorObject[] | null | undefined, whole: string): string[] {
   const seen = new Set<string>();
   for (const error of errors ?? []) {
+    // An if/then's failure is reported again, naming no field, beside the errors of its `then`.
+    if (error.keyword === "if") continue;
     const at = pointerToField(error.instancePath);
     const field = at || whole;
     let text: string;

@@ -115,7 +115,9 @@ describe("generateOtp", () => {
   it.each(invalid)("refuses %s with a 400 naming the field, sending nothing", async (_name, body, field) => {
     const response = await generate(body);
     expectError(response, 400, "VALIDATION_FAILED");
-    expect(response.body.error.details).toEqual(expect.arrayContaining([expect.stringContaining(field)]));
+    // Every detail names the field: none is about the schema's own structure (its if/then).
+    expect(response.body.error.details.length).toBeGreaterThan(0);
+    for (const detail of response.body.error.details) expect(detail).toMatch(new RegExp(`^${field}: `));
     // Nothing was sent to the recipient asked for (or, when none is, to the number the other cases use).
     expect(await outbox(typeof body.recipient === "string" ? body.recipient : "+639171234567")).toHaveLength(0);
   });
