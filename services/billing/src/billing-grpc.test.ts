@@ -36,7 +36,7 @@ describe("billing service over HTTP/2", () => {
   beforeAll(async () => {
     server = await startBillingServer({
       store: createEmbeddedStore(),
-      config: readBillingConfig({ SANDBOX_SECRET: "grpc-secret" }),
+      config: readBillingConfig({ SANDBOX_SECRET: "grpc-sandbox-secret" }),
       logger: createLogger("test", "silent"),
     });
   });

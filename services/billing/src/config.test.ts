@@ -8,8 +8,12 @@ describe("readBillingConfig", () => {
   });
 
   it("reads the clock settings and the sandbox's", () => {
-    const config = readBillingConfig({ BILLING_CLOCK_INTERVAL_MS: "500", BILLING_CLOCK_LEASE_MS: "2000", SANDBOX_SECRET: "shared" });
-    expect(config).toMatchObject({ clockIntervalMs: 500, clockLeaseMs: 2000, sandbox: { secret: "shared" } });
+    const config = readBillingConfig({ BILLING_CLOCK_INTERVAL_MS: "500", BILLING_CLOCK_LEASE_MS: "2000", SANDBOX_SECRET: "shared-sandbox-secret" });
+    expect(config).toMatchObject({ clockIntervalMs: 500, clockLeaseMs: 2000, sandbox: { secret: "shared-sandbox-secret" } });
+  });
+
+  it("refuses a SANDBOX_SECRET shorter than 16 characters, naming it", () => {
+    expect(() => readBillingConfig({ SANDBOX_SECRET: "too-short" })).toThrow(/SANDBOX_SECRET/);
   });
 
   it("refuses an interval below 10 ms with a one-line ConfigError", () => {
