@@ -15,10 +15,18 @@ export interface Banner {
   testApiKey: string;
 }
 
-/** Prints the gateway URL, the admin key and a ready test API key, with how to try them. */
-export function printBanner(banner: Banner): void {
+/** The channels whose codes the development outbox keeps instead of sending (their sender left at `dev`). */
+function outboxChannels(env: NodeJS.ProcessEnv): string[] {
+  const senders: Array<[string, string | undefined]> = [["e-mail", env.OTP_EMAIL_SENDER], ["SMS", env.OTP_SMS_SENDER]];
+  return senders.filter(([, sender]) => (sender ?? "dev") === "dev").map(([channel]) => channel);
+}
+
+/** The banner's lines: the gateway URL, the admin key and a ready test API key, with how to try them. */
+export function bannerLines(banner: Banner, env: NodeJS.ProcessEnv): string[] {
   const { gatewayUrl, testApiKey } = banner;
-  const lines = [
+  const channels = outboxChannels(env);
+  const kept = channels.length === 2 ? "OTP codes are" : `OTP codes by ${channels[0]} are`;
+  return [
     banner.title,
     `  Gateway URL:   ${gatewayUrl}`,
     `  API docs:      ${gatewayUrl}/docs`,
@@ -26,9 +34,15 @@ export function printBanner(banner: Banner): void {
     `  Test API key:  ${testApiKey}   (project ${banner.projectId})`,
     "",
     `  Try: curl -H "Authorization: Bearer ${testApiKey}" ${gatewayUrl}/api/v1/payments/capabilities`,
-    `  OTP codes are kept in the development outbox, not sent: GET ${gatewayUrl}/admin/v1/otp/messages?recipient=… (admin key)`,
+    ...(channels.length > 0
+      ? [`  ${kept} kept in the development outbox, not sent: GET ${gatewayUrl}/admin/v1/otp/messages?recipient=… (admin key)`]
+      : []),
   ];
-  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/** Prints the banner (see bannerLines) for the process's own environment. */
+export function printBanner(banner: Banner): void {
+  process.stdout.write(`${bannerLines(banner, process.env).join("\n")}\n`);
 }
 
 /**

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { bannerLines } from "./launch-support.js";
+
+const banner = {
+  title: "Bayad is running.",
+  gatewayUrl: "http://127.0.0.1:8080",
+  adminApiKey: "adm_x",
+  adminApiKeyGenerated: true,
+  projectId: "prj_x",
+  testApiKey: "sk_test_x",
+};
+const outboxLine = (env: NodeJS.ProcessEnv) => bannerLines(banner, env).find((line) => line.includes("development outbox"));
+
+describe("bannerLines", () => {
+  it("names the development outbox for the channels whose codes it keeps", () => {
+    expect(outboxLine({})).toMatch(/^ {2}OTP codes are kept in the development outbox, not sent: GET http:\/\/127\.0\.0\.1:8080\/admin\/v1\/otp\/messages/);
+    expect(outboxLine({ OTP_SMS_SENDER: "semaphore" })).toMatch(/^ {2}OTP codes by e-mail are kept in the development outbox/);
+    expect(outboxLine({ OTP_EMAIL_SENDER: "smtp" })).toMatch(/^ {2}OTP codes by SMS are kept in the development outbox/);
+  });
+
+  it("says nothing of the outbox when every code is really sent", () => {
+    expect(outboxLine({ OTP_EMAIL_SENDER: "smtp", OTP_SMS_SENDER: "semaphore" })).toBeUndefined();
+  });
+});
