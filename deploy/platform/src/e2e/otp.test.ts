@@ -107,7 +107,7 @@ describe("generateOtp", () => {
     ["a phone number for email", { recipient: "+639171234567", channel: "email" }, "recipient"],
     ["no recipient", { channel: "sms" }, "recipient"],
     ["no channel", { recipient: "+639171234567" }, "channel"],
-    ["3 digits", { recipient: "+639171234567", channel: "sms", digits: 3 }, "digits"],
+    ["5 digits", { recipient: "+639171234567", channel: "sms", digits: 5 }, "digits"],
     ["11 digits", { recipient: "+639171234567", channel: "sms", digits: 11 }, "digits"],
     ["a 59-second lifetime", { recipient: "+639171234567", channel: "sms", ttlSeconds: 59 }, "ttlSeconds"],
     ["a 1801-second lifetime", { recipient: "+639171234567", channel: "sms", ttlSeconds: 1801 }, "ttlSeconds"],

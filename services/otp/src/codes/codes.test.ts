@@ -6,7 +6,7 @@ const SECRET = "codes-test-secret-codes-test-secret-01";
 
 describe("codes", () => {
   it("draws codes of the asked length with leading zeros kept", () => {
-    for (const digits of [4, 6, 10]) {
+    for (const digits of [6, 8, 10]) {
       for (let i = 0; i < 50; i++) expect(generateCode(digits)).toMatch(new RegExp(`^\\d{${digits}}$`));
     }
   });

@@ -29,7 +29,7 @@ describe("generateOtp", () => {
     expect(statusAt(record, clock.now())).toBe("pending");
   });
 
-  it.each([4, 8, 10])("honours digits = %i", async (digits) => {
+  it.each([6, 8, 10])("honours digits = %i", async (digits) => {
     const { deps, outbox } = await createHarness();
     const record = await generateOtp(deps, caller(freshKey()), sms("+639171234567", { digits }));
     expect(record.digits).toBe(digits);
@@ -124,7 +124,10 @@ describe("generateOtp", () => {
       details: [expect.stringMatching(/^recipient: /)],
     });
     await expect(generateOtp(deps, caller(freshKey()), sms("+639171234567", { digits: 11 }))).rejects.toMatchObject({
-      details: ["digits: must be from 4 to 10"],
+      details: ["digits: must be from 6 to 10"],
+    });
+    await expect(generateOtp(deps, caller(freshKey()), sms("+639171234567", { digits: 5 }))).rejects.toMatchObject({
+      details: ["digits: must be from 6 to 10"],
     });
   });
 });

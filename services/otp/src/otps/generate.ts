@@ -105,7 +105,7 @@ function validate(input: GenerateOtpInput): ValidRequest {
   const problems: string[] = [];
   if (input.channel === null) problems.push("channel: must be sms or email");
   const digits = input.digits || DEFAULT_DIGITS;
-  if (!Number.isInteger(digits) || digits < 4 || digits > 10) problems.push("digits: must be from 4 to 10");
+  if (!Number.isInteger(digits) || digits < 6 || digits > 10) problems.push("digits: must be from 6 to 10");
   const ttlSeconds = input.ttlSeconds || DEFAULT_TTL_SECONDS;
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 60 || ttlSeconds > 1800) problems.push("ttlSeconds: must be from 60 to 1800");
   if (input.recipient.trim() === "") problems.push("recipient: is required");
