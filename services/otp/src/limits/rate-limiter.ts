@@ -34,7 +34,9 @@ export interface RateLimitCharge {
 export interface RateLimiter {
   /**
    * Lets one call through every limit, or throws RATE_LIMITED with Retry-After (seconds until the
-   * fullest limit has room again). A refused call is counted by none of them.
+   * fullest limit has room again). A refused call is counted by none of them, except in a race:
+   * a limit that concurrent calls fill between the check and the count refuses the call after
+   * the limits before it have counted it (erring towards refusing).
    */
   charge(charges: RateLimitCharge[]): Promise<void>;
 }
