@@ -64,12 +64,16 @@ export function createRateLimiter(store: Store, options: { secret: string; now: 
     });
   }
 
-  /** Counts one call at `now`, if there is still room once concurrent writers are accounted for. */
-  async function record(charge: RateLimitCharge, now: number): Promise<void> {
+  /**
+   * Counts one call at `now` over `read` (the record as the check read it), if there is still room
+   * once concurrent writers are accounted for: after a lost race it reads again.
+   */
+  async function record(charge: RateLimitCharge, now: number, read: RateLimitRecord | null): Promise<void> {
     const id = idOf(charge);
     const windowMs = charge.setting.windowSeconds * 1000;
+    let current = read;
     for (let turn = 0; turn < MAX_TURNS; turn++) {
-      const current = await records.findOne({ _id: id });
+      if (turn > 0) current = await records.findOne({ _id: id });
       ensureRoom(charge, current?.slices ?? [], now);
       const slices = withCall(current?.slices ?? [], charge.setting, now);
       const expiresAt = new Date(slices[slices.length - 1]!.start + sliceWidthMs(charge.setting) + windowMs);
@@ -93,7 +97,7 @@ export function createRateLimiter(store: Store, options: { secret: string; now: 
       const now = options.now().getTime();
       const current = await Promise.all(charges.map((charge) => records.findOne({ _id: idOf(charge) })));
       charges.forEach((charge, i) => ensureRoom(charge, current[i]?.slices ?? [], now));
-      for (const charge of charges) await record(charge, now);
+      for (const [i, charge] of charges.entries()) await record(charge, now, current[i] ?? null);
     },
   };
 }

@@ -29,6 +29,21 @@ describe("rate limiter", () => {
   });
 });
 
+describe("rate limiter under concurrent calls", () => {
+  it("lets exactly the limit through when many calls race for one key", async () => {
+    const store = createEmbeddedStore();
+    const clock = createClock();
+    const limiter = createRateLimiter(store, { secret: SECRET, now: clock.now });
+    await store.ensureIndexes();
+    const setting = { limit: 5, windowSeconds: 60 };
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => limiter.charge([{ scope: "t", setting, key: "k" }, { scope: "u", setting: { limit: 100, windowSeconds: 60 }, key: "k" }])),
+    );
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(5);
+    expect(results.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason.code)).toEqual(Array(15).fill("RATE_LIMITED"));
+  });
+});
+
 describe("generate limits", () => {
   it("refuses the 6th code to one recipient in 15 minutes with Retry-After, and sends nothing", async () => {
     const { deps, outbox, otps } = await createHarness();
