@@ -17,11 +17,10 @@ import { dateField, moneyOf, moneyToJson, optionalField, required, type PublicUr
 
 /** The payments service's capabilities, with the resources the gateway routes to other services. */
 function capabilitiesToJson(capabilities: Capabilities | undefined, otherResources: readonly string[]) {
-  const resources = capabilities?.resources ?? [];
   return {
     currency: capabilities?.currency ?? "PHP",
     paymentMethods: capabilities?.paymentMethods ?? [],
-    resources: [...resources, ...otherResources.filter((resource) => !resources.includes(resource))],
+    resources: [...(capabilities?.resources ?? []), ...otherResources],
   };
 }
 

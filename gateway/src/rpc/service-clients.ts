@@ -30,13 +30,16 @@ export interface ServiceClients {
   health: Record<string, { client: Client<typeof Health>; service: string }>;
 }
 
-const serviceTypeNames: Record<keyof ServiceAddresses, string> = {
-  payments: PaymentsService.typeName,
-  billing: BillingService.typeName,
-  links: LinksService.typeName,
-  records: RecordsService.typeName,
-  otp: OtpService.typeName,
-};
+/** Each service's descriptor, by the name its address goes under. */
+const descriptors = {
+  payments: PaymentsService,
+  billing: BillingService,
+  links: LinksService,
+  records: RecordsService,
+  otp: OtpService,
+} as const;
+
+type ServiceName = keyof typeof descriptors;
 
 function grpcTransport(baseUrl: string): Transport {
   return createGrpcTransport({ baseUrl, sessionManager: new GuardedSessionManager(baseUrl) });
@@ -44,24 +47,23 @@ function grpcTransport(baseUrl: string): Transport {
 
 /** gRPC over HTTP/2 to every service: the path that is tested is the path that is deployed. */
 export function createServiceClients(addresses: ServiceAddresses): ServiceClients {
-  const transports = Object.fromEntries(
-    Object.entries(addresses)
-      .filter((entry): entry is [string, ServiceAddress] => entry[1] !== undefined)
+  const transports = new Map(
+    (Object.entries(addresses) as Array<[ServiceName, ServiceAddress | undefined]>)
+      .filter((entry): entry is [ServiceName, ServiceAddress] => entry[1] !== undefined)
       .map(([name, address]) => [name, typeof address === "string" ? grpcTransport(address) : address]),
   );
-  const clientOf = <S extends Parameters<typeof createClient>[0]>(service: S, name: string) =>
-    transports[name] ? createClient(service, transports[name]) : undefined;
+  const clientOf = <N extends ServiceName>(name: N): Client<(typeof descriptors)[N]> | undefined => {
+    const transport = transports.get(name);
+    return transport ? createClient(descriptors[name], transport) : undefined;
+  };
   return {
-    payments: createClient(PaymentsService, transports.payments!),
-    billing: clientOf(BillingService, "billing"),
-    links: clientOf(LinksService, "links"),
-    records: clientOf(RecordsService, "records"),
-    otp: clientOf(OtpService, "otp"),
+    payments: clientOf("payments")!,
+    billing: clientOf("billing"),
+    links: clientOf("links"),
+    records: clientOf("records"),
+    otp: clientOf("otp"),
     health: Object.fromEntries(
-      Object.entries(transports).map(([name, transport]) => [
-        name,
-        { client: createClient(Health, transport), service: serviceTypeNames[name as keyof ServiceAddresses] },
-      ]),
+      [...transports].map(([name, transport]) => [name, { client: createClient(Health, transport), service: descriptors[name].typeName }]),
     ),
   };
 }
