@@ -1,4 +1,4 @@
-import { ConfigError, envBool, envInt, envOptional, envString, envUrl, randomBase62, type Env } from "@bayad/kit";
+import { ConfigError, envBool, envInt, envOptional, envSecret, envString, envUrl, randomBase62, type Env } from "@bayad/kit";
 
 export interface GatewayConfig {
   host: string;
@@ -8,6 +8,12 @@ export interface GatewayConfig {
   adminApiKey: string;
   /** True when ADMIN_API_KEY was unset and a key was generated for this run. */
   adminApiKeyGenerated: boolean;
+  /**
+   * GATEWAY_SECRET (at least 32 characters, shared by replicas): keys the idempotency
+   * fingerprints and rate-limit keys (HMAC) and seals what the gateway keeps of requests and its
+   * token-signing keys (AES-256-GCM). Generated per run when unset.
+   */
+  secret: string;
   bodyLimitBytes: number;
   rpcTimeoutMs: number;
   idempotency: {
@@ -42,6 +48,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     publicBaseUrl: envUrl(env, "PUBLIC_BASE_URL"),
     adminApiKey: givenAdminKey ?? `adm_${randomBase62(32)}`,
     adminApiKeyGenerated: givenAdminKey === undefined,
+    secret: envSecret(env, "GATEWAY_SECRET", 32).value,
     bodyLimitBytes: envInt(env, "BODY_LIMIT_BYTES", 65_536, { min: 1_024, max: 10_485_760 }),
     rpcTimeoutMs: envInt(env, "RPC_TIMEOUT_MS", 10_000, { min: 100, max: 120_000 }),
     idempotency: {

@@ -12,7 +12,7 @@ import { renderScenarios } from "./test-support/scenarios.js";
 
 const chart = loadChart();
 const rendered = renderScenarios(chart);
-const secretVariables = ["MONGODB_URI", "ADMIN_API_KEY", "SANDBOX_SECRET", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
+const secretVariables = ["MONGODB_URI", "ADMIN_API_KEY", "GATEWAY_SECRET", "SANDBOX_SECRET", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
 
 describe.each(rendered)("with $name", (r) => {
   const all = pods(r.manifests);

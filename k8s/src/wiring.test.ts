@@ -17,7 +17,7 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
   const required = ["PORT", "HOST", "LOG_LEVEL", "SHUTDOWN_GRACE_MS", "MONGODB_URI", "MONGODB_DATABASE"];
   const optional: string[] = [];
   if (component === "gateway") {
-    required.push("ADMIN_API_KEY", "DEV_TOKEN_ISSUER", "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL");
+    required.push("ADMIN_API_KEY", "GATEWAY_SECRET", "DEV_TOKEN_ISSUER", "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL");
     optional.push("PUBLIC_BASE_URL", "JWKS_URL", "JWT_ISSUER", "JWT_AUDIENCE");
     return { required, optional };
   }

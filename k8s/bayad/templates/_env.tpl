@@ -71,6 +71,11 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
     secretKeyRef:
       name: {{ include "bayad.secretName" . }}
       key: admin-api-key
+- name: GATEWAY_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" . }}
+      key: gateway-secret
 - name: DEV_TOKEN_ISSUER
   value: {{ if .Values.gateway.devTokenIssuer }}"on"{{ else }}"off"{{ end }}
 {{- with .Values.gateway.publicBaseUrl }}

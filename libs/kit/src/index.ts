@@ -45,4 +45,5 @@ export {
 } from "./metrics.js";
 export { pause } from "./pause.js";
 export { constantTimeEquals } from "./constant-time.js";
+export { keyedDigest, sealText, openSealed } from "./secrets.js";
 export { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";

@@ -55,7 +55,7 @@ export interface LaunchOptions {
 /**
  * Services mode on one machine: every service and the gateway as separate processes, each
  * configured only by environment variables, talking gRPC to each other and events over NATS.
- * Secrets the processes must share (sandbox pages, cursors, OTP hashes) are drawn once here.
+ * Secrets the processes must share (sandbox pages, cursors, OTP hashes, the gateway's) are drawn once here.
  * The gateway listens on PORT (default 8080; 0 picks a free port), the services on free ports.
  */
 export async function launchServicesMode(options: LaunchOptions): Promise<ServicesMode> {
@@ -66,6 +66,7 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
     RECORDS_CURSOR_SECRET: base.RECORDS_CURSOR_SECRET ?? randomBase62(40),
     OTP_HASH_SECRET: base.OTP_HASH_SECRET ?? randomBase62(40),
     ADMIN_API_KEY: base.ADMIN_API_KEY ?? `adm_${randomBase62(32)}`,
+    GATEWAY_SECRET: base.GATEWAY_SECRET ?? randomBase62(43),
   };
   // Drawn together before any process starts: a gRPC port for each service, a metrics port for
   // each service, and the gateway's when PORT is 0.
