@@ -16,6 +16,9 @@ describe("readOtpConfig", () => {
         verifyPerOtp: { limit: 10, windowSeconds: 60 },
         verifyPerRecipient: { limit: 20, windowSeconds: 900 },
         verifyPerCaller: { limit: 300, windowSeconds: 60 },
+        // Far above one project's limit, over the same window.
+        generateRecipientCeiling: { limit: 50, windowSeconds: 900 },
+        verifyRecipientCeiling: { limit: 200, windowSeconds: 900 },
       },
     });
     expect(config.hashSecret.length).toBeGreaterThanOrEqual(32);
@@ -39,6 +42,10 @@ describe("readOtpConfig", () => {
     });
     expect(config.hashSecretGenerated).toBe(false);
     expect(config.limits.verifyPerOtp).toEqual({ limit: 3, windowSeconds: 30 });
+    expect(readOtpConfig({ OTP_VERIFY_RECIPIENT_WINDOW_SECONDS: "60", OTP_VERIFY_RECIPIENT_CEILING: "41" }).limits.verifyRecipientCeiling).toEqual({
+      limit: 41,
+      windowSeconds: 60,
+    });
     expect(config.email).toMatchObject({ kind: "smtp", smtp: { host: "smtp.example.ph", port: 465, secure: true, user: "u", pass: "p" } });
     expect(config.sms).toMatchObject({ kind: "semaphore", semaphore: { apiKey: "key", senderName: "BAYAD", baseUrl: "https://api.semaphore.co" } });
   });
@@ -53,6 +60,8 @@ describe("readOtpConfig", () => {
     [{ OTP_SMS_SENDER: "twilio" }, 'OTP_SMS_SENDER must be one of dev, semaphore, got "twilio"'],
     [{ OTP_HASH_SECRET: "short" }, "OTP_HASH_SECRET must be at least 32 characters"],
     [{ OTP_GENERATE_RECIPIENT_LIMIT: "0" }, 'OTP_GENERATE_RECIPIENT_LIMIT must be an integer from 1 to 1000000, got "0"'],
+    [{ OTP_GENERATE_RECIPIENT_CEILING: "10" }, 'OTP_GENERATE_RECIPIENT_CEILING must be more than twice OTP_GENERATE_RECIPIENT_LIMIT (5), so that no one project can reach it, got "10"'],
+    [{ OTP_VERIFY_RECIPIENT_LIMIT: "50", OTP_VERIFY_RECIPIENT_CEILING: "100" }, "OTP_VERIFY_RECIPIENT_CEILING must be more than twice OTP_VERIFY_RECIPIENT_LIMIT (50)"],
   ])("fails with one line naming the variable (%o)", (env, message) => {
     expect(() => readOtpConfig(env)).toThrow(ConfigError);
     expect(() => readOtpConfig(env)).toThrow(message);

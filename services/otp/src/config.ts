@@ -8,15 +8,26 @@ export interface RateLimitSetting {
   windowSeconds: number;
 }
 
+/**
+ * Per-recipient limits count per project and environment, so that one project's sends or guesses
+ * never use up what another project's user of the same number or address needs. Each has a
+ * ceiling across all projects against abuse (many projects at one recipient), counted over the
+ * same window and set far above it: above twice the limit, so that no one project, in both its
+ * environments, can reach it alone.
+ */
 export interface OtpLimits {
-  /** OTP_GENERATE_RECIPIENT_LIMIT / _WINDOW_SECONDS: 5 per 900 s (the published limit). */
+  /** OTP_GENERATE_RECIPIENT_LIMIT / _WINDOW_SECONDS: 5 per 900 s per project and environment (the published limit). */
   generatePerRecipient: RateLimitSetting;
+  /** OTP_GENERATE_RECIPIENT_CEILING: 50 per OTP_GENERATE_RECIPIENT_WINDOW_SECONDS, all projects together. */
+  generateRecipientCeiling: RateLimitSetting;
   /** OTP_GENERATE_CALLER_LIMIT / _WINDOW_SECONDS: 60 per 60 s per project and environment. */
   generatePerCaller: RateLimitSetting;
   /** OTP_VERIFY_OTP_LIMIT / _WINDOW_SECONDS: 10 per 60 s per otpId (the published limit). */
   verifyPerOtp: RateLimitSetting;
-  /** OTP_VERIFY_RECIPIENT_LIMIT / _WINDOW_SECONDS: 20 per 900 s per recipient, across its codes. */
+  /** OTP_VERIFY_RECIPIENT_LIMIT / _WINDOW_SECONDS: 20 per 900 s per recipient, across its codes, per project and environment. */
   verifyPerRecipient: RateLimitSetting;
+  /** OTP_VERIFY_RECIPIENT_CEILING: 200 per OTP_VERIFY_RECIPIENT_WINDOW_SECONDS, all projects together. */
+  verifyRecipientCeiling: RateLimitSetting;
   /** OTP_VERIFY_CALLER_LIMIT / _WINDOW_SECONDS: 300 per 60 s per project and environment. */
   verifyPerCaller: RateLimitSetting;
 }
@@ -52,17 +63,35 @@ export function readOtpConfig(env: Env): OtpConfig {
   return {
     hashSecret: hashSecret.value,
     hashSecretGenerated: hashSecret.generated,
-    limits: {
-      generatePerRecipient: readLimit(env, "OTP_GENERATE_RECIPIENT", 5, 900),
-      generatePerCaller: readLimit(env, "OTP_GENERATE_CALLER", 60, 60),
-      verifyPerOtp: readLimit(env, "OTP_VERIFY_OTP", 10, 60),
-      verifyPerRecipient: readLimit(env, "OTP_VERIFY_RECIPIENT", 20, 900),
-      verifyPerCaller: readLimit(env, "OTP_VERIFY_CALLER", 300, 60),
-    },
+    limits: readLimits(env),
     email: readEmailSender(env, sendTimeoutMs),
     sms: readSmsSender(env, sendTimeoutMs),
     sendTimeoutMs,
   };
+}
+
+function readLimits(env: Env): OtpLimits {
+  const generatePerRecipient = readLimit(env, "OTP_GENERATE_RECIPIENT", 5, 900);
+  const verifyPerRecipient = readLimit(env, "OTP_VERIFY_RECIPIENT", 20, 900);
+  return {
+    generatePerRecipient,
+    generateRecipientCeiling: readCeiling(env, "OTP_GENERATE_RECIPIENT", generatePerRecipient),
+    generatePerCaller: readLimit(env, "OTP_GENERATE_CALLER", 60, 60),
+    verifyPerOtp: readLimit(env, "OTP_VERIFY_OTP", 10, 60),
+    verifyPerRecipient,
+    verifyRecipientCeiling: readCeiling(env, "OTP_VERIFY_RECIPIENT", verifyPerRecipient),
+    verifyPerCaller: readLimit(env, "OTP_VERIFY_CALLER", 300, 60),
+  };
+}
+
+/** `<prefix>_CEILING`, default ten times the per-project limit, over its window. */
+function readCeiling(env: Env, prefix: string, perProject: RateLimitSetting): RateLimitSetting {
+  const name = `${prefix}_CEILING`;
+  const limit = envInt(env, name, 10 * perProject.limit, { min: 1, max: 10_000_000 });
+  if (limit <= 2 * perProject.limit) {
+    throw new ConfigError(name, `must be more than twice ${prefix}_LIMIT (${perProject.limit}), so that no one project can reach it, got "${limit}"`);
+  }
+  return { limit, windowSeconds: perProject.windowSeconds };
 }
 
 function readLimit(env: Env, prefix: string, limit: number, windowSeconds: number): RateLimitSetting {

@@ -4,6 +4,7 @@ import { sealMessage } from "../codes/sealed-message.js";
 import { maskRecipient } from "../recipients/masking.js";
 import { normalizeRecipient, type OtpChannelName } from "../recipients/recipient.js";
 import { deliver, reconcileDelivery } from "./delivery.js";
+import { generateCharges } from "./limit-charges.js";
 import type { OtpDeps } from "./otp-deps.js";
 import type { OtpRecord } from "./otp.js";
 
@@ -46,10 +47,7 @@ export async function generateOtp(
   };
 
   try {
-    await deps.limiter.charge([
-      { scope: "generate-caller", setting: deps.limits.generatePerCaller, key: `${caller.projectId}:${caller.environment}` },
-      { scope: "generate-recipient", setting: deps.limits.generatePerRecipient, key: recipientHash },
-    ]);
+    await deps.limiter.charge(generateCharges(deps.limits, caller, recipientHash));
   } catch (error) {
     // Concurrent requests with one key are all charged before one of them wins the insert; a
     // refused one answers with the winner's OTP rather than with 429.

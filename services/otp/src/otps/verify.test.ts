@@ -112,7 +112,7 @@ describe("verifyOtp", () => {
   it("locks out sequential brute force after 5 evaluated guesses", async () => {
     // Limits out of the way: this is about the lock, not the rate limit.
     const open = { limit: 1_000_000, windowSeconds: 60 };
-    const harness = await createHarness({ limits: { verifyPerOtp: open, verifyPerRecipient: open, verifyPerCaller: open } });
+    const harness = await createHarness({ limits: { verifyPerOtp: open, verifyPerRecipient: open, verifyRecipientCeiling: open, verifyPerCaller: open } });
     const { record, code } = await issued(harness);
     const guesses = Array.from({ length: 2_000 }, (_, i) => String(i).padStart(6, "0")).filter((g) => g !== code);
     guesses.push(code);

@@ -1,5 +1,6 @@
 import { AppError, notFound, type CallerContext } from "@bayad/kit";
 import { codeMatches, idempotencyKeyDigest } from "../codes/code-hash.js";
+import { verifyCharges } from "./limit-charges.js";
 import type { OtpDeps } from "./otp-deps.js";
 import { MAX_WRONG_ATTEMPTS, statusAt, type OtpRecord } from "./otp.js";
 
@@ -34,11 +35,7 @@ export async function verifyOtp(
   const recorded = record.verifications[requestDigest];
   if (recorded !== undefined) return { record, verified: recorded };
 
-  await deps.limiter.charge([
-    { scope: "verify-otp", setting: deps.limits.verifyPerOtp, key: record._id },
-    { scope: "verify-recipient", setting: deps.limits.verifyPerRecipient, key: record.recipientHash },
-    { scope: "verify-caller", setting: deps.limits.verifyPerCaller, key: `${caller.projectId}:${caller.environment}` },
-  ]);
+  await deps.limiter.charge(verifyCharges(deps.limits, caller, record));
 
   const correct = codeMatches(deps.secret, record._id, input.code, record.codeHash);
   // Optimistic loop: each turn either writes, or finds the code changed by a concurrent
