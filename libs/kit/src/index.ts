@@ -47,3 +47,13 @@ export { pause } from "./pause.js";
 export { constantTimeEquals } from "./constant-time.js";
 export { keyedDigest, sealText, openSealed } from "./secrets.js";
 export { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";
+export {
+  createRateLimiter,
+  rateLimitedError,
+  type RateLimiter,
+  type RateLimitCharge,
+  type RateLimitOutcome,
+  type RateLimitState,
+} from "./rate-limits/rate-limiter.js";
+export { createRateLimitLeases, type RateLimitLeases } from "./rate-limits/rate-limit-leases.js";
+export { type RateLimitSetting } from "./rate-limits/sliding-window.js";

@@ -2,7 +2,7 @@ import { ConfigError, envBool, envEnum, envInt, envOptional, envSecret, envStrin
 import type { SmtpSenderOptions } from "./senders/smtp-sender.js";
 import type { SemaphoreSenderOptions } from "./senders/semaphore-sender.js";
 
-/** A sliding-window limit: at most `limit` calls in any `windowSeconds` (limits/sliding-window.ts). */
+/** A sliding-window limit: at most `limit` calls in any `windowSeconds` (@bayad/kit's RateLimitSetting). */
 export interface RateLimitSetting {
   limit: number;
   windowSeconds: number;

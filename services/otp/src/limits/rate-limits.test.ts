@@ -1,48 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createEmbeddedStore } from "@bayad/store";
 import { generateOtp } from "../otps/generate.js";
 import { verifyOtp } from "../otps/verify.js";
-import { caller, codeSentTo, createClock, createHarness, freshKey, SECRET } from "../test-support/otp-harness.js";
-import { createRateLimiter } from "./rate-limiter.js";
+import { caller, codeSentTo, createHarness, freshKey } from "../test-support/otp-harness.js";
 
 const sms = (recipient: string) => ({ recipient, channel: "sms" as const, digits: 0, ttlSeconds: 0 });
-
-describe("rate limiter", () => {
-  it("counts in a sliding window: Retry-After runs until the oldest counted slice has left it", async () => {
-    const store = createEmbeddedStore();
-    const clock = createClock(new Date("2026-03-01T08:00:00.000Z"));
-    const limiter = createRateLimiter(store, { secret: SECRET, now: clock.now });
-    await store.ensureIndexes();
-    const charge = () => limiter.charge([{ scope: "t", setting: { limit: 2, windowSeconds: 60 }, key: "k" }]);
-
-    clock.advance(15_500);
-    await charge();
-    await charge();
-    // Counted in 2-second slices: the calls at 08:00:15.5 count until 08:01:16.
-    await expect(charge()).rejects.toMatchObject({ code: "RATE_LIMITED", headers: { "Retry-After": "61" } });
-    clock.advance(60_499);
-    await expect(charge()).rejects.toMatchObject({ headers: { "Retry-After": "1" } });
-    clock.advance(1);
-    await charge();
-    // The counters hold no key in clear.
-    expect(JSON.stringify(await store.collection({ name: "rate_limits" }).find({}))).not.toContain(":k:");
-  });
-});
-
-describe("rate limiter under concurrent calls", () => {
-  it("lets exactly the limit through when many calls race for one key", async () => {
-    const store = createEmbeddedStore();
-    const clock = createClock();
-    const limiter = createRateLimiter(store, { secret: SECRET, now: clock.now });
-    await store.ensureIndexes();
-    const setting = { limit: 5, windowSeconds: 60 };
-    const results = await Promise.allSettled(
-      Array.from({ length: 20 }, () => limiter.charge([{ scope: "t", setting, key: "k" }, { scope: "u", setting: { limit: 100, windowSeconds: 60 }, key: "k" }])),
-    );
-    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(5);
-    expect(results.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason.code)).toEqual(Array(15).fill("RATE_LIMITED"));
-  });
-});
 
 describe("generate limits", () => {
   it("refuses the 6th code to one recipient in 15 minutes with Retry-After, and sends nothing", async () => {

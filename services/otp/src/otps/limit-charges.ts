@@ -1,6 +1,5 @@
-import type { CallerContext } from "@bayad/kit";
+import type { CallerContext, RateLimitCharge } from "@bayad/kit";
 import type { OtpLimits } from "../config.js";
-import type { RateLimitCharge } from "../limits/rate-limiter.js";
 import type { OtpRecord } from "./otp.js";
 
 /*

@@ -1,7 +1,6 @@
-import type { Logger } from "@bayad/kit";
+import { createRateLimiter, keyedDigest, type Logger, type RateLimiter } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import type { OtpConfig, OtpLimits } from "../config.js";
-import { createRateLimiter, type RateLimiter } from "../limits/rate-limiter.js";
 import type { OtpChannelName } from "../recipients/recipient.js";
 import type { ChannelSenders } from "../senders/channel-senders.js";
 import type { DevOutbox } from "../senders/dev-outbox.js";
@@ -38,7 +37,7 @@ export function createOtpDeps(options: {
   const { store, config, senders, logger, now } = options;
   return {
     repository: createOtpsRepository(store),
-    limiter: createRateLimiter(store, { secret: config.hashSecret, now }),
+    limiter: createRateLimiter(store, { digest: (key) => keyedDigest(config.hashSecret, "rate-limit", key), now }),
     limits: config.limits,
     senders: senders.byChannel,
     devOutbox: senders.devOutbox,

@@ -1,4 +1,8 @@
-import type { RateLimitSetting } from "../config.js";
+/** A sliding-window limit: at most `limit` calls in any `windowSeconds`. */
+export interface RateLimitSetting {
+  limit: number;
+  windowSeconds: number;
+}
 
 /** The calls a limit let through in one slice of its window: at `start` ≤ t < start + width. */
 export interface Slice {
@@ -12,6 +16,15 @@ const SLICES_PER_WINDOW = 30;
 /** One slice's width in milliseconds (slices start at whole multiples of it). */
 export function sliceWidthMs(setting: RateLimitSetting): number {
   return Math.ceil((setting.windowSeconds * 1000) / SLICES_PER_WINDOW);
+}
+
+/**
+ * When the slice holding `now` ends. A call counted now and one made later within the same slice
+ * count alike, which is what lets a caller count calls ahead of making them (rate-limit-leases.ts).
+ */
+export function sliceEndsAt(setting: RateLimitSetting, now: number): number {
+  const width = sliceWidthMs(setting);
+  return Math.floor(now / width) * width + width;
 }
 
 /** The oldest slice still counted at `now`: the one holding `now` minus the window, counted whole. */
@@ -41,12 +54,22 @@ export function callsInWindow(slices: readonly Slice[], setting: RateLimitSettin
   return { count, freeAt };
 }
 
-/** `slices` with one more call at `now`, oldest first, without the slices that no longer count. */
-export function withCall(slices: readonly Slice[], setting: RateLimitSetting, now: number): Slice[] {
+/**
+ * When the oldest call counted at `now` stops counting, so the count next drops (`now` when
+ * nothing is counted): the "reset" a RateLimit header reports for a sliding window.
+ */
+export function oldestLeavesAt(slices: readonly Slice[], setting: RateLimitSetting, now: number): number {
+  const from = firstCounted(setting, now);
+  const oldest = slices.reduce((min, slice) => (slice.start >= from && slice.start < min ? slice.start : min), Infinity);
+  return oldest === Infinity ? now : oldest + sliceWidthMs(setting) + setting.windowSeconds * 1000;
+}
+
+/** `slices` with `calls` more calls at `now`, oldest first, without the slices that no longer count. */
+export function withCall(slices: readonly Slice[], setting: RateLimitSetting, now: number, calls = 1): Slice[] {
   const width = sliceWidthMs(setting);
   const start = Math.floor(now / width) * width;
   const from = firstCounted(setting, now);
   const kept = slices.filter((slice) => slice.start >= from && slice.start !== start);
   const current = slices.find((slice) => slice.start === start);
-  return [...kept, { start, count: (current?.count ?? 0) + 1 }].sort((a, b) => a.start - b.start);
+  return [...kept, { start, count: (current?.count ?? 0) + calls }].sort((a, b) => a.start - b.start);
 }

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { createEmbeddedStore } from "@bayad/store";
+import { keyedDigest } from "../secrets.js";
+import { createRateLimiter } from "./rate-limiter.js";
+
+const SECRET = "test-secret-test-secret-test-secret-0001";
+
+/** A clock tests move by hand. */
+function createClock(start = new Date("2026-03-01T08:00:00.000Z")) {
+  let current = start.getTime();
+  return {
+    now: () => new Date(current),
+    advance(ms: number) {
+      current += ms;
+    },
+  };
+}
+
+async function limiterWithClock(start?: Date) {
+  const store = createEmbeddedStore();
+  const clock = createClock(start);
+  const limiter = createRateLimiter(store, { digest: (key) => keyedDigest(SECRET, "rate-limit", key), now: clock.now });
+  await store.ensureIndexes();
+  return { store, clock, limiter };
+}
+
+describe("rate limiter", () => {
+  it("counts in a sliding window: Retry-After runs until the oldest counted slice has left it", async () => {
+    const { store, clock, limiter } = await limiterWithClock();
+    const charge = () => limiter.charge([{ scope: "t", setting: { limit: 2, windowSeconds: 60 }, key: "k" }]);
+
+    clock.advance(15_500);
+    await charge();
+    await charge();
+    // Counted in 2-second slices: the calls at 08:00:15.5 count until 08:01:16.
+    await expect(charge()).rejects.toMatchObject({ code: "RATE_LIMITED", headers: { "Retry-After": "61" } });
+    clock.advance(60_499);
+    await expect(charge()).rejects.toMatchObject({ headers: { "Retry-After": "1" } });
+    clock.advance(1);
+    await charge();
+    // The counters hold the key only as its digest.
+    const stored = await store.collection<{ _id: string }>({ name: "rate_limits" }).find({});
+    expect(stored.map((record) => record._id)).toEqual([`t:${keyedDigest(SECRET, "rate-limit", "k")}`]);
+  });
+
+  it("counts as many calls as every limit has room for, and says where each limit stands", async () => {
+    const { clock, limiter } = await limiterWithClock();
+    const small = { scope: "small", setting: { limit: 5, windowSeconds: 60 }, key: "k" };
+    const large = { scope: "large", setting: { limit: 100, windowSeconds: 60 }, key: "k" };
+    const start = clock.now().getTime();
+
+    const first = await limiter.take([small, large], 3);
+    expect(first).toMatchObject({ allowed: true, calls: 3 });
+    expect(first.limits.map((limit) => limit.remaining)).toEqual([2, 97]);
+    // The calls leave the window with their 2-second slice.
+    expect(first.limits.map((limit) => limit.resetAt)).toEqual([start + 62_000, start + 62_000]);
+
+    clock.advance(10_000);
+    const second = await limiter.take([small, large], 10);
+    expect(second).toMatchObject({ allowed: true, calls: 2 });
+    expect(second.limits.map((limit) => limit.remaining)).toEqual([0, 95]);
+    // A full limit resets when it has room again.
+    expect(second.limits[0]!.resetAt).toBe(start + 62_000);
+
+    const refused = await limiter.take([small, large], 1);
+    expect(refused).toMatchObject({ allowed: false, retryAfterSeconds: 52 });
+    // Counted by none: the large limit still has 95.
+    expect(refused.limits.map((limit) => limit.remaining)).toEqual([0, 95]);
+  });
+});
+
+describe("rate limiter under concurrent calls", () => {
+  it("lets exactly the limit through when many calls race for one key", async () => {
+    const { limiter } = await limiterWithClock();
+    const setting = { limit: 5, windowSeconds: 60 };
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => limiter.charge([{ scope: "t", setting, key: "k" }, { scope: "u", setting: { limit: 100, windowSeconds: 60 }, key: "k" }])),
+    );
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(5);
+    expect(results.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason.code)).toEqual(Array(15).fill("RATE_LIMITED"));
+  });
+});
