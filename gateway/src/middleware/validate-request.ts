@@ -4,10 +4,11 @@ import type { RequestValidator } from "../openapi/request-validator.js";
 /** Checks path, query and body against the operation's OpenAPI schemas (400 naming each field). */
 export function validateRequest(validator: RequestValidator): Middleware {
   return async function validateRequest(ctx, next) {
-    // No copies here: the validator copies params and query once, since validation writes to them.
+    // The router's captures are the path parameters still percent-encoded: the validator decodes
+    // them, and the query string, strictly (the router and Koa's ctx.query guess at bad escapes).
     ctx.state.input = validator({
-      params: (ctx as unknown as { params?: Record<string, string> }).params ?? {},
-      query: ctx.query,
+      pathSegments: (ctx as unknown as { captures?: string[] }).captures ?? [],
+      querystring: ctx.querystring,
       body: ctx.state.body,
     });
     await next();

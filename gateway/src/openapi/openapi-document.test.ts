@@ -88,6 +88,8 @@ const specialScopes: Record<string, string[]> = {
   getOtpStatus: ["otp:read"],
 };
 
+const pathSafe = String.raw`^(?!\.\.?$)[^\u0000-\u001F\u007F-\u009F/\\]+$`;
+
 /** Path parameter schemas the interface fixes. */
 const pathParameterRules: Record<string, { pattern?: string; minLength?: number; maxLength?: number }> = {
   checkoutId: { pattern: "^chk_[A-Za-z0-9_]+$" },
@@ -96,10 +98,12 @@ const pathParameterRules: Record<string, { pattern?: string; minLength?: number;
   refundId: { pattern: "^ref_[A-Za-z0-9_]+$" },
   subscriptionId: { pattern: "^sub_[A-Za-z0-9_]+$" },
   invoiceId: { pattern: "^inv_[A-Za-z0-9_]+$" },
-  referenceId: { minLength: 1, maxLength: 255 },
-  paymentLinkId: { minLength: 1, maxLength: 255 },
-  planId: { minLength: 1, maxLength: 255 },
-  otpId: { minLength: 1, maxLength: 255 },
+  // The interface's "string of length 1 to 255" and "plain strings", narrowed to what a path
+  // segment carries both ways (PathSafeString).
+  referenceId: { minLength: 1, maxLength: 255, pattern: pathSafe },
+  paymentLinkId: { minLength: 1, maxLength: 255, pattern: pathSafe },
+  planId: { minLength: 1, maxLength: 255, pattern: pathSafe },
+  otpId: { minLength: 1, maxLength: 255, pattern: pathSafe },
   projectId: { pattern: "^prj_[A-Za-z0-9]+$" },
 };
 
@@ -277,7 +281,7 @@ describe("openapi document", () => {
         expect(p.required, `${op.operationId} ${String(p.name)}`).toBe(true);
         const rule = pathParameterRules[String(p.name)];
         expect(rule, String(p.name)).toBeDefined();
-        expect(p.schema, `${op.operationId} ${String(p.name)}`).toMatchObject({ type: "string", ...rule });
+        expect(deref(p.schema as Json), `${op.operationId} ${String(p.name)}`).toMatchObject({ type: "string", ...rule });
       }
     }
   });
@@ -418,6 +422,12 @@ describe("schema bounds", () => {
     expect(accepts("CheckoutCreateRequest", { ...valid, referenceId: "r".repeat(255) })).toBe(true);
     expect(accepts("CheckoutCreateRequest", { ...valid, referenceId: "r".repeat(256) })).toBe(false);
     expect(accepts("CheckoutCreateRequest", { ...valid, referenceId: "" })).toBe(false);
+    for (const referenceId of [".", "..", "a/b", "a\\b", "a\u0000b", "tab\t", "del\u007f", "c1\u0085"]) {
+      expect(accepts("CheckoutCreateRequest", { ...valid, referenceId }), JSON.stringify(referenceId)).toBe(false);
+    }
+    for (const referenceId of ["...", ".a", "a b", "100%", "a?b#c", "Parañaque", "注文", "~!*'()"]) {
+      expect(accepts("CheckoutCreateRequest", { ...valid, referenceId }), JSON.stringify(referenceId)).toBe(true);
+    }
     expect(accepts("CheckoutCreateRequest", { ...valid, successUrl: "not a url" })).toBe(false);
     expect(accepts("CheckoutCreateRequest", { ...valid, cancelUrl: "javascript:alert(1)" })).toBe(false);
     expect(accepts("CheckoutCreateRequest", { ...valid, metadata: { a: 1 } })).toBe(false);

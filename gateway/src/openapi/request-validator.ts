@@ -2,6 +2,8 @@ import type { ValidateFunction } from "ajv";
 import { AppError } from "@bayad/kit";
 import { absoluteRefs, createAjv, describeViolations } from "./ajv.js";
 import { resolveParameter, type OpenApiDocument, type OperationSpec } from "./document.js";
+import { decodePathParameters, parseQueryString } from "./strict-decoding.js";
+import { illFormedStrings } from "./well-formed-strings.js";
 
 /** A request's parts after validation, with the document's defaults applied. */
 export interface ValidatedInput {
@@ -10,10 +12,14 @@ export interface ValidatedInput {
   body: Record<string, unknown>;
 }
 
-/** A request's parts as received; the validator copies params and query, never changing these. */
+/**
+ * A request's parts as received: the path parameters as the router captured them (still
+ * percent-encoded, in the order of the path template), the query string, the parsed body.
+ * The validator decodes the first two itself, strictly (strict-decoding.ts).
+ */
 export interface RawInput {
-  params: Readonly<Record<string, string>>;
-  query: Readonly<Record<string, unknown>>;
+  pathSegments: readonly string[];
+  querystring: string;
   body: unknown;
 }
 
@@ -48,6 +54,7 @@ export function compileRequestValidators(doc: OpenApiDocument, operations: Opera
         additionalProperties: false,
       };
     };
+    const pathNames = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
     const validateParams = textAjv.compile(objectOf("path"));
     const validateQuery = textAjv.compile(objectOf("query"));
     const bodySpec = spec.operation.requestBody;
@@ -57,12 +64,14 @@ export function compileRequestValidators(doc: OpenApiDocument, operations: Opera
     const bodyRequired = bodySpec?.required === true;
 
     validators.set(spec.operationId, (input) => {
-      // The one copy of each: coercion and defaults write to them, and the caller's stay untouched.
-      const params = { ...input.params };
-      const query = { ...input.query };
       const details: string[] = [];
-      if (!validateParams(params)) details.push(...describeViolations(validateParams.errors, "path"));
-      if (!validateQuery(query)) details.push(...describeViolations(validateQuery.errors, "query"));
+      // Decoding makes fresh objects, to which coercion and defaults write. A value that did not
+      // decode is named already, and its schema would only call it missing.
+      const params = decodePathParameters(pathNames, input.pathSegments, details);
+      if (details.length === 0 && !validateParams(params)) details.push(...describeViolations(validateParams.errors, "path"));
+      const decodingProblems = details.length;
+      const query = parseQueryString(input.querystring, details);
+      if (details.length === decodingProblems && !validateQuery(query)) details.push(...describeViolations(validateQuery.errors, "query"));
 
       let body: unknown = input.body;
       if (body === undefined) {
@@ -72,6 +81,8 @@ export function compileRequestValidators(doc: OpenApiDocument, operations: Opera
         details.push("body: this operation takes no body");
       }
       if (validateBody && !validateBody(body)) details.push(...describeViolations(validateBody.errors, "body"));
+      // Path and query values are well-formed once strictly decoded; a JSON body may not be.
+      details.push(...illFormedStrings(input.body, "body"));
 
       if (details.length > 0) throw new AppError("VALIDATION_FAILED", "The request is invalid.", { details });
       return { params, query, body: body as Record<string, unknown> };

@@ -1,0 +1,43 @@
+import { request } from "node:http";
+import type { ApiResponse } from "./harness.js";
+
+/**
+ * One request with its path sent byte for byte. fetch goes through the WHATWG URL parser, which
+ * resolves `.` and `..` segments (`%2E%2E` too) and would never send them; node:http sends the
+ * path as given. The body is parsed as JSON when it is JSON, else kept as text.
+ */
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<ApiResponse & { text: string }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      { host: url.hostname, port: url.port, method, path, headers: { ...headers, Connection: "close" } },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+        incoming.on("error", reject);
+        incoming.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+          }
+          resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, body: parsed, text });
+        });
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
