@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isDuplicateKeyError, type CollectionDef, type Doc, type Store } from "@bayad/store";
-import type { Environment } from "@bayad/kit";
+import { AppError, type Environment } from "@bayad/kit";
 
 export type IdempotencyState = "in_progress" | "unknown" | "completed";
 
@@ -57,6 +57,12 @@ export interface NewAttempt {
 
 export type BeginResult = { started: true; attempt: string } | { started: false; existing: IdempotencyRecord };
 
+/**
+ * Tries of begin() to claim or read a key. A try is lost only when a concurrent request with the
+ * key deleted or replaced its record in between, so one that keeps losing meets a key in use.
+ */
+const beginTurns = 5;
+
 /** The only code that knows the `idempotency_records` collection. */
 export function createIdempotencyRecords(store: Store) {
   const records = store.collection<IdempotencyRecord>(idempotencyCollection);
@@ -67,7 +73,7 @@ export function createIdempotencyRecords(store: Store) {
      * one key exactly one starts. An expired record is replaced.
      */
     async begin(input: NewAttempt): Promise<BeginResult> {
-      for (;;) {
+      for (let turn = 0; turn < beginTurns; turn++) {
         const now = new Date();
         const attempt = randomUUID();
         try {
@@ -95,6 +101,7 @@ export function createIdempotencyRecords(store: Store) {
         if (existing.expiresAt.getTime() > now.getTime()) return { started: false, existing };
         await records.deleteOne({ _id: input.id, attempt: existing.attempt });
       }
+      throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
     },
 
     /** Settles the record with its response, if `attempt` still holds it; the request is no longer needed. */

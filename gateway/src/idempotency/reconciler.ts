@@ -1,4 +1,4 @@
-import type { Logger } from "@bayad/kit";
+import { backoffDelay, type Logger } from "@bayad/kit";
 import type { ValidatedInput } from "../openapi/request-validator.js";
 import type { OperationRunner } from "../routes/operation.js";
 import type { IdempotencyRecord, IdempotencyRecords } from "./idempotency-records.js";
@@ -9,12 +9,21 @@ export interface ReconcilerOptions {
   run: OperationRunner;
   leaseMs: number;
   intervalMs: number;
-  /** First retry delay after a reconciliation that still could not learn the outcome. */
+  /**
+   * First retry delay after a reconciliation that still could not learn the outcome; later ones
+   * double (jittered, kit's backoffDelay) up to five minutes.
+   */
   retryBaseMs: number;
   logger: Logger;
 }
 
 const maxRetryDelayMs = 5 * 60_000;
+/**
+ * Records one sweep reconciles at most; the next tick goes on with the rest. Each claim pushes its
+ * record's lease forward, so a sweep ends anyway: this bounds one that retries fail fast enough
+ * to come due again within it.
+ */
+const sweepLimit = 1_000;
 
 /**
  * Resolves keys whose outcome is unknown (the service timed out or failed, or the gateway holding
@@ -49,13 +58,13 @@ export function createReconciler(options: ReconcilerOptions) {
       logger.info({ operationId: record.operationId, code: outcome.error.code }, "idempotency key released: its request is invalid");
       return;
     }
-    const delay = Math.min(options.retryBaseMs * 2 ** Math.max(0, record.reconcileAttempts - 1), maxRetryDelayMs);
+    const delay = backoffDelay({ initialDelayMs: options.retryBaseMs, maxDelayMs: maxRetryDelayMs }, record.reconcileAttempts);
     await records.markUnknown(record._id, record.attempt, new Date(Date.now() + delay));
     logger.warn({ operationId: record.operationId, err: outcome.error, retryInMs: delay }, "idempotency key still unresolved");
   }
 
   async function sweep(): Promise<void> {
-    for (;;) {
+    for (let reconciled = 0; reconciled < sweepLimit; reconciled++) {
       const record = await records.claimForReconciliation(options.leaseMs);
       if (!record) return;
       await reconcile(record);

@@ -1,7 +1,6 @@
 import { connect, Events, type JetStreamManager, type NatsConnection } from "nats";
-import type { Logger } from "@bayad/kit";
+import { backoffDelay, pause, type Logger } from "@bayad/kit";
 import { ensureStream, type JetStreamNames } from "./jetstream-definitions.js";
-import { pause } from "@bayad/kit";
 
 export interface JetStreamConnectionOptions {
   url: string;
@@ -107,7 +106,9 @@ export function openJetStreamConnection(options: JetStreamConnectionOptions): Je
   }
 
   async function dial(): Promise<void> {
-    let warned = false;
+    // From a quick second try (a NATS starting alongside) up to nats.js's own reconnect wait.
+    const backoff = { initialDelayMs: Math.min(100, options.reconnectTimeWaitMs), maxDelayMs: options.reconnectTimeWaitMs };
+    let failures = 0;
     while (!closing.signal.aborted) {
       try {
         const connection = await connect({
@@ -132,9 +133,8 @@ export function openJetStreamConnection(options: JetStreamConnectionOptions): Je
         wakeWaiters();
         return;
       } catch (err) {
-        if (!warned) logger.warn({ err, server }, "NATS unreachable; retrying until it is up");
-        warned = true;
-        await pause(options.reconnectTimeWaitMs, closing.signal);
+        if (failures++ === 0) logger.warn({ err, server }, "NATS unreachable; retrying until it is up");
+        await pause(backoffDelay(backoff, failures), closing.signal);
       }
     }
   }

@@ -1,9 +1,8 @@
 import type { ConsumerMessages, JsMsg } from "nats";
-import type { Logger } from "@bayad/kit";
+import { backoffDelay, pause, type BackoffSettings, type Logger } from "@bayad/kit";
 import type { Consumption, DeliveredMessage, MessageHandler } from "./bus.js";
 import { ensureConsumer, type JetStreamNames } from "./jetstream-definitions.js";
 import type { JetStreamConnection } from "./jetstream-connection.js";
-import { pause } from "@bayad/kit";
 
 export interface JetStreamConsumptionOptions {
   connection: JetStreamConnection;
@@ -20,7 +19,8 @@ export interface JetStreamConsumptionOptions {
  * waits its turn behind the handler; large enough to spare a round trip per message.
  */
 const PREFETCH = 20;
-const MAX_RETRY_DELAY_MS = 5000;
+/** Pauses before consuming again: up to 250 ms after an iterator that ended, growing while opening fails. */
+const REOPEN_BACKOFF: BackoffSettings = { initialDelayMs: 250, maxDelayMs: 5000 };
 
 /**
  * Runs one durable consumer until stop(). Messages are handled one at a time; the handler's
@@ -97,7 +97,7 @@ export async function startJetStreamConsumption(options: JetStreamConsumptionOpt
       } finally {
         messages = null;
       }
-      await pause(Math.min(250 * 2 ** failures, MAX_RETRY_DELAY_MS), signal);
+      await pause(backoffDelay(REOPEN_BACKOFF, failures + 1), signal);
     }
   }
 

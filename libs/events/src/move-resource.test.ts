@@ -1,9 +1,9 @@
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { CustomerSchema, EventSchema } from "@bayad/proto";
-import { defineStateMachine } from "@bayad/kit";
+import { AppError, defineStateMachine } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createResource, moveResource, type ResourceMover, type StatefulRecord } from "./move-resource.js";
+import { createResource, MOVE_ATTEMPTS, moveResource, type ResourceMover, type StatefulRecord } from "./move-resource.js";
 import { createOutbox } from "./outbox.js";
 import { commitChange } from "./versioned-change.js";
 import { outboxOf } from "./test-support/outbox-fixture.js";
@@ -81,6 +81,55 @@ describe("moveResource", () => {
       ["bayad.events.test.thing.renamed", 2, "renamed"],
       ["bayad.events.test.thing.closed", 3, "renamed"],
     ]);
+  });
+});
+
+describe("moveResource against a resource that keeps changing", () => {
+  /**
+   * The real store, but before each of the move's transactions another writer lands a change
+   * (a rename, version + 1) through the same store: the move loses every race it runs, for the
+   * first `races` transactions.
+   */
+  function contendedMover(races: number) {
+    let bumps = 0;
+    const bump = async () => {
+      const stored = (await mover.collection.findOne({ _id: "thing_1" }))!;
+      const renamed = { ...stored, label: `bumped-${++bumps}`, aggregateVersion: stored.aggregateVersion + 1 };
+      expect(await commitChange({ ...mover, record: renamed, event: { name: "thing.renamed", caller: renamed, snapshot: mover.snapshot(renamed) } })).toBe(true);
+    };
+    const contended: Store = {
+      collection: (def) => store.collection(def),
+      listCollections: () => store.listCollections(),
+      ensureIndexes: () => store.ensureIndexes(),
+      ping: () => store.ping(),
+      close: () => store.close(),
+      async transaction(work) {
+        if (bumps < races) await bump();
+        return store.transaction(work);
+      },
+    };
+    return { mover: { ...mover, store: contended }, bumps: () => bumps };
+  }
+
+  it("gives up after MOVE_ATTEMPTS lost races with 409 CONCURRENT_MODIFICATION, having written nothing", async () => {
+    await createResource(mover, newThing());
+    const contended = contendedMover(Infinity);
+    const error = await moveResource(contended.mover, newThing(), "close").catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: "CONCURRENT_MODIFICATION", httpStatus: 409 });
+    expect(contended.bumps()).toBe(MOVE_ATTEMPTS);
+    const stored = await mover.collection.findOne({ _id: "thing_1" });
+    expect(stored).toMatchObject({ status: "open", aggregateVersion: 1 + MOVE_ATTEMPTS });
+    const subjects = (await eventsOf("thing_1")).map(([subject]) => subject);
+    expect(subjects).not.toContain("bayad.events.test.thing.closed");
+  });
+
+  it("still lands when it loses fewer races than that, deciding from the last writer's version", async () => {
+    await createResource(mover, newThing());
+    const contended = contendedMover(MOVE_ATTEMPTS - 1);
+    const closed = await moveResource(contended.mover, newThing(), "close");
+    expect(closed).toMatchObject({ status: "closed", label: `bumped-${MOVE_ATTEMPTS - 1}`, aggregateVersion: MOVE_ATTEMPTS + 1 });
+    expect(await mover.collection.findOne({ _id: "thing_1" })).toEqual(closed);
   });
 });
 

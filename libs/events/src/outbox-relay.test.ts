@@ -163,6 +163,40 @@ describe("startOutboxRelay", () => {
     expect(logger.lines.filter((l) => l.level === "warn")).toHaveLength(1);
   });
 
+  it("backs off while publishing fails: pauses that double, jittered, up to maxBackoffMs, then the interval again", async () => {
+    // The relay's timer, held by the test: each round runs when the test says, and the delay the
+    // relay asked for is recorded instead of waited out.
+    const timers: Array<{ run: () => void; delayMs: number }> = [];
+    const setTimer = (run: () => void, delayMs: number) => {
+      timers.push({ run, delayMs });
+      return () => undefined;
+    };
+    const bus = flakyBus(inner);
+    bus.failNext(Number.MAX_SAFE_INTEGER);
+    await writeOutboxRecords(store, ["evt_1"]);
+    relay = startOutboxRelay({ store, bus, logger, intervalMs: 100, maxBackoffMs: 5_000, setTimer });
+    for (let round = 1; round <= 12; round++) {
+      timers[round - 1]!.run();
+      await eventually(() => timers.length === round + 1);
+    }
+    const [first, ...backoffs] = timers.map((timer) => timer.delayMs);
+    expect(first).toBe(100);
+    // After the n-th failed round: between half and all of min(5000, 200·2^(n−1)).
+    backoffs.forEach((delay, i) => {
+      const ceiling = Math.min(5_000, 200 * 2 ** i);
+      expect(delay, `after failure ${i + 1}`).toBeGreaterThanOrEqual(ceiling / 2);
+      expect(delay, `after failure ${i + 1}`).toBeLessThanOrEqual(ceiling);
+    });
+    expect(backoffs[5]! - backoffs[0]!).toBeGreaterThan(0);
+    expect(Math.max(...backoffs)).toBeLessThanOrEqual(5_000);
+
+    bus.failNext(0);
+    timers.at(-1)!.run();
+    await eventually(() => timers.length === 14);
+    expect(timers.at(-1)!.delayMs).toBe(100);
+    expect(await unpublishedIds(store)).toEqual([]);
+  });
+
   describe("flush", () => {
     it("publishes everything pending, in several rounds, and says how many", async () => {
       const consumer = await collect(inner, "records");

@@ -1,4 +1,4 @@
-import type { Logger } from "@bayad/kit";
+import { backoffDelay, type BackoffSettings, type Logger } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import type { EventBus } from "./bus.js";
 import { outboxCollection, type OutboxRecord } from "./outbox.js";
@@ -11,8 +11,18 @@ export interface OutboxRelayOptions {
   intervalMs?: number;
   /** Records read per round. Default 100. */
   batchSize?: number;
-  /** The longest pause between rounds while publishing keeps failing. Default 5000. */
+  /**
+   * The longest pause between rounds while publishing keeps failing. Default 5000. The pauses
+   * start at twice `intervalMs` and double, jittered (kit's backoffDelay), up to this.
+   */
   maxBackoffMs?: number;
+  /** Runs the next round after `delayMs`; returns its cancel. Tests record the delays with it. */
+  setTimer?: (run: () => void, delayMs: number) => () => void;
+}
+
+function setNodeTimer(run: () => void, delayMs: number): () => void {
+  const timer = setTimeout(run, delayMs);
+  return () => clearTimeout(timer);
 }
 
 export interface OutboxRelay {
@@ -47,16 +57,17 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { bus, logger } = options;
   const intervalMs = options.intervalMs ?? 100;
   const batchSize = options.batchSize ?? 100;
-  const maxBackoffMs = options.maxBackoffMs ?? 5000;
+  const backoff: BackoffSettings = { initialDelayMs: Math.min(2 * intervalMs, options.maxBackoffMs ?? 5000), maxDelayMs: options.maxBackoffMs ?? 5000 };
+  const setTimer = options.setTimer ?? setNodeTimer;
   const records = options.store.collection<OutboxRecord>(outboxCollection);
 
   /** Rounds run strictly one after another, whether the timer or flush() asks for them. */
   let tail: Promise<unknown> = Promise.resolve();
-  /** Consecutive failed rounds that published nothing: the backoff exponent. */
+  /** Consecutive failed rounds that published nothing: how far along the backoff is. */
   let failures = 0;
   let outageSince: Date | null = null;
   let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
+  let cancelTimer: (() => void) | null = null;
 
   async function publishPending(): Promise<RoundResult> {
     let found = 0;
@@ -105,15 +116,15 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   }
 
   function nextDelay(result: RoundResult): number {
-    if (result.error !== undefined) return Math.min(intervalMs * 2 ** failures, maxBackoffMs);
+    if (result.error !== undefined) return backoffDelay(backoff, failures);
     // A full batch means more is waiting: go on at once instead of idling through a backlog.
     return result.found === batchSize ? 0 : intervalMs;
   }
 
   function schedule(delayMs: number): void {
     if (stopped) return;
-    timer = setTimeout(() => {
-      timer = null;
+    cancelTimer = setTimer(() => {
+      cancelTimer = null;
       void exclusive().then((result) => schedule(nextDelay(result)));
     }, delayMs);
   }
@@ -133,8 +144,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
+      cancelTimer?.();
+      cancelTimer = null;
       await tail;
     },
   };

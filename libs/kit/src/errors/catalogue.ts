@@ -44,6 +44,8 @@ export const errorCatalogue = {
   IDEMPOTENCY_KEY_IN_PROGRESS: { http: 409, grpc: Code.Aborted, message: "A request with this Idempotency-Key is still being processed.", outcome: "unresolved" },
   IDEMPOTENCY_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of the request with this Idempotency-Key is being reconciled.", outcome: "unresolved" },
   PAYMENT_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of this payment call is being reconciled; retry with the same Idempotency-Key later.", outcome: "unresolved" },
+  // Nothing landed (each lost race wrote nothing), so the key is not used up: a retry may reuse it.
+  CONCURRENT_MODIFICATION: { http: 409, grpc: Code.Aborted, message: "The resource kept changing while this request tried to change it; retry the request.", outcome: "refused" },
   PAYLOAD_TOO_LARGE: { http: 413, grpc: Code.InvalidArgument, message: "The request body is too large." },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, grpc: Code.InvalidArgument, message: "The request body must be application/json." },
   RATE_LIMITED: { http: 429, grpc: Code.ResourceExhausted, message: "Too many requests.", outcome: "refused" },

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { backoffDelay, jitteredBackoff } from "./backoff.js";
+
+const settings = { initialDelayMs: 100, maxDelayMs: 5_000 };
+
+/** d of the n-th failure: the schedule's ceiling before jitter. */
+const ceiling = (failures: number) => Math.min(settings.maxDelayMs, settings.initialDelayMs * 2 ** (failures - 1));
+
+describe("backoffDelay", () => {
+  it("doubles with each failure, keeping at least half of it under jitter, and never passes the cap", () => {
+    for (let failures = 1; failures <= 40; failures++) {
+      for (let draw = 0; draw < 50; draw++) {
+        const delay = backoffDelay(settings, failures);
+        expect(delay).toBeGreaterThanOrEqual(ceiling(failures) / 2);
+        expect(delay).toBeLessThanOrEqual(ceiling(failures));
+      }
+    }
+    // Grows: the 4th delay is always longer than any 1st, and the 40th sits at the cap's range.
+    expect(backoffDelay(settings, 4)).toBeGreaterThan(settings.initialDelayMs);
+    expect(backoffDelay(settings, 40)).toBeGreaterThanOrEqual(settings.maxDelayMs / 2);
+  });
+
+  it("jitters: replicas that failed together do not all wait the same", () => {
+    const draws = new Set(Array.from({ length: 20 }, () => backoffDelay(settings, 5)));
+    expect(draws.size).toBeGreaterThan(1);
+  });
+
+  it("treats zero failures as the first", () => {
+    expect(backoffDelay(settings, 0)).toBeLessThanOrEqual(settings.initialDelayMs);
+  });
+});
+
+describe("jitteredBackoff", () => {
+  it("gives a cockatiel retry policy the same schedule", () => {
+    let backoff = jitteredBackoff(settings).next(undefined);
+    for (let failures = 1; failures <= 12; failures++) {
+      if (failures > 1) backoff = backoff.next(undefined);
+      expect(backoff.duration).toBeGreaterThanOrEqual(ceiling(failures) / 2);
+      expect(backoff.duration).toBeLessThanOrEqual(ceiling(failures));
+    }
+  });
+});

@@ -1,0 +1,36 @@
+import { ExponentialBackoff, halfJitterGenerator, type IExponentialBackoffOptions } from "cockatiel";
+
+/**
+ * The platform's one backoff schedule, for every loop that waits after a failure before trying
+ * again (the outbox relay, event consumption, the NATS dial, idempotency reconciliation, races
+ * between writers): exponential, capped, with jitter, from cockatiel.
+ *
+ * The n-th delay (n ≥ 1 failures in a row) is drawn from [d/2, d), d = min(maxDelayMs,
+ * initialDelayMs·2^(n−1)). The jitter keeps replicas that failed together (every relay during one
+ * NATS outage, two writers that lost the same race) from retrying in step; keeping half of d keeps
+ * the growth, where full jitter may draw 0 and spin.
+ */
+export interface BackoffSettings {
+  /** d for the first failure. */
+  initialDelayMs: number;
+  /** The cap of d: no delay is longer. */
+  maxDelayMs: number;
+}
+
+function exponentialOptions(settings: BackoffSettings): IExponentialBackoffOptions<number> {
+  return { generator: halfJitterGenerator, initialDelay: settings.initialDelayMs, maxDelay: settings.maxDelayMs, exponent: 2 };
+}
+
+/**
+ * The delay after `failures` failures in a row (at least 1), for loops that count their failures
+ * themselves (or keep the count in a record, as reconciliation does).
+ */
+export function backoffDelay(settings: BackoffSettings, failures: number): number {
+  const options = exponentialOptions(settings);
+  return options.generator(Math.max(0, failures - 1), options)[0];
+}
+
+/** The same schedule as a cockatiel backoff, for a cockatiel retry policy. */
+export function jitteredBackoff(settings: BackoffSettings): ExponentialBackoff<number> {
+  return new ExponentialBackoff(exponentialOptions(settings));
+}
