@@ -14,6 +14,7 @@ import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/Horizo
 import { Ingress } from "kubernetes-models/networking.k8s.io/v1/Ingress";
 import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
+import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
 import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
 import { chartDir } from "./chart.js";
@@ -34,6 +35,7 @@ export const kinds: Readonly<Record<string, Kind>> = {
   "apps/v1/Deployment": { validate: model(Deployment), type: ["kubernetes-models/apps/v1/Deployment", "IDeployment"] },
   "v1/Service": { validate: model(Service), type: ["kubernetes-models/v1/Service", "IService"] },
   "v1/Secret": { validate: model(Secret), type: ["kubernetes-models/v1/Secret", "ISecret"] },
+  "v1/ConfigMap": { validate: model(ConfigMap), type: ["kubernetes-models/v1/ConfigMap", "IConfigMap"] },
   "autoscaling/v2/HorizontalPodAutoscaler": {
     validate: model(HorizontalPodAutoscaler),
     type: ["kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler", "IHorizontalPodAutoscaler"],

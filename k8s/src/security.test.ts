@@ -42,9 +42,12 @@ describe.each(rendered)("with $name", (r) => {
     const volume = (spec.volumes as Obj[]).find((v) => v.name === tmp.name)!;
     expect(Object.keys(volume).sort()).toEqual(["emptyDir", "name"]);
     expect(volume.emptyDir.sizeLimit).toBeTruthy();
-    // Nothing else is mounted: no hostPath, no writable paths besides /tmp.
-    expect(spec.volumes).toHaveLength(1);
-    expect(c.volumeMounts).toHaveLength(1);
+    // Nothing else is mounted: no hostPath, no writable paths besides /tmp; only otp may mount
+    // its SMTP authorities' ConfigMap, read-only.
+    const others = (c.volumeMounts as Obj[]).filter((m) => m !== tmp);
+    expect(others.every((m) => name === "otp" && m.name === "smtp-ca" && m.readOnly === true)).toBe(true);
+    const otherVolumes = (spec.volumes as Obj[]).filter((v) => v !== volume);
+    expect(otherVolumes.map((v) => Object.keys(v).sort())).toEqual(others.map(() => ["configMap", "name"]));
   });
 
   it("probes the gateway with /healthz (liveness, startup) and /readyz (readiness)", () => {

@@ -28,7 +28,10 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
   if (component === "records") required.push("RECORDS_CURSOR_SECRET");
   if (component === "otp") {
     required.push("OTP_HASH_SECRET", "OTP_EMAIL_SENDER", "OTP_SMS_SENDER");
-    if (values.otp.emailSender === "smtp") required.push("SMTP_HOST", "SMTP_PORT", "SMTP_SECURE", "SMTP_FROM"), optional.push("SMTP_USER", "SMTP_PASS");
+    if (values.otp.emailSender === "smtp") {
+      required.push("SMTP_HOST", "SMTP_PORT", "SMTP_TLS", "SMTP_TLS_VERIFY", "SMTP_FROM"), optional.push("SMTP_USER", "SMTP_PASS");
+      if (values.otp.smtp.caCertificate) required.push("SMTP_CA_FILE");
+    }
     if (values.otp.smsSender === "semaphore") required.push("SEMAPHORE_API_KEY", "SEMAPHORE_BASE_URL"), optional.push("SEMAPHORE_SENDER_NAME");
   }
   return { required, optional };
@@ -121,6 +124,23 @@ describe.each(rendered)("with $name", (r) => {
         const request = c.resources.requests?.[resource];
         if (request !== undefined) expect(quantity(request)).toBeLessThanOrEqual(quantity(limit));
       }
+    }
+  });
+
+  it("mounts the SMTP authorities' ConfigMap, read-only, where SMTP_CA_FILE points, and only there", () => {
+    for (const pod of all) {
+      const c = pod.spec.containers[0] as Obj;
+      const caFile = envOf(c).get("SMTP_CA_FILE")?.value as string | undefined;
+      const mount = (c.volumeMounts as Obj[]).find((m) => m.name === "smtp-ca");
+      if (caFile === undefined) {
+        expect(mount, pod.component).toBeUndefined();
+        continue;
+      }
+      expect(caFile.startsWith(`${mount!.mountPath}/`)).toBe(true);
+      expect(mount!.readOnly).toBe(true);
+      const volume = (pod.spec.volumes as Obj[]).find((v) => v.name === "smtp-ca")!;
+      const configMap = byName(r.manifests, "ConfigMap", volume.configMap.name);
+      expect(configMap.data[caFile.slice(mount!.mountPath.length + 1)]).toBe(values.otp.smtp.caCertificate);
     }
   });
 

@@ -119,8 +119,14 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
   value: {{ required "otp.smtp.host is required with otp.emailSender smtp" .Values.otp.smtp.host | quote }}
 - name: SMTP_PORT
   value: {{ .Values.otp.smtp.port | int | quote }}
-- name: SMTP_SECURE
-  value: {{ .Values.otp.smtp.secure | quote }}
+- name: SMTP_TLS
+  value: {{ .Values.otp.smtp.tls | quote }}
+- name: SMTP_TLS_VERIFY
+  value: {{ .Values.otp.smtp.verifyCertificate | quote }}
+{{- if .Values.otp.smtp.caCertificate }}
+- name: SMTP_CA_FILE
+  value: /etc/bayad/smtp-ca/ca.pem
+{{- end }}
 - name: SMTP_FROM
   value: {{ required "otp.smtp.from is required with otp.emailSender smtp" .Values.otp.smtp.from | quote }}
 {{- with .Values.otp.smtp.user }}
@@ -147,4 +153,9 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
   value: {{ . | quote }}
 {{- end }}
 {{- end }}
+{{- end }}
+
+{{- /* "true" when the otp pods trust authorities of their own for the SMTP server (SMTP_CA_FILE, mounted from the smtp-ca ConfigMap). */}}
+{{- define "bayad.smtpCa" -}}
+{{- if and (eq .Values.otp.emailSender "smtp") .Values.otp.smtp.caCertificate }}true{{ end }}
 {{- end }}

@@ -66,7 +66,7 @@ const everythingOn = {
   otp: {
     emailSender: "smtp",
     smsSender: "semaphore",
-    smtp: { host: "smtp.example.ph", port: 465, secure: true, user: "otp", from: "Bayad <otp@example.ph>" },
+    smtp: { host: "smtp.example.ph", port: 465, tls: "implicit", caCertificate: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n", user: "otp", from: "Bayad <otp@example.ph>" },
     semaphore: { senderName: "BAYAD", baseUrl: "https://api.semaphore.co" },
   },
   networkPolicy: { gatewayFrom: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } }] },

@@ -1,6 +1,14 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "@bayad/kit";
 import { readOtpConfig } from "./config.js";
+import { createTestCertificates } from "./test-support/test-certificates.js";
+
+const smtp = { OTP_EMAIL_SENDER: "smtp", SMTP_HOST: "smtp.example.ph", SMTP_FROM: "no-reply@bayad.ph" };
+const notPem = join(mkdtempSync(join(tmpdir(), "bayad-otp-config-")), "not.pem");
+writeFileSync(notPem, "not a certificate");
 
 describe("readOtpConfig", () => {
   it("defaults to the development outbox, the published limits and a generated secret", () => {
@@ -32,7 +40,7 @@ describe("readOtpConfig", () => {
       OTP_VERIFY_OTP_WINDOW_SECONDS: "30",
       OTP_EMAIL_SENDER: "smtp",
       SMTP_HOST: "smtp.example.ph",
-      SMTP_SECURE: "true",
+      SMTP_TLS: "implicit",
       SMTP_USER: "u",
       SMTP_PASS: "p",
       SMTP_FROM: "Bayad <no-reply@bayad.ph>",
@@ -46,14 +54,37 @@ describe("readOtpConfig", () => {
       limit: 41,
       windowSeconds: 60,
     });
-    expect(config.email).toMatchObject({ kind: "smtp", smtp: { host: "smtp.example.ph", port: 465, secure: true, user: "u", pass: "p" } });
+    expect(config.email).toMatchObject({ kind: "smtp", smtp: { host: "smtp.example.ph", port: 465, tls: "implicit", verifyCertificate: true, user: "u", pass: "p" } });
     expect(config.sms).toMatchObject({ kind: "semaphore", semaphore: { apiKey: "key", senderName: "BAYAD", baseUrl: "https://api.semaphore.co" } });
   });
+
+  it("requires TLS for SMTP (STARTTLS by default) and verifies certificates unless told not to", async () => {
+    expect(readOtpConfig(smtp).email).toMatchObject({ kind: "smtp", smtp: { tls: "starttls", port: 587, verifyCertificate: true } });
+    expect(readOtpConfig({ ...smtp, SMTP_TLS_VERIFY: "false" }).email).toMatchObject({ smtp: { verifyCertificate: false } });
+    const { ca } = await createTestCertificates();
+    const caFile = join(mkdtempSync(join(tmpdir(), "bayad-otp-config-")), "ca.pem");
+    writeFileSync(caFile, ca);
+    expect(readOtpConfig({ ...smtp, SMTP_CA_FILE: caFile }).email).toMatchObject({ smtp: { ca } });
+  });
+
+  it.each(["127.0.0.1", "127.8.9.10", "localhost", "mail.localhost", "::1", "[::1]", "0:0:0:0:0:0:0:1"])(
+    "lets SMTP_TLS be none for the loopback host %s",
+    (host) => {
+      expect(readOtpConfig({ ...smtp, SMTP_HOST: host, SMTP_TLS: "none" }).email).toMatchObject({ smtp: { host, tls: "none", port: 587 } });
+    },
+  );
 
   it.each([
     [{ OTP_EMAIL_SENDER: "smtp", SMTP_FROM: "a@b.ph" }, "SMTP_HOST is required but not set"],
     [{ OTP_EMAIL_SENDER: "smtp", SMTP_HOST: "h" }, "SMTP_FROM is required but not set"],
     [{ OTP_EMAIL_SENDER: "smtp", SMTP_HOST: "h", SMTP_FROM: "a@b.ph", SMTP_USER: "u" }, "SMTP_PASS is required when SMTP_USER is set"],
+    [{ ...smtp, SMTP_TLS: "none" }, 'SMTP_TLS may be none only for a loopback SMTP_HOST (localhost, 127.0.0.0/8, ::1), not "smtp.example.ph": use implicit or starttls'],
+    [{ ...smtp, SMTP_HOST: "10.0.0.25", SMTP_TLS: "none" }, 'SMTP_TLS may be none only for a loopback SMTP_HOST'],
+    [{ ...smtp, SMTP_TLS: "ssl" }, 'SMTP_TLS must be one of implicit, starttls, none, got "ssl"'],
+    [{ ...smtp, SMTP_SECURE: "true" }, "SMTP_SECURE is replaced by SMTP_TLS (implicit, starttls or none)"],
+    [{ ...smtp, SMTP_CA_FILE: "/nonexistent/ca.pem" }, 'SMTP_CA_FILE cannot be read (ENOENT): "/nonexistent/ca.pem"'],
+    [{ ...smtp, SMTP_CA_FILE: notPem }, "SMTP_CA_FILE must be a file of PEM certificates"],
+    [{ ...smtp, SMTP_TLS_VERIFY: "maybe" }, "SMTP_TLS_VERIFY"],
     [{ OTP_SMS_SENDER: "semaphore" }, "SEMAPHORE_API_KEY is required but not set"],
     [{ OTP_SMS_SENDER: "semaphore", SEMAPHORE_API_KEY: "k", SEMAPHORE_BASE_URL: "not a url" }, 'SEMAPHORE_BASE_URL must be a URL, got "not a url"'],
     [{ OTP_SMS_SENDER: "semaphore", SEMAPHORE_API_KEY: "k", SEMAPHORE_SENDER_NAME: "FAR-TOO-LONG-NAME" }, "SEMAPHORE_SENDER_NAME must be 1 to 11 letters or digits"],

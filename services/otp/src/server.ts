@@ -29,6 +29,9 @@ export async function startOtpServer(options: OtpServerOptions): Promise<Running
   if (config.hashSecretGenerated) {
     logger.warn("OTP_HASH_SECRET is not set: a random secret is used, so codes do not survive a restart or verify on another replica");
   }
+  if (config.email.kind === "smtp" && config.email.smtp.verifyCertificate === false) {
+    logger.warn("SMTP_TLS_VERIFY is false: the SMTP server's certificate is not checked, so anyone on the path can read the codes (self-signed development servers only)");
+  }
   const senders = createChannelSenders(config, store, now);
   const service = createOtpService(createOtpDeps({ store, config, senders, logger, now }));
   await store.ensureIndexes();

@@ -23,7 +23,7 @@ describe("e-mail over SMTP to a real SMTP server", () => {
     sender = createSmtpSender({
       host: "127.0.0.1",
       port: sink.port,
-      secure: false,
+      tls: "none",
       user: "bayad",
       pass: "secret",
       from: "Bayad <no-reply@bayad.test>",
@@ -77,7 +77,7 @@ describe("e-mail over SMTP to a real SMTP server", () => {
   });
 
   it("treats a server that cannot be reached as a definite failure", async () => {
-    const unreachable = createSmtpSender({ host: "127.0.0.1", port: 1, secure: false, from: "no-reply@bayad.test", timeoutMs: 1_000 });
+    const unreachable = createSmtpSender({ host: "127.0.0.1", port: 1, tls: "none", from: "no-reply@bayad.test", timeoutMs: 1_000 });
     await expect(
       unreachable.send({ channel: "email", recipient: "a@example.ph", subject: "s", body: "b", otpId: "otp_1" }),
     ).rejects.toBeInstanceOf(DeliveryFailedError);
@@ -92,6 +92,9 @@ describe("classifySmtpError", () => {
     expect(classifySmtpError(error({ code: "EAUTH", responseCode: 535 }))).toBeInstanceOf(DeliveryFailedError);
     expect(classifySmtpError(error({ code: "ESOCKET", originalCode: "ECONNREFUSED" }))).toBeInstanceOf(DeliveryFailedError);
     expect(classifySmtpError(error({ code: "ETIMEDOUT", timeoutType: "GREETING_TIMEOUT" }))).toBeInstanceOf(DeliveryFailedError);
+    // A refused certificate ends the TLS handshake, before anything of the message is sent.
+    expect(classifySmtpError(error({ code: "ESOCKET", originalCode: "UNABLE_TO_VERIFY_LEAF_SIGNATURE" }))).toBeInstanceOf(DeliveryFailedError);
+    expect(classifySmtpError(error({ code: "ESOCKET", originalCode: "ERR_TLS_CERT_ALTNAME_INVALID" }))).toBeInstanceOf(DeliveryFailedError);
     expect(classifySmtpError(error({ code: "ECONNECTION" }))).toBeInstanceOf(DeliveryUncertainError);
     expect(classifySmtpError(error({ code: "ETIMEDOUT", timeoutType: "SOCKET_TIMEOUT" }))).toBeInstanceOf(DeliveryUncertainError);
     expect(classifySmtpError(error({ code: "EABORT" }))).toBeInstanceOf(DeliveryUncertainError);

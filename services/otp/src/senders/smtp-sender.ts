@@ -1,11 +1,22 @@
 import nodemailer, { type NodemailerError } from "nodemailer";
 import { DeliveryFailedError, DeliveryUncertainError, UNREACHABLE_NETWORK_CODES, type OtpMessage, type OtpSender } from "./sender.js";
 
+/**
+ * How the connection is encrypted: `implicit` TLS from the first byte (port 465), `starttls`
+ * (plain text upgraded before anything is sent, port 587; a server that does not offer the
+ * upgrade is refused rather than spoken to in the clear), or `none` (loopback servers only:
+ * config.ts refuses it for any other host).
+ */
+export type SmtpTlsMode = "implicit" | "starttls" | "none";
+
 export interface SmtpSenderOptions {
   host: string;
   port: number;
-  /** Implicit TLS (port 465). Without it nodemailer upgrades with STARTTLS when offered. */
-  secure: boolean;
+  tls: SmtpTlsMode;
+  /** The certificates (PEM) trusted to sign the server's, instead of Node.js's public roots. */
+  ca?: string;
+  /** Whether the server's certificate must be valid for `host` and signed by a trusted authority. Default true. */
+  verifyCertificate?: boolean;
   user?: string;
   pass?: string;
   /** The From address, e.g. `Bayad <no-reply@bayad.ph>`. */
@@ -20,7 +31,14 @@ export function createSmtpSender(options: SmtpSenderOptions): OtpSender {
   const transport = nodemailer.createTransport({
     host: options.host,
     port: options.port,
-    secure: options.secure,
+    secure: options.tls === "implicit",
+    requireTLS: options.tls === "starttls",
+    // `none` means none: no opportunistic upgrade whose certificate could then fail the send.
+    ignoreTLS: options.tls === "none",
+    tls: {
+      rejectUnauthorized: options.verifyCertificate ?? true,
+      ...(options.ca !== undefined ? { ca: options.ca } : {}),
+    },
     auth: options.user !== undefined ? { user: options.user, pass: options.pass } : undefined,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
@@ -79,6 +97,9 @@ export function classifySmtpError(thrown: unknown): DeliveryFailedError | Delive
   if ((code === "ECONNECTION" || code === "ESOCKET") && UNREACHABLE_NETWORK_CODES.has(error.originalCode ?? "")) {
     return new DeliveryFailedError(`the e-mail server could not be reached (${error.originalCode})`, { cause: thrown });
   }
+  if ((code === "ECONNECTION" || code === "ESOCKET") && TLS_HANDSHAKE_FAILURE_CODES.has(error.originalCode ?? "")) {
+    return new DeliveryFailedError(`the e-mail server's TLS was refused (${error.originalCode})`, { cause: thrown });
+  }
   if (code === "ETIMEDOUT" && error.timeoutType !== undefined && error.timeoutType !== "SOCKET_TIMEOUT") {
     return new DeliveryFailedError(`the e-mail server did not answer (${error.timeoutType})`, { cause: thrown });
   }
@@ -97,4 +118,39 @@ const definiteCodes = new Set([
   "ECONFIG",
   "EPROXY",
   "EMAXRECIPIENTS",
+]);
+
+/**
+ * Failures of the TLS handshake, which comes before anything of the message is sent (implicit TLS
+ * at connect, STARTTLS before MAIL FROM): the certificate could not be verified, or no common
+ * protocol was found. Node.js reports them as OpenSSL's verification results or ERR_SSL_ codes.
+ */
+const TLS_HANDSHAKE_FAILURE_CODES = new Set([
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_DECRYPT_CERT_SIGNATURE",
+  "UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_NOT_YET_VALID",
+  "CERT_HAS_EXPIRED",
+  "ERROR_IN_CERT_NOT_BEFORE_FIELD",
+  "ERROR_IN_CERT_NOT_AFTER_FIELD",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "CERT_CHAIN_TOO_LONG",
+  "CERT_REVOKED",
+  "INVALID_CA",
+  "PATH_LENGTH_EXCEEDED",
+  "INVALID_PURPOSE",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "HOSTNAME_MISMATCH",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "ERR_SSL_WRONG_VERSION_NUMBER",
+  "ERR_SSL_UNSUPPORTED_PROTOCOL",
+  "ERR_SSL_NO_PROTOCOLS_AVAILABLE",
+  "ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE",
+  "ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION",
+  "ERR_SSL_TLSV1_ALERT_UNKNOWN_CA",
 ]);
