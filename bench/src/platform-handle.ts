@@ -23,12 +23,23 @@ export interface PlatformStartOptions {
 }
 
 /**
+ * The gateway's rate limits at their highest: every request is still counted (the rows measure
+ * what that costs), but none of the benchmark's thousands a second is refused.
+ */
+const countedButNeverRefused = {
+  RATE_LIMIT_CREDENTIAL_READS: "1000000",
+  RATE_LIMIT_CREDENTIAL_WRITES: "1000000",
+  RATE_LIMIT_PROJECT_READS: "1000000",
+  RATE_LIMIT_PROJECT_WRITES: "1000000",
+};
+
+/**
  * Starts the platform as `npm start` would, on embedded defaults, in its own process: no
  * NATS_URL (the in-process bus), a free port, LOG_LEVEL warn, npm start's Node.js flags, and
  * --expose-gc for the memory readings. The rest of the caller's environment passes through, as it would to `npm start`.
  */
 export async function startPlatformProcess(options: PlatformStartOptions = {}): Promise<PlatformHandle> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...countedButNeverRefused };
   delete env.NATS_URL;
   delete env.EVENTS_NAMESPACE;
   const execArgv = [...oneProcessNodeFlags, "--expose-gc"];

@@ -1,6 +1,6 @@
 import Koa from "koa";
 import type Router from "@koa/router";
-import type { Logger, Registry } from "@bayad/kit";
+import type { Logger, RateLimitLeases, Registry } from "@bayad/kit";
 import type { OperationSpec } from "./openapi/document.js";
 import type { RequestValidator } from "./openapi/request-validator.js";
 import type { OperationHandlers, OperationRunner } from "./routes/operation.js";
@@ -12,6 +12,7 @@ import { httpMetrics } from "./middleware/http-metrics.js";
 import { errorHandler } from "./middleware/error-handler.js";
 import { routeNotFound } from "./middleware/route-not-found.js";
 import { authenticate, type Authenticators } from "./middleware/authenticate.js";
+import { rateLimit, type RateLimitSettings } from "./middleware/rate-limit.js";
 import { jsonBody } from "./middleware/json-body.js";
 import { idempotencyKey } from "./middleware/idempotency-key.js";
 import { validateRequest } from "./middleware/validate-request.js";
@@ -25,6 +26,8 @@ export interface GatewayAppDeps {
   run: OperationRunner;
   idempotent: IdempotentExecution;
   authenticators: Authenticators;
+  /** Charges every request of a project credential (RATE_LIMIT_*), after authentication. */
+  rateLimits: { leases: RateLimitLeases; settings: RateLimitSettings };
   bodyLimitBytes: number;
   logger: Logger;
   /** Where request counts and latencies go; none when absent. */
@@ -35,8 +38,9 @@ export interface GatewayAppDeps {
 
 /**
  * The gateway's Koa app. Every operation of the OpenAPI document is mounted with the same
- * pipeline: authenticate → read the JSON body → Idempotency-Key → validate → execute. An
- * operation whose service is not built yet still checks its input, then answers 501.
+ * pipeline: authenticate → rate limit (project credentials) → read the JSON body →
+ * Idempotency-Key → validate → execute. An operation whose service is not built yet still checks
+ * its input, then answers 501.
  */
 export function createGatewayApp(deps: GatewayAppDeps): Koa {
   const app = new Koa();
@@ -47,6 +51,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
     const validator = deps.validators.get(spec.operationId);
     if (!validator) throw new Error(`no validator for ${spec.operationId}`);
     const pipeline: Koa.Middleware[] = [authenticate(spec, deps.authenticators)];
+    if (spec.auth === "bearer") pipeline.push(rateLimit(spec, deps.rateLimits.leases, deps.rateLimits.settings));
     if (spec.method !== "GET") pipeline.push(jsonBody(deps.bodyLimitBytes));
     if (spec.idempotency) pipeline.push(idempotencyKey());
     pipeline.push(validateRequest(validator));

@@ -1,4 +1,5 @@
-import { ConfigError, envBool, envInt, envOptional, envSecret, envString, envUrl, randomBase62, type Env } from "@bayad/kit";
+import { ConfigError, envBool, envInt, envOptional, envSecret, envString, envUrl, randomBase62, type Env, type RateLimitSetting } from "@bayad/kit";
+import type { RateLimitSettings } from "./middleware/rate-limit.js";
 
 export interface GatewayConfig {
   host: string;
@@ -16,6 +17,8 @@ export interface GatewayConfig {
   secret: string;
   bodyLimitBytes: number;
   rpcTimeoutMs: number;
+  /** RATE_LIMIT_{CREDENTIAL,PROJECT}_{READS,WRITES} and their _WINDOW_SECONDS (README, "Rate limits"). */
+  rateLimits: RateLimitSettings;
   idempotency: {
     leaseMs: number;
     reconcileIntervalMs: number;
@@ -35,6 +38,14 @@ export interface GatewayConfig {
 
 const hour = 3_600_000;
 
+/** `<name>` calls per `<name>_WINDOW_SECONDS` (1 second unless set). */
+function readLimit(env: Env, name: string, limit: number): RateLimitSetting {
+  return {
+    limit: envInt(env, name, limit, { min: 1, max: 1_000_000 }),
+    windowSeconds: envInt(env, `${name}_WINDOW_SECONDS`, 1, { min: 1, max: 3_600 }),
+  };
+}
+
 /** Reads and checks the gateway's environment; a bad value throws a one-line ConfigError. */
 export function readGatewayConfig(env: Env): GatewayConfig {
   const givenAdminKey = envOptional(env, "ADMIN_API_KEY");
@@ -51,6 +62,10 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     secret: envSecret(env, "GATEWAY_SECRET", 32).value,
     bodyLimitBytes: envInt(env, "BODY_LIMIT_BYTES", 65_536, { min: 1_024, max: 10_485_760 }),
     rpcTimeoutMs: envInt(env, "RPC_TIMEOUT_MS", 10_000, { min: 100, max: 120_000 }),
+    rateLimits: {
+      credential: { reads: readLimit(env, "RATE_LIMIT_CREDENTIAL_READS", 100), writes: readLimit(env, "RATE_LIMIT_CREDENTIAL_WRITES", 50) },
+      project: { reads: readLimit(env, "RATE_LIMIT_PROJECT_READS", 200), writes: readLimit(env, "RATE_LIMIT_PROJECT_WRITES", 100) },
+    },
     idempotency: {
       leaseMs: envInt(env, "IDEMPOTENCY_LEASE_MS", 30_000, { min: 100, max: 600_000 }),
       reconcileIntervalMs: envInt(env, "IDEMPOTENCY_RECONCILE_INTERVAL_MS", 5_000, { min: 50, max: 600_000 }),

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type Router from "@koa/router";
-import type { Logger, Registry } from "@bayad/kit";
+import { createRateLimiter, createRateLimitLeases, keyedDigest, type Logger, type Registry } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createGatewayApp } from "./app.js";
 import type { GatewayConfig } from "./config.js";
@@ -69,6 +69,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const projects = createProjects(store);
   const apiKeys = createApiKeys(store);
   const records = createIdempotencyRecords(store);
+  // In the gateway's store, so every replica sharing it counts against the same limits.
+  const rateLimiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.secret, "rate-limit", key), now: () => new Date() });
   const devIssuer = config.tokens.devIssuer
     ? await createDevTokenIssuer(store, { issuer: config.tokens.issuer, audience: config.tokens.audience })
     : undefined;
@@ -121,6 +123,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         external: config.tokens.external,
       }).verify,
       checkAdminKey: createAdminKeyCheck(config.adminApiKey),
+    },
+    rateLimits: {
+      leases: createRateLimitLeases(rateLimiter),
+      settings: config.rateLimits,
     },
     bodyLimitBytes: config.bodyLimitBytes,
     logger,

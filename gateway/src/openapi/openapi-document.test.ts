@@ -331,7 +331,9 @@ describe("openapi document", () => {
       if (!health) must.push("400", "401", "403", "503");
       if (path.includes("{")) must.push("404");
       if (method === "post" || method === "patch") must.push("409", "413", "415");
-      if (id === "generateOtp" || id === "verifyOtp") must.push("429");
+      // Every operation of a project credential is rate limited (README, "Rate limits").
+      const limited = JSON.stringify(op.security ?? []).includes("bearerAuth");
+      if (limited) must.push("429");
       if (id === "readyz") must.push("503");
       for (const status of must) {
         expect(statuses, `${id} ${status}`).toContain(status);
@@ -346,6 +348,10 @@ describe("openapi document", () => {
         const schema = ((resolved.content as JsonObject)["application/json"] as JsonObject).schema as JsonObject;
         if (status.startsWith("2")) {
           expect(String(schema.$ref), `${id} ${status}`).toMatch(/Envelope$/);
+          if (limited) {
+            expect(headers?.["RateLimit-Policy"], `${id} ${status}`).toEqual({ $ref: "#/components/headers/RateLimitPolicy" });
+            expect(headers?.RateLimit, `${id} ${status}`).toEqual({ $ref: "#/components/headers/RateLimit" });
+          }
           if ((method === "post" || method === "patch") && !path.startsWith("/admin/")) {
             expect(headers?.["Idempotent-Replayed"], `${id} ${status}`).toEqual({
               $ref: "#/components/headers/IdempotentReplayed",
@@ -357,7 +363,7 @@ describe("openapi document", () => {
       }
     }
     const tooMany = resolvePointer("#/components/responses/TooManyRequests") as JsonObject;
-    expect(Object.keys(tooMany.headers as JsonObject)).toContain("Retry-After");
+    expect(Object.keys(tooMany.headers as JsonObject)).toEqual(expect.arrayContaining(["Retry-After", "RateLimit-Policy", "RateLimit"]));
     const checkout = operation("post", "/api/v1/payments/checkouts").responses;
     expect(checkout["201"]).toMatchObject({
       content: { "application/json": { schema: { $ref: "#/components/schemas/CheckoutEnvelope" } } },

@@ -38,7 +38,8 @@ describe.skipIf(!natsReady)("services mode (separate processes, needs NATS_URL)"
   beforeAll(async () => {
     // PORT 0: the launcher finds the gateway a free port.
     mode = await launchServicesMode({
-      env: { ...process.env, NATS_URL: natsUrl, EVENTS_NAMESPACE: namespace, PORT: "0", LOG_LEVEL: "info", MONGODB_URI: "" },
+      // The load test's four clients write faster than one credential's default limit allows.
+      env: { ...process.env, NATS_URL: natsUrl, EVENTS_NAMESPACE: namespace, PORT: "0", LOG_LEVEL: "info", MONGODB_URI: "", RATE_LIMIT_CREDENTIAL_WRITES: "100000", RATE_LIMIT_PROJECT_WRITES: "100000" },
       output: (name, line) => logs.push(`[${name}] ${line}`),
     }).catch((error: unknown) => {
       throw new Error(`${String(error)}\n${logs.filter((line) => !line.includes('"level":30')).join("\n")}`);

@@ -66,6 +66,12 @@ export function testPlatformEnv(env: Record<string, string> = {}): Record<string
     ADMIN_API_KEY: `adm_test_${randomBytes(16).toString("hex")}`,
     IDEMPOTENCY_RECONCILE_INTERVAL_MS: "100",
     IDEMPOTENCY_RETRY_BASE_MS: "50",
+    // Far above the defaults: suites send bursts (50 concurrent requests with one key) with one
+    // credential; the rate-limit suite sets its own small limits.
+    RATE_LIMIT_CREDENTIAL_READS: "100000",
+    RATE_LIMIT_CREDENTIAL_WRITES: "100000",
+    RATE_LIMIT_PROJECT_READS: "100000",
+    RATE_LIMIT_PROJECT_WRITES: "100000",
     ...env,
   };
 }
