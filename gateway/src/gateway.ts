@@ -67,7 +67,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const docsPage = renderDocsPage(doc);
 
   const projects = createProjects(store);
-  const apiKeys = createApiKeys(store);
+  const apiKeys = createApiKeys(store, { logger });
   const records = createIdempotencyRecords(store);
   // In the gateway's store, so every replica sharing it counts against the same limits.
   const rateLimiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.secret, "rate-limit", key), now: () => new Date() });

@@ -152,9 +152,12 @@ describe("the development token issuer", () => {
   it("is off in the production example", () => {
     expect(issuer("production example")).toBe("off");
   });
-  it("is on by default, as the gateway's own default, and NOTES.txt warns of it", () => {
-    expect(issuer("default values")).toBe("on");
-    expect(rendered.find((r) => r.name === "default values")!.notes).toMatch(/WARNING: gateway.devTokenIssuer is on/);
-    expect(rendered.find((r) => r.name === "production example")!.notes).not.toMatch(/devTokenIssuer/);
+  it("is off by default, as the gateway's own default", () => {
+    expect(issuer("default values")).toBe("off");
+    expect(rendered.find((r) => r.name === "default values")!.notes).not.toMatch(/devTokenIssuer/);
+  });
+  it("is on when switched on, and NOTES.txt warns of it", () => {
+    expect(issuer("everything on")).toBe("on");
+    expect(rendered.find((r) => r.name === "everything on")!.notes).toMatch(/WARNING: gateway.devTokenIssuer is on/);
   });
 });

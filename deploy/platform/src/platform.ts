@@ -64,7 +64,9 @@ export async function startPlatform(options: PlatformOptions & { servicesThread:
 export async function startPlatform(options?: PlatformOptions): Promise<RunningPlatform>;
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   const env = options.env ?? process.env;
-  const config = readGatewayConfig(env);
+  // The one-process platform is the development setup, so its token issuer is on unless
+  // DEV_TOKEN_ISSUER says otherwise; everywhere else the gateway's default (off) holds.
+  const config = readGatewayConfig({ DEV_TOKEN_ISSUER: "on", ...env });
   const configs = readServiceConfigs(env);
   const rpc = envEnum(env, "PLATFORM_RPC", ["in-process", "http2"], "in-process");
   const servicesThread = options.servicesThread ?? envEnum<ServicesThread>(env, "PLATFORM_SERVICES_THREAD", ["worker", "main"], "worker");

@@ -170,7 +170,12 @@ describe("createCredentialVerifier", () => {
 
   it("accepts tokens of the dev issuer and the external issuer side by side", async () => {
     const store = await newStore();
-    const devIssuer = await createDevTokenIssuer(store, { issuer: "https://bayad.test/dev", audience });
+    const devIssuer = await createDevTokenIssuer(store, {
+      issuer: "https://bayad.test/dev",
+      audience,
+      secret: "test-gateway-secret-0123456789abcdef",
+      rotationMs: 24 * 3_600_000,
+    });
     const verifier = createCredentialVerifier({
       apiKeys: createApiKeys(store),
       devIssuer: { issuer: "https://bayad.test/dev", audience, jwks: () => devIssuer.jwks() },

@@ -49,7 +49,11 @@ export interface TrustedIssuer {
 
 export interface CredentialVerifierOptions {
   apiKeys: Pick<ApiKeys, "verify">;
-  devIssuer?: TrustedIssuer & { jwks: () => { keys: JWK[] } };
+  /**
+   * The development issuer: its published keys, and a way to read them again when a token names
+   * a key not among them (another replica has just rotated).
+   */
+  devIssuer?: TrustedIssuer & { jwks: () => { keys: JWK[] }; refresh?: () => Promise<void> };
   external?: TrustedIssuer & { jwksUrl: string };
 }
 
@@ -74,7 +78,7 @@ export function createCredentialVerifier(options: CredentialVerifierOptions): Cr
   if (options.devIssuer) {
     issuers.set(options.devIssuer.issuer, {
       audience: options.devIssuer.audience,
-      getKey: localKeys(options.devIssuer.jwks),
+      getKey: localKeys(options.devIssuer.jwks, options.devIssuer.refresh),
     });
   }
 
@@ -158,18 +162,28 @@ function knownScopesOf(scope: unknown): string[] {
 
 /**
  * The dev issuer's keys, re-imported only when `jwks()` hands back a different object, so key
- * rotation is picked up without importing keys on every request.
+ * rotation is picked up without importing keys on every request. A token whose `kid` is not
+ * among them makes the issuer read its keys again once before it is refused.
  */
-function localKeys(jwks: () => { keys: JWK[] }): JWTVerifyGetKey {
+function localKeys(jwks: () => { keys: JWK[] }, refresh?: () => Promise<void>): JWTVerifyGetKey {
   let source: { keys: JWK[] } | undefined;
   let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
-  return (header, token) => {
-    const current = jwks();
-    if (!keySet || current !== source) {
-      source = current;
-      keySet = createLocalJWKSet(current);
+  const current = () => {
+    const latest = jwks();
+    if (!keySet || latest !== source) {
+      source = latest;
+      keySet = createLocalJWKSet(latest);
     }
-    return keySet(header, token);
+    return keySet;
+  };
+  return async (header, token) => {
+    try {
+      return await current()(header, token);
+    } catch (error) {
+      if (!refresh || !(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
+      await refresh();
+      return current()(header, token);
+    }
   };
 }
 

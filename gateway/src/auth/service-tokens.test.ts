@@ -18,6 +18,8 @@ import { createDevTokenIssuer, signingKeysCollection } from "./service-tokens.js
 
 const issuer = "https://bayad.test/dev-issuer";
 const audience = "bayad-gateway";
+/** The GATEWAY_SECRET the keys are sealed under, and a day's rotation. */
+const keyOptions = { secret: "test-gateway-secret-0123456789abcdef", rotationMs: 24 * 3_600_000 };
 
 async function newStore(): Promise<Store> {
   const store = await createEmbeddedStore();
@@ -34,7 +36,7 @@ function verifierFor(store: Store, jwks: () => { keys: JWK[] }) {
 
 async function setup() {
   const store = await newStore();
-  const devIssuer = await createDevTokenIssuer(store, { issuer, audience });
+  const devIssuer = await createDevTokenIssuer(store, { ...keyOptions, issuer, audience });
   return { store, devIssuer, verifier: verifierFor(store, () => devIssuer.jwks()) };
 }
 
@@ -108,7 +110,7 @@ describe("createDevTokenIssuer", () => {
   it("signs ES256 with a kid and sets the documented claims", async () => {
     const store = await newStore();
     const now = new Date("2030-05-01T10:00:00.000Z");
-    const devIssuer = await createDevTokenIssuer(store, { issuer, audience, now: () => now });
+    const devIssuer = await createDevTokenIssuer(store, { ...keyOptions, issuer, audience, now: () => now });
 
     const { accessToken, expiresAt } = await devIssuer.issue({ ...request, environment: "live" });
 
@@ -144,8 +146,8 @@ describe("createDevTokenIssuer", () => {
     const store = await newStore();
 
     const [first, second] = await Promise.all([
-      createDevTokenIssuer(store, { issuer, audience }),
-      createDevTokenIssuer(store, { issuer, audience }),
+      createDevTokenIssuer(store, { ...keyOptions, issuer, audience }),
+      createDevTokenIssuer(store, { ...keyOptions, issuer, audience }),
     ]);
 
     expect(first.jwks()).toEqual(second.jwks());
@@ -157,9 +159,9 @@ describe("createDevTokenIssuer", () => {
 
   it("keeps the key across restarts", async () => {
     const store = await newStore();
-    const before = await createDevTokenIssuer(store, { issuer, audience });
+    const before = await createDevTokenIssuer(store, { ...keyOptions, issuer, audience });
 
-    const after = await createDevTokenIssuer(store, { issuer, audience });
+    const after = await createDevTokenIssuer(store, { ...keyOptions, issuer, audience });
 
     expect(after.jwks()).toEqual(before.jwks());
   });
@@ -186,7 +188,7 @@ describe("service token verification", () => {
   it("refuses an expired token", async () => {
     const store = await newStore();
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
-    const pastIssuer = await createDevTokenIssuer(store, { issuer, audience, now: () => twoHoursAgo });
+    const pastIssuer = await createDevTokenIssuer(store, { ...keyOptions, issuer, audience, now: () => twoHoursAgo });
     const { accessToken } = await pastIssuer.issue({ ...request, ttlSeconds: 60 });
 
     await expectInvalid(verifierFor(store, () => pastIssuer.jwks()).verify(`Bearer ${accessToken}`));
@@ -194,7 +196,7 @@ describe("service token verification", () => {
 
   it("refuses a token for another audience, though signed with the right key", async () => {
     const { store, verifier } = await setup();
-    const otherAudience = await createDevTokenIssuer(store, { issuer, audience: "someone-else" });
+    const otherAudience = await createDevTokenIssuer(store, { ...keyOptions, issuer, audience: "someone-else" });
     const { accessToken } = await otherAudience.issue(request);
 
     await expectInvalid(verifier.verify(`Bearer ${accessToken}`));
@@ -202,7 +204,7 @@ describe("service token verification", () => {
 
   it("refuses a token from another issuer, though signed with the right key", async () => {
     const { store, verifier } = await setup();
-    const otherIssuer = await createDevTokenIssuer(store, { issuer: "https://evil.test", audience });
+    const otherIssuer = await createDevTokenIssuer(store, { ...keyOptions, issuer: "https://evil.test", audience });
     const { accessToken } = await otherIssuer.issue(request);
 
     await expectInvalid(verifier.verify(`Bearer ${accessToken}`));

@@ -112,6 +112,52 @@ describe("runCli", () => {
     expect(JSON.parse(io.stdout.join("\n"))).toEqual(data);
   });
 
+  it("lists a project's API keys with a GET", async () => {
+    const data = [{ keyId: "key_1", environment: "test", keyPrefix: "sk_test_abcd", keyLast4: "wxyz", createdAt: "2030-01-01T00:00:00.000Z" }];
+    reply = envelope(200, { success: true, data });
+    const io = capture();
+
+    const status = await runCli(["api-keys", "list", "--project", "prj_abc"], env(), fetch, io);
+
+    expect(status).toBe(0);
+    expect(recorded[0]).toMatchObject({ method: "GET", url: "/admin/v1/projects/prj_abc/api-keys", body: undefined });
+    expect(JSON.parse(io.stdout.join("\n"))).toEqual(data);
+  });
+
+  it("revokes an API key named by its id, sending no body", async () => {
+    reply = envelope(200, { success: true, data: { keyId: "key_1", revokedAt: "2030-01-01T00:00:00.000Z" } });
+    const io = capture();
+
+    const status = await runCli(["api-keys", "revoke", "key_1", "--project", "prj_abc"], env(), fetch, io);
+
+    expect(status).toBe(0);
+    expect(recorded[0]).toMatchObject({
+      method: "POST",
+      url: "/admin/v1/projects/prj_abc/api-keys/key_1/revoke",
+      contentType: undefined,
+      body: undefined,
+    });
+  });
+
+  it("refuses a revoke without the key id or with two, without calling the gateway", async () => {
+    for (const args of [["--project", "prj_abc"], ["key_1", "key_2", "--project", "prj_abc"]]) {
+      const io = capture();
+      expect(await runCli(["api-keys", "revoke", ...args], env(), fetch, io)).toBe(2);
+      expect(io.stderr.join("\n")).toMatch(/^error: /);
+    }
+    expect(recorded).toEqual([]);
+  });
+
+  it("rotates the development issuer's signing key", async () => {
+    reply = envelope(200, { success: true, data: { keys: [{ kid: "k2", createdAt: "2030-01-01T00:00:00.000Z" }] } });
+    const io = capture();
+
+    const status = await runCli(["signing-keys", "rotate"], env(), fetch, io);
+
+    expect(status).toBe(0);
+    expect(recorded[0]).toMatchObject({ method: "POST", url: "/admin/v1/signing-keys/rotate", body: undefined });
+  });
+
   it("mints a service token with scopes as a list and the TTL as a number", async () => {
     reply = envelope(201, { success: true, data: { accessToken: "a.b.c", expiresAt: "2030-01-01T00:00:00.000Z" } });
     const io = capture();

@@ -29,9 +29,17 @@ Commands:
       Create a project; prints its projectId.
   api-keys create --project <prj_…> --environment test|live
       Issue a project API key; the key is printed once and cannot be shown again.
+  api-keys list --project <prj_…>
+      List the project's API keys (id, prefix and last 4 characters, environment, created,
+      last used to within a minute, revoked), newest first.
+  api-keys revoke <key_…> --project <prj_…>
+      Revoke an API key; every gateway replica refuses it within a second.
   service-tokens create --project <prj_…> --environment test|live --subject <subject>
                         --scopes <scope,scope> --ttl <seconds>
       Mint a service access token (needed for the OTP API).
+  signing-keys rotate
+      Replace the development token issuer's signing key now; tokens it signed keep working
+      until they expire.
   help
       Show this text.
 
@@ -45,16 +53,20 @@ Exit status: 0 on success, 1 when the request fails, 2 on a usage error.`;
 class UsageError extends Error {}
 
 interface AdminRequest {
+  method: "GET" | "POST";
   /** Relative to the gateway base URL, without a leading slash. */
   path: string;
-  body: Record<string, unknown>;
+  /** Absent for operations that take no body. */
+  body?: Record<string, unknown>;
 }
 
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 interface Command {
   options: NonNullable<ParseArgsConfig["options"]>;
-  toRequest(values: Values): AdminRequest;
+  /** The names of the positional arguments the command takes, in order (all required). */
+  positionals?: readonly string[];
+  toRequest(values: Values, positionals: readonly string[]): AdminRequest;
 }
 
 const environmentOption = { type: "string" } as const;
@@ -62,14 +74,31 @@ const environmentOption = { type: "string" } as const;
 const commands: Record<string, Command> = {
   "projects create": {
     options: { name: { type: "string" } },
-    toRequest: (values) => ({ path: "admin/v1/projects", body: { name: required(values, "name") } }),
+    toRequest: (values) => ({ method: "POST", path: "admin/v1/projects", body: { name: required(values, "name") } }),
   },
   "api-keys create": {
     options: { project: { type: "string" }, environment: environmentOption },
     toRequest: (values) => ({
-      path: `admin/v1/projects/${encodeURIComponent(required(values, "project"))}/api-keys`,
+      method: "POST",
+      path: `${projectPath(values)}/api-keys`,
       body: { environment: environmentOf(values) },
     }),
+  },
+  "api-keys list": {
+    options: { project: { type: "string" } },
+    toRequest: (values) => ({ method: "GET", path: `${projectPath(values)}/api-keys` }),
+  },
+  "api-keys revoke": {
+    options: { project: { type: "string" } },
+    positionals: ["key id"],
+    toRequest: (values, [keyId]) => ({
+      method: "POST",
+      path: `${projectPath(values)}/api-keys/${encodeURIComponent(keyId!)}/revoke`,
+    }),
+  },
+  "signing-keys rotate": {
+    options: {},
+    toRequest: () => ({ method: "POST", path: "admin/v1/signing-keys/rotate" }),
   },
   "service-tokens create": {
     options: {
@@ -80,6 +109,7 @@ const commands: Record<string, Command> = {
       ttl: { type: "string" },
     },
     toRequest: (values) => ({
+      method: "POST",
       path: "admin/v1/service-tokens",
       body: {
         projectId: required(values, "project"),
@@ -99,6 +129,10 @@ function required(values: Values, name: string): string {
   const value = values[name];
   if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
   return value.trim();
+}
+
+function projectPath(values: Values): string {
+  return `admin/v1/projects/${encodeURIComponent(required(values, "project"))}`;
 }
 
 function environmentOf(values: Values): string {
@@ -138,8 +172,16 @@ export async function runCli(
   try {
     const command = commands[`${group} ${action ?? ""}`];
     if (!command) throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(" ")}"`);
-    const { values } = parseArgs({ args: [...rest], options: command.options, strict: true });
-    request = command.toRequest(values);
+    const expected = command.positionals ?? [];
+    const { values, positionals } = parseArgs({
+      args: [...rest],
+      options: command.options,
+      strict: true,
+      allowPositionals: expected.length > 0,
+    });
+    if (positionals.length < expected.length) throw new UsageError(`the ${expected[positionals.length]} is required`);
+    if (positionals.length > expected.length) throw new UsageError(`unexpected argument "${positionals[expected.length]}"`);
+    request = command.toRequest(values, positionals);
   } catch (error) {
     // parseArgs reports unknown options and missing values with a TypeError whose message is
     // already one readable line.
@@ -168,13 +210,13 @@ export async function runCli(
   let response: Response;
   try {
     response = await fetchImpl(url, {
-      method: "POST",
+      method: request.method,
       headers: {
         authorization: `Bearer ${adminKey}`,
-        "content-type": "application/json",
         accept: "application/json",
+        ...(request.body ? { "content-type": "application/json" } : {}),
       },
-      body: JSON.stringify(request.body),
+      body: request.body ? JSON.stringify(request.body) : undefined,
       signal: AbortSignal.timeout(requestTimeoutMs),
     });
   } catch (error) {

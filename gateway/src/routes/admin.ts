@@ -11,12 +11,19 @@ export interface AdminDeps {
   devIssuer?: Awaited<ReturnType<typeof createDevTokenIssuer>>;
 }
 
-/** The operators' API: projects, their API keys, and development service tokens. */
+/** The operators' API: projects, their API keys (issue, list, revoke), and development service tokens and their signing keys. */
 export function adminRoutes(deps: AdminDeps): OperationHandlers {
   const requireProject = async (projectId: string) => {
     const project = await deps.projects.get(projectId);
     if (!project) throw new AppError("RESOURCE_NOT_FOUND", `No project with id ${projectId}.`);
     return project;
+  };
+
+  const requireDevIssuer = () => {
+    if (!deps.devIssuer) {
+      throw new AppError("ROUTE_NOT_FOUND", "The development token issuer is switched off (DEV_TOKEN_ISSUER=off).");
+    }
+    return deps.devIssuer;
   };
 
   return {
@@ -29,12 +36,22 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
       return { status: 201, data: await deps.apiKeys.issue(params.projectId!, body.environment as Environment) };
     },
 
+    async listApiKeys({ params }) {
+      await requireProject(params.projectId!);
+      return { status: 200, data: await deps.apiKeys.list(params.projectId!) };
+    },
+
+    async revokeApiKey({ params }) {
+      await requireProject(params.projectId!);
+      const revoked = await deps.apiKeys.revoke(params.projectId!, params.apiKeyId!);
+      if (!revoked) throw new AppError("RESOURCE_NOT_FOUND", `Project ${params.projectId} has no API key ${params.apiKeyId}.`);
+      return { status: 200, data: revoked };
+    },
+
     async createServiceToken({ body }) {
-      if (!deps.devIssuer) {
-        throw new AppError("ROUTE_NOT_FOUND", "The development token issuer is switched off (DEV_TOKEN_ISSUER=off).");
-      }
+      const devIssuer = requireDevIssuer();
       await requireProject(body.projectId as string);
-      const token = await deps.devIssuer.issue({
+      const token = await devIssuer.issue({
         projectId: body.projectId as string,
         environment: body.environment as Environment,
         subject: body.subject as string,
@@ -42,6 +59,10 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
         ttlSeconds: body.ttlSeconds as number,
       });
       return { status: 201, data: { accessToken: token.accessToken, expiresAt: token.expiresAt.toISOString() } };
+    },
+
+    async rotateSigningKeys() {
+      return { status: 200, data: { keys: await requireDevIssuer().rotate() } };
     },
   };
 }

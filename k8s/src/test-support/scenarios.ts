@@ -47,7 +47,7 @@ const everythingOn = {
   },
   gateway: {
     publicBaseUrl: "https://staging.bayad.example.ph",
-    devTokenIssuer: false,
+    devTokenIssuer: true,
     jwt: { jwksUrl: "https://auth.example.ph/jwks.json", issuer: "https://auth.example.ph/", audience: "bayad" },
     service: { type: "LoadBalancer", port: 443, annotations: { "service.beta.kubernetes.io/aws-load-balancer-internal": "true" } },
     ingress: {

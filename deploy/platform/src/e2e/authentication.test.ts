@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT, decodeProtectedHeader, generateKeyPair, importJWK, type JWK } from "jose";
+import { openSealed } from "@bayad/kit";
 import { expectError, startTestPlatform, unique, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
 
 /**
@@ -32,13 +33,19 @@ function base64url(text: string): string {
   return Buffer.from(text, "utf8").toString("base64url");
 }
 
-/** The dev issuer's own signing key, read from the gateway's store, for tokens the admin API will not mint. */
+/**
+ * The dev issuer's own signing key, read from the gateway's store and opened with the gateway's
+ * secret (it is stored sealed, for the purpose "dev-token-signing-key" with its kid as context),
+ * for tokens the admin API will not mint.
+ */
 async function platformSigningKey() {
   const doc = await api.platform.stores.gateway
-    .collection<{ _id: string; privateJwk: JWK }>({ name: "signing_keys" })
+    .collection<{ _id: string; keys: { kid: string; sealedPrivateJwk?: string }[] }>({ name: "signing_keys" })
     .findOne({ _id: "dev-issuer" });
-  if (!doc) throw new Error("the dev issuer has no signing key in the gateway store");
-  return importJWK(doc.privateJwk, "ES256");
+  const signing = doc?.keys[0];
+  if (!signing?.sealedPrivateJwk) throw new Error("the dev issuer has no signing key in the gateway store");
+  const jwk = JSON.parse(openSealed(api.platform.config.secret, "dev-token-signing-key", signing.kid, signing.sealedPrivateJwk)) as JWK;
+  return importJWK(jwk, "ES256");
 }
 
 interface TokenClaims {

@@ -81,6 +81,17 @@ describe.skipIf(!natsReady)("services mode (separate processes, needs NATS_URL)"
     expect(record).toMatchObject({ type: "checkout", amountMinor: "10000", referenceId: created.body.data.referenceId });
   }, 30_000);
 
+  it("has no development token issuer unless DEV_TOKEN_ISSUER switches it on", async () => {
+    const response = await fetch(`${mode.gatewayUrl}/admin/v1/service-tokens`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${mode.adminApiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ projectId: mode.projectId, environment: "test", subject: "svc", scopes: ["otp:generate"], ttlSeconds: 600 }),
+    });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("ROUTE_NOT_FOUND");
+    expect((await fetch(`${mode.gatewayUrl}/.well-known/jwks.json`)).status).toBe(404);
+  });
+
   it("every process serves Prometheus metrics: requests, rpc latencies, outbox and consumer lag", async () => {
     const text = async (name: "gateway" | "payments" | "records") => (await fetch(mode.metricsUrls.get(name)!)).text();
     expect(await text("gateway")).toMatch(/bayad_http_request_duration_seconds_count\{operation="createCheckout",method="POST",status="201"\} [1-9]\d*/);
