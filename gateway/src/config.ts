@@ -70,7 +70,11 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       leaseMs: envInt(env, "IDEMPOTENCY_LEASE_MS", 30_000, { min: 100, max: 600_000 }),
       reconcileIntervalMs: envInt(env, "IDEMPOTENCY_RECONCILE_INTERVAL_MS", 5_000, { min: 50, max: 600_000 }),
       retryBaseMs: envInt(env, "IDEMPOTENCY_RETRY_BASE_MS", 1_000, { min: 10, max: 600_000 }),
-      windowMs: { payment: 24 * hour, otp: 7 * 24 * hour },
+      // The services read the same variables, so both layers forget a key at the same time.
+      windowMs: {
+        payment: envInt(env, "PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS", (24 * hour) / 1000, { min: 1, max: 31_536_000 }) * 1000,
+        otp: envInt(env, "OTP_IDEMPOTENCY_WINDOW_SECONDS", (7 * 24 * hour) / 1000, { min: 1, max: 31_536_000 }) * 1000,
+      },
     },
     tokens: {
       devIssuer: envBool(env, "DEV_TOKEN_ISSUER", true),

@@ -46,6 +46,12 @@ export interface IndexSpec {
 export interface CollectionDef {
   name: string;
   indexes?: IndexSpec[];
+  /**
+   * Names of indexes this collection once had and must not keep: `ensureIndexes` drops them where
+   * they exist (a deployed MongoDB keeps an index until it is dropped). A changed index gets a new
+   * name and its old name goes here.
+   */
+  retiredIndexes?: string[];
 }
 
 /** A transaction's handle, passed as `{ session }` to every operation that belongs to it. */

@@ -1,4 +1,4 @@
-import { createOutbox, type Outbox } from "@bayad/events";
+import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, createOutbox, type IdempotencyKeys, type Outbox } from "@bayad/events";
 import type { Logger } from "@bayad/kit";
 import type { PaymentProviders } from "@bayad/provider";
 import type { Store } from "@bayad/store";
@@ -20,6 +20,8 @@ export interface BillingDeps {
   logger: Logger;
   /** The clock that dates changes and starts periods; tests move it instead of waiting. */
   now: () => Date;
+  /** What each Idempotency-Key did, for its window. */
+  keys: IdempotencyKeys;
 }
 
 export interface BillingDepsOptions {
@@ -27,6 +29,8 @@ export interface BillingDepsOptions {
   providers: PaymentProviders;
   logger: Logger;
   now?: () => Date;
+  /** PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS; the gateway's 24 hours by default. */
+  idempotencyWindowMs?: number;
 }
 
 /** Wires the billing repositories and the `billing` outbox to a store. */
@@ -41,5 +45,9 @@ export function createBillingDeps(options: BillingDepsOptions): BillingDeps {
     providers: options.providers,
     logger: options.logger,
     now: options.now ?? (() => new Date()),
+    keys: createIdempotencyKeys(store, {
+      windowMs: options.idempotencyWindowMs ?? defaultIdempotencyWindowSeconds.payment * 1000,
+      now: options.now,
+    }),
   };
 }

@@ -87,12 +87,12 @@ describe("billing service over HTTP/2", () => {
       const { subscription: active } = await billing.getSubscription({ subscriptionId: subscription!.subscriptionId }, { headers: headers() });
       expect(active?.status).toBe(SubscriptionStatus.ACTIVE);
 
-      const advanced = await billing.advanceSubscription({ subscriptionId: subscription!.subscriptionId }, { headers: headers() });
+      const advanced = await billing.advanceSubscription({ subscriptionId: subscription!.subscriptionId }, { headers: headers("prj_grpc", true) });
       expect(advanced.subscription?.cyclesBilled).toBe(2);
       const cancelled = await billing.cancelSubscription({ subscriptionId: subscription!.subscriptionId }, { headers: headers("prj_grpc", true) });
       expect(cancelled.subscription).toMatchObject({ status: SubscriptionStatus.ACTIVE, cancelAtPeriodEnd: true });
       const renewal = (await billing.listSubscriptionInvoices({ subscriptionId: subscription!.subscriptionId }, { headers: headers() })).invoices[1]!;
-      const failed = await billing.simulateInvoiceOutcome({ invoiceId: renewal.invoiceId, outcome: SimulatedOutcome.FAIL }, { headers: headers() });
+      const failed = await billing.simulateInvoiceOutcome({ invoiceId: renewal.invoiceId, outcome: SimulatedOutcome.FAIL }, { headers: headers("prj_grpc", true) });
       expect(failed.invoice?.status).toBe(InvoiceStatus.PAST_DUE);
       expect((await billing.getInvoice({ invoiceId }, { headers: headers() })).invoice?.status).toBe(InvoiceStatus.PAID);
     });
@@ -114,7 +114,7 @@ describe("billing service over HTTP/2", () => {
       );
       expect(await codeOf(billing.listPlans({}))).toBe(Code.Unauthenticated);
       expect(
-        await codeOf(billing.simulateInvoiceOutcome({ invoiceId: "inv_none", outcome: SimulatedOutcome.UNSPECIFIED }, { headers: headers() })),
+        await codeOf(billing.simulateInvoiceOutcome({ invoiceId: "inv_none", outcome: SimulatedOutcome.UNSPECIFIED }, { headers: headers("prj_grpc", true) })),
       ).toBe(Code.InvalidArgument);
       expect(await codeOf(billing.getHostedInvoice({ invoiceId: "inv_none", pageToken: "t" }))).toBe(Code.NotFound);
     });

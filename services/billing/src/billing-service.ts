@@ -55,7 +55,7 @@ export function createBillingService(deps: BillingDeps): ServiceImpl<typeof Bill
     },
 
     async cancelSubscription(request, context) {
-      return { subscription: subscriptionToProto(await cancelSubscription(deps, callerOf(context), request.subscriptionId)) };
+      return { subscription: subscriptionToProto(await cancelSubscription(deps, mutatingCallerOf(context), request.subscriptionId)) };
     },
 
     async listSubscriptionInvoices(request, context) {
@@ -68,12 +68,11 @@ export function createBillingService(deps: BillingDeps): ServiceImpl<typeof Bill
     },
 
     async advanceSubscription(request, context) {
-      return { subscription: subscriptionToProto(await advanceSubscription(deps, callerOf(context), request.subscriptionId)) };
+      return { subscription: subscriptionToProto(await advanceSubscription(deps, mutatingCallerOf(context), request.subscriptionId)) };
     },
 
     async simulateInvoiceOutcome(request, context) {
-      const caller = callerOf(context);
-      const invoice = await simulateInvoiceOutcome(deps, caller, request.invoiceId, payerActionOf(request.outcome));
+      const invoice = await simulateInvoiceOutcome(deps, mutatingCallerOf(context), request.invoiceId, payerActionOf(request.outcome));
       return { invoice: invoiceToProto(invoice) };
     },
 

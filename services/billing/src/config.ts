@@ -1,4 +1,5 @@
 import { envInt, type Env } from "@bayad/kit";
+import { readIdempotencyWindowMs } from "@bayad/events";
 import { readSandboxOptions, type SandboxProviderOptions } from "@bayad/provider";
 
 export interface BillingConfig {
@@ -10,6 +11,8 @@ export interface BillingConfig {
    */
   clockLeaseMs: number;
   sandbox: SandboxProviderOptions;
+  /** PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS (86400, the gateway's): how long an Idempotency-Key's outcome is kept. */
+  idempotencyWindowMs: number;
 }
 
 /** The billing service's environment; a bad value throws a one-line ConfigError. */
@@ -18,5 +21,6 @@ export function readBillingConfig(env: Env): BillingConfig {
     clockIntervalMs: envInt(env, "BILLING_CLOCK_INTERVAL_MS", 10_000, { min: 10, max: 3_600_000 }),
     clockLeaseMs: envInt(env, "BILLING_CLOCK_LEASE_MS", 30_000, { min: 10, max: 3_600_000 }),
     sandbox: readSandboxOptions(env),
+    idempotencyWindowMs: readIdempotencyWindowMs(env, "payment"),
   };
 }

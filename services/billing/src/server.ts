@@ -26,7 +26,12 @@ export interface BillingServerOptions {
  */
 export async function startBillingServer(options: BillingServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
-  const deps = createBillingDeps({ store, providers: { test: createSandboxProvider(config.sandbox) }, logger });
+  const deps = createBillingDeps({
+    store,
+    providers: { test: createSandboxProvider(config.sandbox) },
+    logger,
+    idempotencyWindowMs: config.idempotencyWindowMs,
+  });
   const service = createBillingService(deps);
   await store.ensureIndexes();
   const clock = startBillingClock({

@@ -43,13 +43,13 @@ export function createLinksService(deps: LinksServiceDeps): ServiceImpl<typeof L
     },
 
     async setPaymentLinkArchived(request, context) {
-      const link = await setPaymentLinkArchived(paymentLinks, callerOf(context), request.paymentLinkId, request.archive);
+      const link = await setPaymentLinkArchived(paymentLinks, mutatingCallerOf(context), request.paymentLinkId, request.archive);
       return { paymentLink: paymentLinkToProto(link) };
     },
 
     async simulatePaymentLinkPayment(request, context) {
       const action = payerActionOf(request.outcome);
-      const link = await simulatePaymentLinkPayment(paymentLinks, callerOf(context), request.paymentLinkId, action);
+      const link = await simulatePaymentLinkPayment(paymentLinks, mutatingCallerOf(context), request.paymentLinkId, action);
       return { paymentLink: paymentLinkToProto(link) };
     },
 

@@ -1,6 +1,6 @@
 import { LinksService } from "@bayad/proto";
 import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
-import { createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
+import { createIdempotencyKeys, createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import type { LinksConfig } from "./config.js";
@@ -32,6 +32,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
       outbox: createOutbox(store, "links"),
       providers: { test: createSandboxProvider(config.sandbox) },
       now: () => new Date(),
+      keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs }),
     },
   });
   await store.ensureIndexes();

@@ -82,12 +82,12 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
     },
 
     async cancelCheckout(request, context) {
-      return { checkout: checkoutToProto(await cancelCheckout(checkouts, callerOf(context), request.checkoutId)) };
+      return { checkout: checkoutToProto(await cancelCheckout(checkouts, mutatingCallerOf(context), request.checkoutId)) };
     },
 
     async simulateCheckoutOutcome(request, context) {
       const outcome = request.outcome === SimulatedOutcome.EXPIRE ? "expire" : payerActionOf(request.outcome);
-      const checkout = await simulateCheckoutOutcome(checkouts, callerOf(context), request.checkoutId, outcome);
+      const checkout = await simulateCheckoutOutcome(checkouts, mutatingCallerOf(context), request.checkoutId, outcome);
       return { checkout: checkoutToProto(checkout) };
     },
 
@@ -130,7 +130,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
     },
 
     async cancelPaymentIntent(request, context) {
-      const intent = await cancelPaymentIntent(paymentIntents, callerOf(context), request.paymentIntentId);
+      const intent = await cancelPaymentIntent(paymentIntents, mutatingCallerOf(context), request.paymentIntentId);
       return { paymentIntent: paymentIntentToProto(intent) };
     },
 
@@ -149,12 +149,12 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
 
     async simulateRefundOutcome(request, context) {
       const action = payerActionOf(request.outcome) === "pay" ? "succeed" : "fail";
-      return { refund: refundToProto(await simulateRefundOutcome(refunds, callerOf(context), request.refundId, action)) };
+      return { refund: refundToProto(await simulateRefundOutcome(refunds, mutatingCallerOf(context), request.refundId, action)) };
     },
 
     async simulatePaymentIntentOutcome(request, context) {
       const action = payerActionOf(request.outcome);
-      const intent = await simulatePaymentIntentOutcome(paymentIntents, callerOf(context), request.paymentIntentId, action);
+      const intent = await simulatePaymentIntentOutcome(paymentIntents, mutatingCallerOf(context), request.paymentIntentId, action);
       return { paymentIntent: paymentIntentToProto(intent) };
     },
 

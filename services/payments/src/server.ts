@@ -1,6 +1,6 @@
 import { PaymentsService } from "@bayad/proto";
 import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
-import { createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
+import { createIdempotencyKeys, createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import type { PaymentsConfig } from "./config.js";
@@ -11,7 +11,7 @@ import { createPaymentIntentsRepository } from "./payment-intents/payment-intent
 import { expireDuePaymentIntents } from "./payment-intents/payment-intents.js";
 import { createPaymentsService } from "./payments-service.js";
 import { createRefundsRepository } from "./refunds/refunds-repository.js";
-import { providerOf } from "@bayad/provider";
+import { providerOf, type PaymentProviders } from "@bayad/provider";
 
 export interface PaymentsServerOptions {
   store: Store;
@@ -21,6 +21,8 @@ export interface PaymentsServerOptions {
   bus?: EventBus;
   config: PaymentsConfig;
   logger: Logger;
+  /** The providers by environment; the sandbox in test mode unless given (tests wrap it). */
+  providers?: PaymentProviders;
   host?: string;
   port?: number;
 }
@@ -29,7 +31,8 @@ export interface PaymentsServerOptions {
 export async function startPaymentsServer(options: PaymentsServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
   const outbox = createOutbox(store, "payments");
-  const providers = { test: createSandboxProvider(config.sandbox) };
+  const providers = options.providers ?? { test: createSandboxProvider(config.sandbox) };
+  const keys = createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs });
   const checkouts = {
     store,
     repository: createCheckoutsRepository(store),
@@ -37,6 +40,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     providers,
     providerTimeoutMs: config.providerTimeoutMs,
     logger,
+    keys,
   };
   const paymentIntents = {
     store,
@@ -45,6 +49,8 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     providers,
     logger,
     now: () => new Date(),
+    keys,
+    providerLeaseMs: config.providerLeaseMs,
   };
   const refunds = {
     store,
@@ -56,9 +62,10 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     },
     providerOf: (environment: "test" | "live") => providerOf(providers, environment),
     logger,
+    keys,
   };
   const service = createPaymentsService({
-    customers: { store, repository: createCustomersRepository(store), outbox },
+    customers: { store, repository: createCustomersRepository(store), outbox, keys },
     checkouts,
     paymentIntents,
     refunds,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { MongoClient, ObjectId, type ClientSession, type Document, type IndexDescription } from "mongodb";
+import { MongoClient, ObjectId, type ClientSession, type Collection as MongoCollection, type Document, type IndexDescription } from "mongodb";
 import type {
   Collection,
   CollectionDef,
@@ -44,6 +44,7 @@ export function createMongoStore(options: MongoStoreOptions): Store {
   });
   const db = client.db(options.database);
   const declared = new Map<string, Map<string, IndexSpec>>();
+  const retired = new Map<string, Set<string>>();
   const driverSessions = new WeakMap<Session, ClientSession>();
   let closed = false;
 
@@ -72,6 +73,9 @@ export function createMongoStore(options: MongoStoreOptions): Store {
     const indexes = declared.get(def.name) ?? new Map<string, IndexSpec>();
     for (const index of def.indexes ?? []) indexes.set(index.name, index);
     declared.set(def.name, indexes);
+    const retiredNames = retired.get(def.name) ?? new Set<string>();
+    for (const name of def.retiredIndexes ?? []) retiredNames.add(name);
+    retired.set(def.name, retiredNames);
     const driver = db.collection<StoredDoc>(def.name);
     return {
       name: def.name,
@@ -116,8 +120,11 @@ export function createMongoStore(options: MongoStoreOptions): Store {
 
     ensureIndexes: () =>
       call(async () => {
+        for (const [name, names] of retired) {
+          for (const index of names) await dropIndexIfPresent(db.collection(name), index);
+        }
         for (const [name, indexes] of declared) {
-          if (indexes.size > 0) await db.collection(name).createIndexes([...indexes.values()].map(toIndexDescription));
+          if (indexes.size > 0) await createDeclaredIndexes(db.collection(name), [...indexes.values()]);
         }
       }),
 
@@ -144,6 +151,43 @@ export function createMongoStore(options: MongoStoreOptions): Store {
       await client.close();
     },
   };
+}
+
+/** The server's codes for an index that exists under the name with other keys or options. */
+const INDEX_CHANGED = new Set<unknown>([85 /* IndexOptionsConflict */, 86 /* IndexKeySpecsConflict */]);
+const INDEX_NOT_FOUND = 27;
+const NAMESPACE_NOT_FOUND = 26;
+
+const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
+
+async function dropIndexIfPresent(collection: MongoCollection, name: string): Promise<void> {
+  try {
+    await collection.dropIndex(name);
+  } catch (error) {
+    if (codeOf(error) !== INDEX_NOT_FOUND && codeOf(error) !== NAMESPACE_NOT_FOUND) throw error;
+  }
+}
+
+/**
+ * Creates the declared indexes. One that exists under its name with other keys or options (a
+ * declaration changed in code) is dropped and built again as declared: the code is the truth.
+ */
+async function createDeclaredIndexes(collection: MongoCollection, specs: IndexSpec[]): Promise<void> {
+  try {
+    await collection.createIndexes(specs.map(toIndexDescription));
+    return;
+  } catch (error) {
+    if (!INDEX_CHANGED.has(codeOf(error))) throw error;
+  }
+  for (const spec of specs) {
+    try {
+      await collection.createIndexes([toIndexDescription(spec)]);
+    } catch (error) {
+      if (!INDEX_CHANGED.has(codeOf(error))) throw error;
+      await dropIndexIfPresent(collection, spec.name);
+      await collection.createIndexes([toIndexDescription(spec)]);
+    }
+  }
 }
 
 function toIndexDescription(index: IndexSpec): IndexDescription {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IndexSpec } from "../port.js";
-import { expectDuplicateKey, type ContractFixture } from "./contract-fixture.js";
+import { randomUUID } from "node:crypto";
+import { expectDuplicateKey, type AnyDoc, type ContractFixture } from "./contract-fixture.js";
 
 const EMAIL_UNIQUE: IndexSpec = { name: "email_unique", keys: { email: 1 }, unique: true };
 
@@ -28,6 +29,26 @@ export function describeIndexContract(fixture: ContractFixture): void {
       await collection.insertOne({ _id: "b", email: "same@example.ph" });
       expect(await collection.count({})).toBe(2);
       await expectDuplicateKey(fixture.store().ensureIndexes(), "email_unique");
+    });
+
+    it("drops a retired index, and rebuilds an index whose options changed, when a later version declares so", async () => {
+      const name = `contract_changed_${randomUUID().slice(0, 8)}`;
+      const first = fixture.store().collection<AnyDoc>({ name, indexes: [EMAIL_UNIQUE, { name: "ref_unique", keys: { ref: 1 }, unique: true }] });
+      await fixture.store().ensureIndexes();
+      await first.insertOne({ _id: "a", email: "ana@example.ph", ref: "r1" });
+      await expectDuplicateKey(first.insertOne({ _id: "b", email: "ana@example.ph", ref: "r2" }), "email_unique");
+
+      // The next version of the code (another process on the same database) no longer wants them unique.
+      const later = await fixture.open();
+      const second = later.collection<AnyDoc>({
+        name,
+        indexes: [{ name: "ref_unique", keys: { ref: 1 } }, { name: "email_lookup", keys: { email: 1 } }],
+        retiredIndexes: ["email_unique", "never_existed"],
+      });
+      await later.ensureIndexes();
+      await second.insertOne({ _id: "b", email: "ana@example.ph", ref: "r1" });
+      await second.insertOne({ _id: "c", email: "ana@example.ph", ref: "r1" });
+      expect(await second.count({ _id: { $in: ["b", "c"] }, email: "ana@example.ph", ref: "r1" })).toBe(2);
     });
 
     it("accepts ensureIndexes twice and keeps enforcing", async () => {

@@ -7,6 +7,8 @@ export const invoicesCollection: CollectionDef = {
   indexes: [
     // The store-level guarantee that a period is billed at most once, whoever bills it.
     { name: "invoices_subscription_period", keys: { subscriptionId: 1, periodNumber: 1 }, unique: true },
+    // …and that no span of time is billed twice: two periods never start at one instant.
+    { name: "invoices_subscription_period_start", keys: { subscriptionId: 1, periodStart: 1 }, unique: true },
     // Drafts left behind by a crash between billing and finalizing, for the clock to finalize.
     { name: "invoices_status_created", keys: { status: 1, createdAt: 1 } },
   ],
@@ -39,7 +41,7 @@ export function createInvoicesRepository(store: Store) {
     },
 
     isPeriodConflict(error: unknown): boolean {
-      return isDuplicateKeyError(error, "invoices_subscription_period");
+      return isDuplicateKeyError(error, "invoices_subscription_period") || isDuplicateKeyError(error, "invoices_subscription_period_start");
     },
   };
 }

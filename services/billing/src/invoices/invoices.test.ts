@@ -3,6 +3,7 @@ import { scenarioMetadataKey } from "@bayad/provider";
 import {
   billingFixture,
   caller,
+  mutating,
   eventTypes,
   expectOneEventPerChange,
   plan,
@@ -25,7 +26,7 @@ describe("paying invoices", () => {
   it("makes the subscription active when its invoice is paid", async () => {
     const fixture = await billingFixture();
     const { subscription, invoice } = await subscribed(fixture);
-    expect(await simulateInvoiceOutcome(fixture.deps, caller(), invoice._id, "pay")).toMatchObject({ status: "paid" });
+    expect(await simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "pay")).toMatchObject({ status: "paid" });
     expect(await statusOf(fixture, subscription._id)).toBe("active");
     expect(await eventTypes(fixture, subscription._id)).toEqual(["billing.subscription.created", "billing.subscription.active"]);
     await expectOneEventPerChange(fixture);
@@ -34,14 +35,14 @@ describe("paying invoices", () => {
   it("makes an unpaid closed period's invoice past due, and the subscription with it; paying late makes it active", async () => {
     const fixture = await billingFixture();
     const { subscription, invoice } = await subscribed(fixture);
-    await simulateInvoiceOutcome(fixture.deps, caller(), invoice._id, "pay");
-    await advanceSubscription(fixture.deps, caller(), subscription._id);
+    await simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "pay");
+    await advanceSubscription(fixture.deps, mutating(), subscription._id);
     const [, second] = await listSubscriptionInvoices(fixture.deps, caller(), subscription._id);
-    await advanceSubscription(fixture.deps, caller(), subscription._id);
+    await advanceSubscription(fixture.deps, mutating(), subscription._id);
 
     expect(await getInvoice(fixture.deps, caller(), second!._id)).toMatchObject({ status: "past_due" });
     expect(await statusOf(fixture, subscription._id)).toBe("past_due");
-    expect(await simulateInvoiceOutcome(fixture.deps, caller(), second!._id, "pay")).toMatchObject({ status: "paid" });
+    expect(await simulateInvoiceOutcome(fixture.deps, mutating(), second!._id, "pay")).toMatchObject({ status: "paid" });
     expect(await statusOf(fixture, subscription._id)).toBe("active");
     await expectOneEventPerChange(fixture);
   });
@@ -49,10 +50,10 @@ describe("paying invoices", () => {
   it("makes an open invoice past due on a failed payment; failing a past-due one changes nothing", async () => {
     const fixture = await billingFixture();
     const { subscription, invoice } = await subscribed(fixture);
-    const failed = await simulateInvoiceOutcome(fixture.deps, caller(), invoice._id, "fail");
+    const failed = await simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "fail");
     expect(failed).toMatchObject({ status: "past_due" });
     expect(await statusOf(fixture, subscription._id)).toBe("past_due");
-    const again = await simulateInvoiceOutcome(fixture.deps, caller(), invoice._id, "fail");
+    const again = await simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "fail");
     expect(again).toMatchObject({ status: "past_due", aggregateVersion: failed.aggregateVersion });
     await expectOneEventPerChange(fixture);
   });
@@ -60,30 +61,30 @@ describe("paying invoices", () => {
   it("lets the sandbox decline a plan's invoices through the plan's scenario metadata", async () => {
     const fixture = await billingFixture();
     const { invoice } = await subscribed(fixture, { [scenarioMetadataKey]: "decline" });
-    expect(await simulateInvoiceOutcome(fixture.deps, caller(), invoice._id, "pay")).toMatchObject({ status: "past_due" });
+    expect(await simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "pay")).toMatchObject({ status: "past_due" });
   });
 
   it("answers 409 for paying a paid or void invoice", async () => {
     const fixture = await billingFixture();
     const { subscription, invoice } = await subscribed(fixture);
-    await simulateInvoiceOutcome(fixture.deps, caller(), invoice._id, "pay");
-    await expect(simulateInvoiceOutcome(fixture.deps, caller(), invoice._id, "pay")).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
-    await expect(simulateInvoiceOutcome(fixture.deps, caller(), invoice._id, "fail")).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
+    await simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "pay");
+    await expect(simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "pay")).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
+    await expect(simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "fail")).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
 
-    await advanceSubscription(fixture.deps, caller(), subscription._id);
-    await cancelSubscription(fixture.deps, caller(), subscription._id);
-    await advanceSubscription(fixture.deps, caller(), subscription._id);
+    await advanceSubscription(fixture.deps, mutating(), subscription._id);
+    await cancelSubscription(fixture.deps, mutating(), subscription._id);
+    await advanceSubscription(fixture.deps, mutating(), subscription._id);
     const [, voided] = await listSubscriptionInvoices(fixture.deps, caller(), subscription._id);
     expect(voided).toMatchObject({ status: "void" });
-    await expect(simulateInvoiceOutcome(fixture.deps, caller(), voided!._id, "pay")).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
+    await expect(simulateInvoiceOutcome(fixture.deps, mutating(), voided!._id, "pay")).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
   });
 
   it("answers 404 for another project's invoice and TEST_MODE_ONLY in live mode", async () => {
     const fixture = await billingFixture();
     const { invoice } = await subscribed(fixture);
     await expect(getInvoice(fixture.deps, caller("prj_b"), invoice._id)).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
-    await expect(simulateInvoiceOutcome(fixture.deps, caller("prj_b"), invoice._id, "pay")).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
-    await expect(simulateInvoiceOutcome(fixture.deps, caller("prj_a", "live"), invoice._id, "pay")).rejects.toMatchObject({ code: "TEST_MODE_ONLY" });
+    await expect(simulateInvoiceOutcome(fixture.deps, mutating("prj_b"), invoice._id, "pay")).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
+    await expect(simulateInvoiceOutcome(fixture.deps, mutating("prj_a", "live"), invoice._id, "pay")).rejects.toMatchObject({ code: "TEST_MODE_ONLY" });
   });
 });
 

@@ -1,4 +1,6 @@
 import { AppError, fromStoredMetadata, notFound, type CallerContext } from "@bayad/kit";
+import { actOnce } from "@bayad/events";
+import type { Session } from "@bayad/store";
 import { askProvider, hostedPageResource, providerOf, type PayerAction } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";
 import { transactionRetryingConflicts } from "../transactions.js";
@@ -85,7 +87,12 @@ export async function finalizeDrafts(deps: BillingDeps, limit = 100): Promise<nu
  * past-due invoice can be paid at all. The subscription's status is re-derived in the same
  * transaction.
  */
-async function applyPayerAction(deps: BillingDeps, invoice: InvoiceRecord, action: PayerAction): Promise<InvoiceRecord> {
+async function applyPayerAction(
+  deps: BillingDeps,
+  invoice: InvoiceRecord,
+  action: PayerAction,
+  claim?: (session: Session, result: InvoiceRecord) => Promise<void>,
+): Promise<InvoiceRecord> {
   const provider = providerOf(deps.providers, invoice.environment);
   return transactionRetryingConflicts(deps.store, async (session) => {
     const current = await deps.invoices.findByIdUnscoped(invoice._id, session);
@@ -94,24 +101,26 @@ async function applyPayerAction(deps: BillingDeps, invoice: InvoiceRecord, actio
     const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
     const amount = { amountMinor: current.amountMinor, currency: current.currency };
     const decided = provider.decidePayment(amount, fromStoredMetadata(owner?.planMetadata), action);
-    let next: InvoiceRecord;
+    let next: InvoiceRecord = current;
     if (decided === "paid") next = await moveInvoice(deps, session, current, "pay");
     else if (current.status === "open") next = await moveInvoice(deps, session, current, "fall_due");
-    else return current;
-    if (owner) await settleSubscriptionStatus(deps, session, owner);
+    if (next !== current && owner) await settleSubscriptionStatus(deps, session, owner);
+    await claim?.(session, next);
     return next;
   });
 }
 
-/** Test helper: pay or fail a test-mode invoice as its payer would. */
+/** Test helper: pay or fail a test-mode invoice as its payer would; a retry with the key answers the same. */
 export async function simulateInvoiceOutcome(
   deps: BillingDeps,
-  caller: CallerContext,
+  caller: CallerContext & { idempotencyKey: string },
   invoiceId: string,
   action: PayerAction,
 ): Promise<InvoiceRecord> {
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
-  return applyPayerAction(deps, await getInvoice(deps, caller, invoiceId), action);
+  return actOnce<InvoiceRecord>(deps.keys, caller, `${action}Invoice`, invoiceId, async (claim) =>
+    applyPayerAction(deps, await getInvoice(deps, caller, invoiceId), action, claim),
+  );
 }
 
 /** The sandbox's hosted invoice page: what it shows. */

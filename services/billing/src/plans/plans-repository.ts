@@ -1,13 +1,14 @@
-import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import type { CollectionDef, Store } from "@bayad/store";
 import type { CallerContext } from "@bayad/kit";
 import type { PlanRecord } from "./plan.js";
 
 export const plansCollection: CollectionDef = {
   name: "plans",
   indexes: [
-    { name: "plans_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
     { name: "plans_project_created", keys: { projectId: 1, environment: 1, createdAt: -1 } },
   ],
+  // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
+  retiredIndexes: ["plans_idempotency_key"],
 };
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
@@ -22,19 +23,11 @@ export function createPlansRepository(store: Store) {
       return plans.findOne({ _id: planId, projectId: scope.projectId, environment: scope.environment });
     },
 
-    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<PlanRecord | null> {
-      return plans.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
-    },
-
     listNewestFirst(scope: Scope, limit: number): Promise<PlanRecord[]> {
       return plans.find(
         { projectId: scope.projectId, environment: scope.environment },
         { sort: { createdAt: -1, _id: -1 }, limit },
       );
-    },
-
-    isIdempotencyConflict(error: unknown): boolean {
-      return isDuplicateKeyError(error, "plans_idempotency_key");
     },
   };
 }

@@ -1,5 +1,5 @@
 import { AppError, CURRENCY, isValidAmountMinor, newId, notFound, toStoredMetadata, type CallerContext } from "@bayad/kit";
-import { commitChange } from "@bayad/events";
+import { commitChange, createOnce } from "@bayad/events";
 import type { BillingDeps } from "../billing-deps.js";
 import type { BillingInterval } from "../clock/billing-periods.js";
 import { planToProto, type PlanRecord } from "./plan.js";
@@ -50,41 +50,37 @@ function validated(input: CreatePlanInput): Omit<PlanRecord, "_id" | "projectId"
 }
 
 /**
- * Creates a plan, or returns the one this Idempotency-Key already created (also when a
- * concurrent request with the key won the race). Plans are never changed afterwards.
+ * Creates a plan, or returns the one this Idempotency-Key already created within its window (also
+ * when a concurrent request with the key won the race). Plans are never changed afterwards.
  */
 export async function createPlan(
   deps: BillingDeps,
   caller: CallerContext & { idempotencyKey: string },
   input: CreatePlanInput,
 ): Promise<PlanRecord> {
-  const existing = await deps.plans.findByIdempotencyKey(caller, caller.idempotencyKey);
-  if (existing) return existing;
-
-  const record: PlanRecord = {
-    _id: newId("plan"),
-    projectId: caller.projectId,
-    environment: caller.environment,
-    ...validated(input),
-    idempotencyKey: caller.idempotencyKey,
-    aggregateVersion: 1,
-    createdAt: deps.now(),
-  };
-  try {
-    await commitChange({
-      store: deps.store,
-      collection: deps.plans.collection,
-      outbox: deps.outbox,
-      record,
-      event: { name: "plan.created", caller, snapshot: { case: "plan", value: planToProto(record) } },
-    });
-    return record;
-  } catch (error) {
-    if (!deps.plans.isIdempotencyConflict(error)) throw error;
-    const winner = await deps.plans.findByIdempotencyKey(caller, caller.idempotencyKey);
-    if (!winner) throw error;
-    return winner;
-  }
+  return createOnce(deps.keys, caller, "createPlan", {
+    existing: (planId) => deps.plans.findById(caller, planId),
+    create: async (claim) => {
+      const record: PlanRecord = {
+        _id: newId("plan"),
+        projectId: caller.projectId,
+        environment: caller.environment,
+        ...validated(input),
+        idempotencyKey: caller.idempotencyKey,
+        aggregateVersion: 1,
+        createdAt: deps.now(),
+      };
+      await commitChange({
+        store: deps.store,
+        collection: deps.plans.collection,
+        outbox: deps.outbox,
+        record,
+        event: { name: "plan.created", caller, snapshot: { case: "plan", value: planToProto(record) } },
+        also: (session) => claim(session, record._id),
+      });
+      return record;
+    },
+  });
 }
 
 /** The caller's plans (its project and environment), newest first. */

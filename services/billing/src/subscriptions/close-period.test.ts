@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   billingFixture,
   caller,
+  mutating,
   eventTypes,
   expectOneEventPerChange,
   periodNumbers,
@@ -21,15 +22,15 @@ describe("a plan with cycleCount 3", () => {
     const subscription = await subscribe(fixture.deps, (await plan(fixture.deps, { cycleCount: 3 }))._id);
     const pay = async () => {
       const invoices = await listSubscriptionInvoices(fixture.deps, caller(), subscription._id);
-      await simulateInvoiceOutcome(fixture.deps, caller(), invoices.at(-1)!._id, "pay");
+      await simulateInvoiceOutcome(fixture.deps, mutating(), invoices.at(-1)!._id, "pay");
     };
 
     await pay();
-    expect(await advanceSubscription(fixture.deps, caller(), subscription._id)).toMatchObject({ status: "active", cyclesBilled: 2 });
+    expect(await advanceSubscription(fixture.deps, mutating(), subscription._id)).toMatchObject({ status: "active", cyclesBilled: 2 });
     await pay();
-    expect(await advanceSubscription(fixture.deps, caller(), subscription._id)).toMatchObject({ status: "active", cyclesBilled: 3 });
+    expect(await advanceSubscription(fixture.deps, mutating(), subscription._id)).toMatchObject({ status: "active", cyclesBilled: 3 });
     await pay();
-    const ended = await advanceSubscription(fixture.deps, caller(), subscription._id);
+    const ended = await advanceSubscription(fixture.deps, mutating(), subscription._id);
 
     expect(ended).toMatchObject({ status: "cancelled", cyclesBilled: 3 });
     const invoices = await listSubscriptionInvoices(fixture.deps, caller(), subscription._id);
@@ -38,7 +39,7 @@ describe("a plan with cycleCount 3", () => {
       [2, "paid"],
       [3, "paid"],
     ]);
-    await expect(advanceSubscription(fixture.deps, caller(), subscription._id)).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
+    await expect(advanceSubscription(fixture.deps, mutating(), subscription._id)).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
     expect(await eventTypes(fixture, subscription._id)).toEqual([
       "billing.subscription.created",
       "billing.subscription.active",
@@ -52,7 +53,7 @@ describe("a plan with cycleCount 3", () => {
   it("voids what is unpaid when it ends", async () => {
     const fixture = await billingFixture();
     const subscription = await subscribe(fixture.deps, (await plan(fixture.deps, { cycleCount: 3 }))._id);
-    for (let i = 0; i < 3; i++) await advanceSubscription(fixture.deps, caller(), subscription._id);
+    for (let i = 0; i < 3; i++) await advanceSubscription(fixture.deps, mutating(), subscription._id);
     const invoices = await listSubscriptionInvoices(fixture.deps, caller(), subscription._id);
     expect(invoices.map((invoice) => invoice.status)).toEqual(["void", "void", "void"]);
     expect(await eventTypes(fixture, invoices[2]!._id)).toEqual(["billing.invoice.draft", "billing.invoice.open", "billing.invoice.void"]);
@@ -99,7 +100,7 @@ describe("closePeriod", () => {
   it("decides again from a fresh read when the subscription changed for another reason", async () => {
     const fixture = await billingFixture();
     const stale = await subscribe(fixture.deps, (await plan(fixture.deps))._id);
-    await cancelSubscription(fixture.deps, caller(), stale._id);
+    await cancelSubscription(fixture.deps, mutating(), stale._id);
     const result = await closePeriod(fixture.deps, stale, stale.currentPeriodEnd);
     // The snapshot did not know of the scheduled cancellation; the fresh decision does.
     expect(result).toMatchObject({ closed: true, subscription: { status: "cancelled" } });
@@ -142,6 +143,43 @@ describe("concurrent closers, bypassing the clock's lease", () => {
     for (const subscription of subscriptions) {
       expect(await periodNumbers(fixture.deps, subscription._id)).toEqual([1, 2, 3, 4, 5]);
     }
+    await expectOneEventPerChange(fixture);
+  });
+});
+
+describe("the billing clock racing an advance", () => {
+  const startsOf = async (fixture: Awaited<ReturnType<typeof billingFixture>>, subscriptionId: string) =>
+    (await fixture.deps.invoices.listForSubscription(subscriptionId)).map((invoice) => invoice.periodStart.getTime());
+
+  it("never starts two periods at one instant, even when the advance comes at the very instant the clock closed", async () => {
+    const fixture = await billingFixture();
+    const subscription = await subscribe(fixture.deps, (await plan(fixture.deps))._id);
+    fixture.time.set(new Date(T0.getTime() + WEEK_MS));
+    // The clock closes period 1 at its end; an advance at that same instant closes period 2.
+    expect(await closeDuePeriods(fixture.deps, subscription, fixture.time.now())).toBe(1);
+    const advanced = await advanceSubscription(fixture.deps, mutating(), subscription._id);
+    expect(advanced.cyclesBilled).toBe(3);
+    const starts = await startsOf(fixture, subscription._id);
+    expect(starts).toHaveLength(3);
+    expect(new Set(starts).size).toBe(3);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    await expectOneEventPerChange(fixture);
+  });
+
+  it("closes a due period once when the clock and advances race for it", async () => {
+    const fixture = await billingFixture();
+    const subscription = await subscribe(fixture.deps, (await plan(fixture.deps))._id);
+    fixture.time.set(new Date(T0.getTime() + WEEK_MS));
+    await Promise.all([
+      closeDuePeriods(fixture.deps, subscription, fixture.time.now()),
+      ...Array.from({ length: 10 }, () => advanceSubscription(fixture.deps, mutating(), subscription._id)),
+      closeDuePeriods(fixture.deps, subscription, fixture.time.now()),
+    ]);
+    const current = (await fixture.deps.subscriptions.findByIdUnscoped(subscription._id))!;
+    expect(await periodNumbers(fixture.deps, subscription._id)).toEqual(Array.from({ length: current.cyclesBilled }, (_, i) => i + 1));
+    const starts = await startsOf(fixture, subscription._id);
+    expect(new Set(starts).size).toBe(starts.length);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
     await expectOneEventPerChange(fixture);
   });
 });

@@ -22,6 +22,9 @@ function endsHere(subscription: SubscriptionRecord): boolean {
   return subscription.cancelAtPeriodEnd || lastCycle;
 }
 
+/** Records the Idempotency-Key of the request that asked for a close, with the subscription it answers with. */
+export type CloseClaim = (session: Session, subscription: SubscriptionRecord) => Promise<void>;
+
 async function closeWithin(deps: BillingDeps, session: Session, subscription: SubscriptionRecord, at: Date): Promise<ClosedPeriod> {
   const period = subscription.cyclesBilled;
   const invoices = await deps.invoices.listForSubscription(subscription._id, session);
@@ -68,16 +71,25 @@ async function closeWithin(deps: BillingDeps, session: Session, subscription: Su
  * closed that period already. Every write is guarded by the version it was read at, and a second
  * invoice for a period breaks a unique index; either aborts the whole transaction, which is then
  * decided again. So concurrent closers bill each period once.
+ *
+ * `at` "now" (a test helper's advance) is read inside the transaction, after every close that
+ * committed before it, and is later than the period's start: a close decided on a clock read
+ * earlier started the next period at (or before) the start of the one it closed, so two
+ * invoices billed one span. `claim`, when given, records the request's key in the same
+ * transaction, whether it closed the period or found it closed.
  */
-export function closePeriod(deps: BillingDeps, subscription: SubscriptionRecord, at: Date): Promise<ClosedPeriod> {
+export function closePeriod(deps: BillingDeps, subscription: SubscriptionRecord, at: Date | "now", claim?: CloseClaim): Promise<ClosedPeriod> {
   return transactionRetryingConflicts(
     deps.store,
     async (session) => {
       const current = await deps.subscriptions.findByIdUnscoped(subscription._id, session);
       if (!current) throw new Error(`subscription ${subscription._id} disappeared while its period was being closed`);
       const alreadyClosed = current.status === "cancelled" || current.cyclesBilled !== subscription.cyclesBilled;
-      if (alreadyClosed) return { subscription: current, closed: false };
-      return closeWithin(deps, session, current, at);
+      // Never at or before the period's start: the next period starts where this one closes.
+      const closeAt = at === "now" ? new Date(Math.max(deps.now().getTime(), current.currentPeriodStart.getTime() + 1)) : at;
+      const result = alreadyClosed ? { subscription: current, closed: false } : await closeWithin(deps, session, current, closeAt);
+      await claim?.(session, result.subscription);
+      return result;
     },
     (error) => deps.invoices.isPeriodConflict(error),
   );

@@ -5,11 +5,12 @@ import type { SubscriptionRecord, SubscriptionState } from "./subscription.js";
 export const subscriptionsCollection: CollectionDef = {
   name: "subscriptions",
   indexes: [
-    { name: "subscriptions_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
     { name: "subscriptions_reference", keys: { projectId: 1, environment: 1, referenceId: 1 }, unique: true },
     // The billing clock's query: subscriptions still running whose current period has ended.
     { name: "subscriptions_status_period_end", keys: { status: 1, currentPeriodEnd: 1 } },
   ],
+  // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
+  retiredIndexes: ["subscriptions_idempotency_key"],
 };
 
 const running: SubscriptionState[] = ["pending", "active", "past_due"];
@@ -31,10 +32,6 @@ export function createSubscriptionsRepository(store: Store) {
       return subscriptions.findOne({ _id: subscriptionId }, { session });
     },
 
-    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<SubscriptionRecord | null> {
-      return subscriptions.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
-    },
-
     /** Running subscriptions whose current period ended by `now`, longest overdue first. */
     findDue(now: Date, limit: number, skip: readonly string[] = []): Promise<SubscriptionRecord[]> {
       return subscriptions.find(
@@ -43,8 +40,7 @@ export function createSubscriptionsRepository(store: Store) {
       );
     },
 
-    conflictOf(error: unknown): "idempotency_key" | "reference" | null {
-      if (isDuplicateKeyError(error, "subscriptions_idempotency_key")) return "idempotency_key";
+    conflictOf(error: unknown): "reference" | null {
       if (isDuplicateKeyError(error, "subscriptions_reference")) return "reference";
       return null;
     },

@@ -107,9 +107,9 @@ describe("cancelSubscription", () => {
   it("schedules the cancellation for the period end, keeping the status; again is a no-op", async () => {
     const fixture = await billingFixture();
     const subscription = await subscribe(fixture.deps, (await plan(fixture.deps))._id);
-    const scheduled = await cancelSubscription(fixture.deps, caller(), subscription._id);
+    const scheduled = await cancelSubscription(fixture.deps, mutating(), subscription._id);
     expect(scheduled).toMatchObject({ status: "pending", cancelAtPeriodEnd: true, aggregateVersion: 2 });
-    const again = await cancelSubscription(fixture.deps, caller(), subscription._id);
+    const again = await cancelSubscription(fixture.deps, mutating(), subscription._id);
     expect(again).toMatchObject({ status: "pending", cancelAtPeriodEnd: true, aggregateVersion: 2 });
     expect(await eventTypes(fixture, subscription._id)).toEqual([
       "billing.subscription.created",
@@ -120,10 +120,10 @@ describe("cancelSubscription", () => {
   it("answers 404 for another project's subscription and 409 once cancelled", async () => {
     const { deps } = await billingFixture();
     const subscription = await subscribe(deps, (await plan(deps))._id);
-    await expect(cancelSubscription(deps, caller("prj_b"), subscription._id)).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
-    await cancelSubscription(deps, caller(), subscription._id);
-    expect((await advanceSubscription(deps, caller(), subscription._id)).status).toBe("cancelled");
-    await expect(cancelSubscription(deps, caller(), subscription._id)).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
+    await expect(cancelSubscription(deps, mutating("prj_b"), subscription._id)).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
+    await cancelSubscription(deps, mutating(), subscription._id);
+    expect((await advanceSubscription(deps, mutating(), subscription._id)).status).toBe("cancelled");
+    await expect(cancelSubscription(deps, mutating(), subscription._id)).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
   });
 });
 
@@ -133,7 +133,7 @@ describe("advanceSubscription", () => {
     const subscription = await subscribe(fixture.deps, (await plan(fixture.deps))._id);
     const later = new Date(T0.getTime() + 2 * 24 * 3600 * 1000);
     fixture.time.set(later);
-    const advanced = await advanceSubscription(fixture.deps, caller(), subscription._id);
+    const advanced = await advanceSubscription(fixture.deps, mutating(), subscription._id);
     expect(advanced).toMatchObject({
       cyclesBilled: 2,
       currentPeriodStart: later,
@@ -149,6 +149,6 @@ describe("advanceSubscription", () => {
   it("is a test-mode helper only", async () => {
     const { deps } = await billingFixture();
     const subscription = await subscribe(deps, (await plan(deps))._id);
-    await expect(advanceSubscription(deps, caller("prj_a", "live"), subscription._id)).rejects.toMatchObject({ code: "TEST_MODE_ONLY" });
+    await expect(advanceSubscription(deps, mutating("prj_a", "live"), subscription._id)).rejects.toMatchObject({ code: "TEST_MODE_ONLY" });
   });
 });

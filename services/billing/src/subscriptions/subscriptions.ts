@@ -1,8 +1,10 @@
 import { AppError, invalidTransition, newId, notFound, type CallerContext } from "@bayad/kit";
+import type { Session } from "@bayad/store";
+import { actOnce, createOnce } from "@bayad/events";
 import { providerOf } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";
 import { firstSchedule } from "../clock/billing-periods.js";
-import { draftInvoice } from "../invoices/invoice.js";
+import { draftInvoice, type InvoiceRecord } from "../invoices/invoice.js";
 import { writeInvoice } from "../invoices/invoice-writes.js";
 import { finalizeBilledInvoice } from "../invoices/invoices.js";
 import { transactionRetryingConflicts } from "../transactions.js";
@@ -22,8 +24,8 @@ export interface CreateSubscriptionInput {
  * Subscribes a customer to a plan, copying its pricing and metadata. The first period starts
  * now and is billed at once: the subscription (pending) and its first invoice (draft) are
  * written in one transaction, then the invoice is finalized (open, with its payment page). A
- * repeated Idempotency-Key returns the subscription it created; a referenceId names at most one
- * subscription per project and environment.
+ * repeated Idempotency-Key returns the subscription it created within its window; a referenceId
+ * names at most one subscription per project and environment.
  */
 export async function createSubscription(
   deps: BillingDeps,
@@ -31,9 +33,24 @@ export async function createSubscription(
   input: CreateSubscriptionInput,
 ): Promise<SubscriptionRecord> {
   providerOf(deps.providers, caller.environment);
-  const existing = await deps.subscriptions.findByIdempotencyKey(caller, caller.idempotencyKey);
-  if (existing) return existing;
+  const written = await createOnce(deps.keys, caller, "createSubscription", {
+    existing: async (subscriptionId) => {
+      const existing = await deps.subscriptions.findById(caller, subscriptionId);
+      return existing && { subscription: existing, invoice: undefined };
+    },
+    create: (claim) => writeSubscription(deps, caller, input, claim),
+  });
+  if (written.invoice) await finalizeBilledInvoice(deps, written.invoice);
+  return written.subscription;
+}
 
+/** The new subscription and its first invoice, with the key's claim, in one transaction. */
+async function writeSubscription(
+  deps: BillingDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  input: CreateSubscriptionInput,
+  claim: (session: Session, subscriptionId: string) => Promise<void>,
+): Promise<{ subscription: SubscriptionRecord; invoice: InvoiceRecord | undefined }> {
   const plan = await deps.plans.findById(caller, input.priceId);
   if (!plan) {
     throw new AppError("RESOURCE_NOT_FOUND", `No plan with id ${input.priceId}.`, {
@@ -73,23 +90,17 @@ export async function createSubscription(
     await deps.store.transaction(async (session) => {
       await writeNewSubscription(deps, session, subscription);
       await writeInvoice(deps, session, invoice);
+      await claim(session, subscription._id);
     });
   } catch (error) {
-    const conflict = deps.subscriptions.conflictOf(error);
-    if (conflict === "idempotency_key") {
-      // A concurrent request with the same key won the race: answer with what it created.
-      const winner = await deps.subscriptions.findByIdempotencyKey(caller, caller.idempotencyKey);
-      if (winner) return winner;
-    }
-    if (conflict === "reference") {
+    if (deps.subscriptions.conflictOf(error) === "reference") {
       throw new AppError("RESOURCE_ALREADY_EXISTS", "A subscription with this referenceId already exists.", {
         details: ["referenceId: a subscription with this reference already exists"],
       });
     }
     throw error;
   }
-  await finalizeBilledInvoice(deps, invoice);
-  return subscription;
+  return { subscription, invoice };
 }
 
 export async function getSubscription(deps: BillingDeps, caller: CallerContext, subscriptionId: string): Promise<SubscriptionRecord> {
@@ -107,29 +118,46 @@ export async function listSubscriptionInvoices(deps: BillingDeps, caller: Caller
 /**
  * Schedules the subscription's cancellation: it ends when its current period does (the clock
  * closes that period), whatever its status, pending included. The status stays as it is until
- * then. Scheduling again changes nothing; a cancelled subscription → 409.
+ * then. Scheduling again changes nothing; a cancelled subscription → 409. A retry with the same
+ * key answers as the first call did (also after the period ended the subscription).
  */
-export async function cancelSubscription(deps: BillingDeps, caller: CallerContext, subscriptionId: string): Promise<SubscriptionRecord> {
-  return transactionRetryingConflicts(deps.store, async (session) => {
-    const current = await deps.subscriptions.findById(caller, subscriptionId, session);
-    if (!current) throw notFound("subscription", subscriptionId);
-    // Only a subscription that can still end can have its end scheduled.
-    if (!subscriptionStates.can(current.status, "end")) throw invalidTransition("subscription", current.status, "cancelled");
-    if (current.cancelAtPeriodEnd) return current;
-    return changeSubscription(deps, session, current, "cancellation_scheduled", { cancelAtPeriodEnd: true });
-  });
+export async function cancelSubscription(
+  deps: BillingDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  subscriptionId: string,
+): Promise<SubscriptionRecord> {
+  return actOnce<SubscriptionRecord>(deps.keys, caller, "cancelSubscription", subscriptionId, (claim) =>
+    transactionRetryingConflicts(deps.store, async (session) => {
+      const current = await deps.subscriptions.findById(caller, subscriptionId, session);
+      if (!current) throw notFound("subscription", subscriptionId);
+      // Only a subscription that can still end can have its end scheduled.
+      if (!subscriptionStates.can(current.status, "end")) throw invalidTransition("subscription", current.status, "cancelled");
+      const scheduled = current.cancelAtPeriodEnd
+        ? current
+        : await changeSubscription(deps, session, current, "cancellation_scheduled", { cancelAtPeriodEnd: true });
+      await claim(session, scheduled);
+      return scheduled;
+    }),
+  );
 }
 
 /**
  * Test helper: lets a billing period pass at once. The current period closes now and, unless
  * that ends the subscription, the next one starts now (its schedule re-anchored at now) and is
- * billed and finalized.
+ * billed and finalized. The close records the Idempotency-Key in its transaction, so a retry
+ * answers with the subscription as this advance left it and never closes another period.
  */
-export async function advanceSubscription(deps: BillingDeps, caller: CallerContext, subscriptionId: string): Promise<SubscriptionRecord> {
+export async function advanceSubscription(
+  deps: BillingDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  subscriptionId: string,
+): Promise<SubscriptionRecord> {
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
-  const subscription = await getSubscription(deps, caller, subscriptionId);
-  if (subscription.status === "cancelled") throw invalidTransition("subscription", subscription.status, "advanced");
-  const result = await closePeriod(deps, subscription, deps.now());
-  if (result.billed) await finalizeBilledInvoice(deps, result.billed);
-  return result.subscription;
+  return actOnce<SubscriptionRecord>(deps.keys, caller, "advanceSubscription", subscriptionId, async (claim) => {
+    const subscription = await getSubscription(deps, caller, subscriptionId);
+    if (subscription.status === "cancelled") throw invalidTransition("subscription", subscription.status, "advanced");
+    const result = await closePeriod(deps, subscription, "now", claim);
+    if (result.billed) await finalizeBilledInvoice(deps, result.billed);
+    return result.subscription;
+  });
 }

@@ -5,10 +5,11 @@ import type { PaymentLinkRecord } from "./payment-link.js";
 export const paymentLinksCollection: CollectionDef = {
   name: "payment_links",
   indexes: [
-    { name: "payment_links_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
     { name: "payment_links_reference", keys: { projectId: 1, environment: 1, referenceId: 1 }, unique: true },
     { name: "payment_links_created", keys: { projectId: 1, environment: 1, createdAt: 1 } },
   ],
+  // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
+  retiredIndexes: ["payment_links_idempotency_key"],
 };
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
@@ -32,10 +33,6 @@ export function createPaymentLinksRepository(store: Store) {
       return links.findOne({ projectId: scope.projectId, environment: scope.environment, referenceId });
     },
 
-    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<PaymentLinkRecord | null> {
-      return links.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
-    },
-
     /** The scope's links, newest first, at most `limit` (served by payment_links_created). */
     listNewestFirst(scope: Scope, limit: number): Promise<PaymentLinkRecord[]> {
       return links.find(
@@ -44,8 +41,7 @@ export function createPaymentLinksRepository(store: Store) {
       );
     },
 
-    conflictOf(error: unknown): "idempotency_key" | "reference" | null {
-      if (isDuplicateKeyError(error, "payment_links_idempotency_key")) return "idempotency_key";
+    conflictOf(error: unknown): "reference" | null {
       if (isDuplicateKeyError(error, "payment_links_reference")) return "reference";
       return null;
     },

@@ -2,7 +2,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { EventSchema } from "@bayad/proto";
 import { fromStoredMetadata } from "@bayad/kit";
-import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
+import { createOutbox, outboxCollection, type OutboxRecord, createIdempotencyKeys } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import { createEmbeddedStore } from "@bayad/store";
 import { createPaymentLinksRepository } from "./payment-links-repository.js";
@@ -27,6 +27,7 @@ async function setup() {
     outbox: createOutbox(store, "links"),
     providers: { test: createSandboxProvider({ secret: "s", delayMs: 0, silenceMs: 0 }) },
     now: () => new Date((tick += 1000)),
+    keys: createIdempotencyKeys(store, { windowMs: 86_400_000 }),
   };
   await store.ensureIndexes();
   const outbox = store.collection<OutboxRecord>(outboxCollection);

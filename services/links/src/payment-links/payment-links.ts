@@ -1,7 +1,7 @@
 import { AppError, CURRENCY, fromStoredMetadata, newId, notFound, toStoredMetadata, type CallerContext, type Money } from "@bayad/kit";
-import { createResource, moveResource, type Outbox } from "@bayad/events";
+import { actOnce, claimUnchanged, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
 import { askProvider, hostedPageResource, providerOf, type PayerAction, type PaymentProviders } from "@bayad/provider";
-import type { Store } from "@bayad/store";
+import type { Session, Store } from "@bayad/store";
 import { paymentLinkStates, paymentLinkToProto, type PaymentLinkRecord } from "./payment-link.js";
 import type { PaymentLinksRepository } from "./payment-links-repository.js";
 
@@ -11,6 +11,8 @@ export interface PaymentLinksDeps {
   outbox: Outbox;
   providers: PaymentProviders;
   now: () => Date;
+  /** What each Idempotency-Key did, for its window. */
+  keys: IdempotencyKeys;
 }
 
 export interface CreatePaymentLinkInput {
@@ -45,8 +47,11 @@ function linkMover(deps: PaymentLinksDeps) {
   };
 }
 
-function move(deps: PaymentLinksDeps, record: PaymentLinkRecord, action: Action) {
-  return moveResource(linkMover(deps), record, action);
+type Claim = (session: Session, result: PaymentLinkRecord) => Promise<void>;
+
+/** Moves the link, recording the request's Idempotency-Key in the same transaction. */
+function move(deps: PaymentLinksDeps, record: PaymentLinkRecord, action: Action, claim?: Claim) {
+  return moveResource(linkMover(deps), record, action, { also: claim && ((next, session) => claim(session, next)) });
 }
 
 function referenceTaken(): AppError {
@@ -56,7 +61,7 @@ function referenceTaken(): AppError {
 }
 
 /**
- * Creates an active payment link, or returns the one this Idempotency-Key already created. The
+ * Creates an active payment link, or returns the one this Idempotency-Key created within its window. The
  * provider's hosted page is asked for before anything is written, because the sandbox's page is
  * a pure function of the link id (a real provider gets the Idempotency-Key): a crash in between
  * leaves nothing half-made here, and a retry simply asks again. The referenceId pre-check spares
@@ -68,8 +73,19 @@ export async function createPaymentLink(
   input: CreatePaymentLinkInput,
 ): Promise<PaymentLinkRecord> {
   const provider = providerOf(deps.providers, caller.environment);
-  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-  if (existing) return existing;
+  return createOnce(deps.keys, caller, "createPaymentLink", {
+    existing: (linkId) => deps.repository.findById(caller, linkId),
+    create: (claim) => writePaymentLink(deps, provider, caller, input, claim),
+  });
+}
+
+async function writePaymentLink(
+  deps: PaymentLinksDeps,
+  provider: ReturnType<typeof providerOf>,
+  caller: CallerContext & { idempotencyKey: string },
+  input: CreatePaymentLinkInput,
+  claim: (session: Session, linkId: string) => Promise<void>,
+): Promise<PaymentLinkRecord> {
   if (await deps.repository.findByReference(caller, input.referenceId)) throw referenceTaken();
 
   const linkId = newId("link");
@@ -103,15 +119,9 @@ export async function createPaymentLink(
     updatedAt: now,
   };
   try {
-    return await createResource(linkMover(deps), record);
+    return await createResource(linkMover(deps), record, { also: (_created, session) => claim(session, linkId) });
   } catch (error) {
-    const conflict = deps.repository.conflictOf(error);
-    if (conflict === "idempotency_key") {
-      // A concurrent request with the same key won the race: answer with what it created.
-      const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-      if (winner) return winner;
-    }
-    if (conflict === "reference") throw referenceTaken();
+    if (deps.repository.conflictOf(error) === "reference") throw referenceTaken();
     throw error;
   }
 }
@@ -132,26 +142,28 @@ export async function getPaymentLink(deps: PaymentLinksDeps, caller: CallerConte
  * Archives (archive=true) or reactivates a link. Asking for the archive state it already has is
  * a no-op (no write, no event), also when a concurrent request got there first: so
  * `archive: false` returns a paid link (never archived) unchanged, while `archive: true` on it
- * refuses with INVALID_STATE_TRANSITION.
+ * refuses with INVALID_STATE_TRANSITION. A retry with the same key answers as the first call did.
  */
 export async function setPaymentLinkArchived(
   deps: PaymentLinksDeps,
-  caller: CallerContext,
+  caller: CallerContext & { idempotencyKey: string },
   linkId: string,
   archive: boolean,
 ): Promise<PaymentLinkRecord> {
   const hasWanted = (link: PaymentLinkRecord) => (link.status === "archived") === archive;
-  const record = await getPaymentLink(deps, caller, linkId);
-  if (hasWanted(record)) return record;
-  try {
-    return await move(deps, record, archive ? "archive" : "unarchive");
-  } catch (error) {
-    if (error instanceof AppError && error.code === "INVALID_STATE_TRANSITION") {
-      const fresh = await deps.repository.findById(caller, linkId);
-      if (fresh && hasWanted(fresh)) return fresh;
+  return actOnce<PaymentLinkRecord>(deps.keys, caller, archive ? "archivePaymentLink" : "unarchivePaymentLink", linkId, async (claim) => {
+    const record = await getPaymentLink(deps, caller, linkId);
+    if (hasWanted(record)) return claimUnchanged(deps.store, claim, record);
+    try {
+      return await move(deps, record, archive ? "archive" : "unarchive", claim);
+    } catch (error) {
+      if (error instanceof AppError && error.code === "INVALID_STATE_TRANSITION") {
+        const fresh = await deps.repository.findById(caller, linkId);
+        if (fresh && hasWanted(fresh)) return claimUnchanged(deps.store, claim, fresh);
+      }
+      throw error;
     }
-    throw error;
-  }
+  });
 }
 
 /**
@@ -159,23 +171,26 @@ export async function setPaymentLinkArchived(
  * an active link can be paid, so an archived or paid one refuses before the provider is asked. A
  * declined payment leaves the link active: a link is consumed only by a payment that went through.
  */
-async function applyPayerAction(deps: PaymentLinksDeps, record: PaymentLinkRecord, action: PayerAction) {
+async function applyPayerAction(deps: PaymentLinksDeps, record: PaymentLinkRecord, action: PayerAction, claim?: Claim) {
   paymentLinkStates.next(record.status, "pay");
   const amount = { amountMinor: record.amountMinor, currency: record.currency };
   const provider = providerOf(deps.providers, record.environment);
   const decided = provider.decidePayment(amount, fromStoredMetadata(record.metadata), action);
-  return decided === "paid" ? move(deps, record, "pay") : record;
+  if (decided === "paid") return move(deps, record, "pay", claim);
+  return claim ? claimUnchanged(deps.store, claim, record) : record;
 }
 
-/** Test helper: report a payer's payment of a test-mode link, as the provider would. */
+/** Test helper: report a payer's payment of a test-mode link, as the provider would; a retry with the key answers the same. */
 export async function simulatePaymentLinkPayment(
   deps: PaymentLinksDeps,
-  caller: CallerContext,
+  caller: CallerContext & { idempotencyKey: string },
   linkId: string,
   action: PayerAction,
 ): Promise<PaymentLinkRecord> {
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
-  return applyPayerAction(deps, await getPaymentLink(deps, caller, linkId), action);
+  return actOnce<PaymentLinkRecord>(deps.keys, caller, `${action}PaymentLink`, linkId, async (claim) =>
+    applyPayerAction(deps, await getPaymentLink(deps, caller, linkId), action, claim),
+  );
 }
 
 /** The sandbox's hosted link page: what it shows (to a request with the link's page token). */

@@ -5,10 +5,11 @@ import type { CheckoutRecord, CheckoutState } from "./checkout.js";
 export const checkoutsCollection: CollectionDef = {
   name: "checkouts",
   indexes: [
-    { name: "checkouts_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
     { name: "checkouts_reference", keys: { projectId: 1, environment: 1, referenceId: 1 }, unique: true },
     { name: "checkouts_status_created", keys: { status: 1, createdAt: 1 } },
   ],
+  // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
+  retiredIndexes: ["checkouts_idempotency_key"],
 };
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
@@ -32,17 +33,12 @@ export function createCheckoutsRepository(store: Store) {
       return checkouts.findOne({ projectId: scope.projectId, environment: scope.environment, referenceId });
     },
 
-    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<CheckoutRecord | null> {
-      return checkouts.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
-    },
-
     /** Checkouts still waiting for the provider since before `before`, oldest first. */
     findStale(status: CheckoutState, before: Date, limit: number): Promise<CheckoutRecord[]> {
       return checkouts.find({ status, createdAt: { $lt: before } }, { sort: { createdAt: 1 }, limit });
     },
 
-    conflictOf(error: unknown): "idempotency_key" | "reference" | null {
-      if (isDuplicateKeyError(error, "checkouts_idempotency_key")) return "idempotency_key";
+    conflictOf(error: unknown): "reference" | null {
       if (isDuplicateKeyError(error, "checkouts_reference")) return "reference";
       return null;
     },

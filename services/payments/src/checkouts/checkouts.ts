@@ -1,11 +1,11 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { createResource, moveResource, type Outbox } from "@bayad/events";
+import { actOnce, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
 import {
   type CheckoutSession,
   type CheckoutSessionRequest,
   type PayerAction,
 } from "@bayad/provider";
-import type { Store } from "@bayad/store";
+import type { Session, Store } from "@bayad/store";
 import { fromStoredMetadata, toStoredMetadata } from "@bayad/kit";
 import { askProvider, providerOf, type PaymentProviders } from "@bayad/provider";
 import { hostedPageResource } from "@bayad/provider";
@@ -20,6 +20,7 @@ export interface CheckoutsDeps {
   /** How long createCheckout waits for the provider before answering 202. */
   providerTimeoutMs: number;
   logger: Logger;
+  keys: IdempotencyKeys;
 }
 
 export interface CreateCheckoutInput {
@@ -89,40 +90,46 @@ export async function createCheckout(
   input: CreateCheckoutInput,
 ): Promise<CreatedCheckout> {
   const provider = providerOf(deps.providers, caller.environment);
-  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-  if (existing) {
-    if (existing.status !== "created") return { checkout: existing, providerPending: false };
-    return { checkout: await reconcileCheckout(deps, existing), providerPending: false };
-  }
-
-  const now = new Date();
-  const record: CheckoutRecord = {
-    _id: newId("chk"),
-    projectId: caller.projectId,
-    environment: caller.environment,
-    referenceId: input.referenceId,
-    status: "created",
-    amountMinor: input.amountMinor,
-    currency: CURRENCY,
-    successUrl: input.successUrl,
-    cancelUrl: input.cancelUrl,
-    metadata: toStoredMetadata(input.metadata),
-    idempotencyKey: caller.idempotencyKey,
-    aggregateVersion: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  try {
-    await createResource(checkoutMover(deps), record);
-  } catch (error) {
-    const conflict = deps.repository.conflictOf(error);
-    if (conflict === "idempotency_key") return createCheckout(deps, caller, input);
-    if (conflict === "reference") {
-      throw new AppError("RESOURCE_ALREADY_EXISTS", "A checkout with this referenceId already exists.", {
-        details: ["referenceId: a checkout with this reference already exists"],
-      });
-    }
-    throw error;
+  const written = await createOnce(deps.keys, caller, "createCheckout", {
+    existing: async (checkoutId) => {
+      const existing = await deps.repository.findById(caller, checkoutId);
+      return existing && { record: existing, created: false };
+    },
+    create: async (claim) => {
+      const now = new Date();
+      const record: CheckoutRecord = {
+        _id: newId("chk"),
+        projectId: caller.projectId,
+        environment: caller.environment,
+        referenceId: input.referenceId,
+        status: "created",
+        amountMinor: input.amountMinor,
+        currency: CURRENCY,
+        successUrl: input.successUrl,
+        cancelUrl: input.cancelUrl,
+        metadata: toStoredMetadata(input.metadata),
+        idempotencyKey: caller.idempotencyKey,
+        aggregateVersion: 1,
+        createdAt: now,
+        updatedAt: now,
+      };
+      try {
+        await createResource(checkoutMover(deps), record, { also: (_created, session) => claim(session, record._id) });
+        return { record, created: true };
+      } catch (error) {
+        if (deps.repository.conflictOf(error) === "reference") {
+          throw new AppError("RESOURCE_ALREADY_EXISTS", "A checkout with this referenceId already exists.", {
+            details: ["referenceId: a checkout with this reference already exists"],
+          });
+        }
+        throw error;
+      }
+    },
+  });
+  const { record } = written;
+  if (!written.created) {
+    if (record.status !== "created") return { checkout: record, providerPending: false };
+    return { checkout: await reconcileCheckout(deps, record), providerPending: false };
   }
 
   const answer = provider.createCheckoutSession(sessionRequest(record), {
@@ -181,29 +188,38 @@ export async function getCheckoutByReference(deps: CheckoutsDeps, caller: Caller
   return record;
 }
 
-export async function cancelCheckout(deps: CheckoutsDeps, caller: CallerContext, checkoutId: string) {
-  return move(deps, await getCheckout(deps, caller, checkoutId), "cancel");
+/** Cancels an unpaid checkout; a retry with the same key answers as the first cancel did. */
+export async function cancelCheckout(deps: CheckoutsDeps, caller: CallerContext & { idempotencyKey: string }, checkoutId: string) {
+  return actOnce<CheckoutRecord>(deps.keys, caller, "cancelCheckout", checkoutId, async (claim) =>
+    moveResource(checkoutMover(deps), await getCheckout(deps, caller, checkoutId), "cancel", { also: (next, session) => claim(session, next) }),
+  );
 }
+
+type Claim = (session: Session, result: CheckoutRecord) => Promise<void>;
 
 /** What the payer did, decided by the provider (the sandbox declines its decline scenario). */
-async function applyPayerAction(deps: CheckoutsDeps, record: CheckoutRecord, action: PayerAction) {
+async function applyPayerAction(deps: CheckoutsDeps, record: CheckoutRecord, action: PayerAction, claim?: Claim) {
   const amount = { amountMinor: record.amountMinor, currency: record.currency };
   const decided = providerOf(deps.providers, record.environment).decidePayment(amount, fromStoredMetadata(record.metadata), action);
+  const also = claim && ((next: CheckoutRecord, session: Session) => claim(session, next));
   return decided === "paid"
-    ? move(deps, record, "pay", { refundableMinor: record.amountMinor })
-    : move(deps, record, "fail");
+    ? moveResource(checkoutMover(deps), record, "pay", { extra: { refundableMinor: record.amountMinor }, also })
+    : moveResource(checkoutMover(deps), record, "fail", { also });
 }
 
-/** Test helpers: drive a test-mode checkout as the payer and the provider would. */
+/** Test helpers: drive a test-mode checkout as the payer and the provider would; a retry with the key answers the same. */
 export async function simulateCheckoutOutcome(
   deps: CheckoutsDeps,
-  caller: CallerContext,
+  caller: CallerContext & { idempotencyKey: string },
   checkoutId: string,
   outcome: "pay" | "fail" | "expire",
 ) {
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
-  const record = await getCheckout(deps, caller, checkoutId);
-  return outcome === "expire" ? move(deps, record, "expire") : applyPayerAction(deps, record, outcome);
+  return actOnce<CheckoutRecord>(deps.keys, caller, `${outcome}Checkout`, checkoutId, async (claim) => {
+    const record = await getCheckout(deps, caller, checkoutId);
+    if (outcome !== "expire") return applyPayerAction(deps, record, outcome, claim);
+    return moveResource(checkoutMover(deps), record, "expire", { also: (next, session) => claim(session, next) });
+  });
 }
 
 /** The sandbox's hosted payment page: what it shows. */

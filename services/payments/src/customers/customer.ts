@@ -11,7 +11,7 @@ export interface CustomerRecord {
   customerReference: string;
   email: string;
   name?: string;
-  /** The Idempotency-Key of the request that created it: unique per project and environment. */
+  /** The Idempotency-Key of the request that created it (its claim is in idempotency_keys, for the key's window). */
   idempotencyKey: string;
   aggregateVersion: number;
   createdAt: Date;

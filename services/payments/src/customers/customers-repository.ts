@@ -6,20 +6,17 @@ const customersCollection: CollectionDef = {
   name: "customers",
   indexes: [
     {
-      name: "customers_idempotency_key",
-      keys: { projectId: 1, environment: 1, idempotencyKey: 1 },
-      unique: true,
-    },
-    {
       name: "customers_reference",
       keys: { projectId: 1, environment: 1, customerReference: 1 },
       unique: true,
     },
   ],
+  // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
+  retiredIndexes: ["customers_idempotency_key"],
 };
 
 /** Which uniqueness a failed insert broke, if it was a uniqueness failure. */
-export type CustomerConflict = "idempotency_key" | "customer_reference";
+export type CustomerConflict = "customer_reference";
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
 
@@ -30,21 +27,12 @@ export function createCustomersRepository(store: Store) {
     collection: customers,
 
     conflictOf(error: unknown): CustomerConflict | null {
-      if (isDuplicateKeyError(error, "customers_idempotency_key")) return "idempotency_key";
       if (isDuplicateKeyError(error, "customers_reference")) return "customer_reference";
       return null;
     },
 
     findById(scope: Scope, customerId: string): Promise<CustomerRecord | null> {
       return customers.findOne({ _id: customerId, projectId: scope.projectId, environment: scope.environment });
-    },
-
-    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<CustomerRecord | null> {
-      return customers.findOne({
-        projectId: scope.projectId,
-        environment: scope.environment,
-        idempotencyKey,
-      });
     },
   };
 }

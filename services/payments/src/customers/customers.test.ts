@@ -1,14 +1,19 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { EventSchema } from "@bayad/proto";
-import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
+import { createIdempotencyKeys, createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createEmbeddedStore } from "@bayad/store";
 import { createCustomer, getCustomer } from "./customers.js";
 import { createCustomersRepository } from "./customers-repository.js";
 
 async function setup() {
   const store = createEmbeddedStore();
-  const deps = { store, repository: createCustomersRepository(store), outbox: createOutbox(store, "payments") };
+  const deps = {
+    store,
+    repository: createCustomersRepository(store),
+    outbox: createOutbox(store, "payments"),
+    keys: createIdempotencyKeys(store, { windowMs: 86_400_000 }),
+  };
   await store.ensureIndexes();
   const outbox = store.collection<OutboxRecord>(outboxCollection);
   return { store, deps, outbox };

@@ -61,6 +61,12 @@ export interface PaymentIntentRecord {
   expiresAt?: Date;
   /** What is left to refund once succeeded. */
   refundableMinor?: number;
+  /**
+   * A card intent's confirmation under way: written (guarded by the version) before the provider
+   * is asked, so of racing confirms only one reaches it, and a cancel cannot land meanwhile.
+   * `providerKey` keys the provider call, also when a later request takes over a stale claim.
+   */
+  confirmation?: { providerKey: string; claimedAt: Date };
   idempotencyKey: string;
   aggregateVersion: number;
   createdAt: Date;

@@ -1,13 +1,14 @@
-import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import type { CollectionDef, Store } from "@bayad/store";
 import type { CallerContext } from "@bayad/kit";
 import type { PaymentIntentRecord } from "./payment-intent.js";
 
 export const paymentIntentsCollection: CollectionDef = {
   name: "payment_intents",
   indexes: [
-    { name: "payment_intents_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
     { name: "payment_intents_status_expires", keys: { status: 1, expiresAt: 1 } },
   ],
+  // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
+  retiredIndexes: ["payment_intents_idempotency_key"],
 };
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
@@ -28,20 +29,12 @@ export function createPaymentIntentsRepository(store: Store) {
       return intents.findOne({ _id: paymentIntentId });
     },
 
-    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<PaymentIntentRecord | null> {
-      return intents.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
-    },
-
     /** Unpaid QR Ph intents whose code has expired by `now`, soonest expired first. */
     findDueForExpiry(now: Date, limit: number): Promise<PaymentIntentRecord[]> {
       return intents.find(
         { status: "awaiting_next_action", expiresAt: { $lte: now } },
         { sort: { expiresAt: 1 }, limit },
       );
-    },
-
-    isIdempotencyConflict(error: unknown): boolean {
-      return isDuplicateKeyError(error, "payment_intents_idempotency_key");
     },
   };
 }

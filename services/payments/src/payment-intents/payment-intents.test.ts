@@ -2,7 +2,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { EventSchema } from "@bayad/proto";
 import { createLogger } from "@bayad/kit";
-import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
+import { createIdempotencyKeys, createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createSandboxProvider, parseQrPhPayload } from "@bayad/provider";
 import { createEmbeddedStore } from "@bayad/store";
 import { createPaymentIntentsRepository } from "./payment-intents-repository.js";
@@ -28,6 +28,8 @@ async function setup() {
     providers: { test: createSandboxProvider({ secret: "s".repeat(32), delayMs: 0, silenceMs: 0 }) },
     logger: createLogger("test", "silent"),
     now: () => clock.now,
+    keys: createIdempotencyKeys(store, { windowMs: 86_400_000, now: () => clock.now }),
+    providerLeaseMs: 30_000,
   };
   await store.ensureIndexes();
   const outbox = store.collection<OutboxRecord>(outboxCollection);

@@ -1,6 +1,6 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { createResource, moveResource, type Outbox } from "@bayad/events";
-import type { Store } from "@bayad/store";
+import { actOnce, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
+import type { Session, Store } from "@bayad/store";
 import {
   askProvider,
   fitsQrPhText,
@@ -22,6 +22,12 @@ export interface PaymentIntentsDeps {
   logger: Logger;
   /** The clock that dates changes and decides expiry; tests move it instead of waiting. */
   now: () => Date;
+  keys: IdempotencyKeys;
+  /**
+   * How long a confirmation may wait for the provider before another request may presume its
+   * process died and take it over (PAYMENTS_PROVIDER_LEASE_MS).
+   */
+  providerLeaseMs: number;
 }
 
 type MutatingCaller = CallerContext & { idempotencyKey: string };
@@ -58,17 +64,19 @@ function move(deps: PaymentIntentsDeps, record: PaymentIntentRecord, action: Act
   return moveResource(paymentIntentMover(deps), record, action, { extra });
 }
 
-/** Writes a new intent with its first event, or returns the one this Idempotency-Key created. */
-async function insert(deps: PaymentIntentsDeps, caller: MutatingCaller, record: PaymentIntentRecord) {
-  try {
-    return await createResource(paymentIntentMover(deps), record);
-  } catch (error) {
-    if (!deps.repository.isIdempotencyConflict(error)) throw error;
-    // A concurrent request with the same key won the race: answer with what it created.
-    const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-    if (!winner) throw error;
-    return winner;
-  }
+/**
+ * Writes the intent `make` builds with its first event, claiming the Idempotency-Key in the same
+ * transaction, or returns the one the key created within its window (also when a concurrent
+ * request with the key won the race).
+ */
+function insertOnce(deps: PaymentIntentsDeps, caller: MutatingCaller, operation: string, make: () => Promise<PaymentIntentRecord>) {
+  return createOnce(deps.keys, caller, operation, {
+    existing: (paymentIntentId) => deps.repository.findById(caller, paymentIntentId),
+    create: async (claim) => {
+      const record = await make();
+      return createResource(paymentIntentMover(deps), record, { also: (_created, session) => claim(session, record._id) });
+    },
+  });
 }
 
 function newRecord(
@@ -94,9 +102,11 @@ function newRecord(
 /** Creates a card payment intent, `requires_action` until confirmed. A repeated key returns it again. */
 export async function createPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, input: CreatePaymentIntentInput) {
   providerOf(deps.providers, caller.environment);
-  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-  if (existing) return existing;
-  return insert(deps, caller, { ...newRecord(deps, caller, input), status: "requires_action", paymentMethod: "card" });
+  return insertOnce(deps, caller, "createPaymentIntent", async () => ({
+    ...newRecord(deps, caller, input),
+    status: "requires_action",
+    paymentMethod: "card",
+  }));
 }
 
 /**
@@ -128,32 +138,32 @@ export async function createQrPhPaymentIntent(deps: PaymentIntentsDeps, caller: 
   const expirySeconds = input.expirySeconds || qrPhExpirySeconds.default;
   const problems = qrPhProblems(input, expirySeconds);
   if (problems.length > 0) throw new AppError("VALIDATION_FAILED", undefined, { details: problems });
-  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-  if (existing) return existing;
 
-  const base = newRecord(deps, caller, input);
-  const code = await askProvider(() =>
-    provider.createQrPh(
-      {
-        paymentIntentId: base._id,
-        referenceId: input.referenceId,
-        amount: { amountMinor: input.amountMinor, currency: CURRENCY },
-        description: input.description,
-      },
-      { environment: caller.environment, idempotencyKey: caller.idempotencyKey },
-    ),
-  );
-  return insert(deps, caller, {
-    ...base,
-    status: "awaiting_next_action",
-    paymentMethod: "qrph",
-    ...(input.description ? { description: input.description } : {}),
-    providerReference: code.providerReference,
-    qrPayload: code.payload,
-    qrCodeImageUrl: code.imageUrl,
-    pageToken: code.pageToken,
-    expirySeconds,
-    expiresAt: new Date(base.createdAt.getTime() + expirySeconds * 1000),
+  return insertOnce(deps, caller, "createQrPhPaymentIntent", async () => {
+    const base = newRecord(deps, caller, input);
+    const code = await askProvider(() =>
+      provider.createQrPh(
+        {
+          paymentIntentId: base._id,
+          referenceId: input.referenceId,
+          amount: { amountMinor: input.amountMinor, currency: CURRENCY },
+          description: input.description,
+        },
+        { environment: caller.environment, idempotencyKey: caller.idempotencyKey },
+      ),
+    );
+    return {
+      ...base,
+      status: "awaiting_next_action",
+      paymentMethod: "qrph",
+      ...(input.description ? { description: input.description } : {}),
+      providerReference: code.providerReference,
+      qrPayload: code.payload,
+      qrCodeImageUrl: code.imageUrl,
+      pageToken: code.pageToken,
+      expirySeconds,
+      expiresAt: new Date(base.createdAt.getTime() + expirySeconds * 1000),
+    };
   });
 }
 
@@ -163,43 +173,103 @@ export async function getPaymentIntent(deps: PaymentIntentsDeps, caller: CallerC
   return record;
 }
 
-/**
- * Hands a `requires_action` card intent to the provider: `processing` when it accepts, `failed`
- * when it declines. The move is checked before the provider is asked, so an illegal confirm
- * never reaches it; the provider call carries this request's Idempotency-Key.
- */
-export async function confirmPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, paymentIntentId: string) {
-  const record = await getPaymentIntent(deps, caller, paymentIntentId);
-  const provider = providerOf(deps.providers, record.environment);
-  paymentIntentStates.next(record.status, "confirm");
-  const confirmation = await askProvider(() =>
-    provider.confirmPaymentIntent(
-      { paymentIntentId: record._id, referenceId: record.referenceId, amount: { amountMinor: record.amountMinor, currency: record.currency } },
-      { environment: record.environment, idempotencyKey: caller.idempotencyKey },
-    ),
-  );
-  const action = confirmation.outcome === "declined" ? "decline" : "confirm";
-  return move(deps, record, action, { providerReference: confirmation.providerReference });
+/** A confirmation claimed by a request that may still be asking the provider. */
+function confirmationUnderWay(deps: PaymentIntentsDeps, record: PaymentIntentRecord): boolean {
+  return record.confirmation !== undefined && record.confirmation.claimedAt.getTime() > deps.now().getTime() - deps.providerLeaseMs;
 }
 
-export async function cancelPaymentIntent(deps: PaymentIntentsDeps, caller: CallerContext, paymentIntentId: string) {
-  return move(deps, await getPaymentIntent(deps, caller, paymentIntentId), "cancel");
+function beingConfirmed(record: PaymentIntentRecord): AppError {
+  return new AppError("INVALID_STATE_TRANSITION", `Payment intent ${record._id} is being confirmed by another request.`);
+}
+
+/**
+ * Claims the confirmation of `record` for this request, before the provider is asked: a
+ * conditional write on the version and status read, so of racing confirms exactly one proceeds
+ * (the others answer 409, or IDEMPOTENCY_KEY_IN_PROGRESS to a retry of the one under way). A claim
+ * older than the lease is taken over, keeping its provider key, so the provider sees one
+ * confirmation however many requests it took.
+ */
+async function claimConfirmation(deps: PaymentIntentsDeps, caller: MutatingCaller, record: PaymentIntentRecord): Promise<PaymentIntentRecord> {
+  for (let current = record; ; ) {
+    paymentIntentStates.next(current.status, "confirm");
+    const held = current.confirmation;
+    if (held && confirmationUnderWay(deps, current)) {
+      if (held.providerKey === caller.idempotencyKey) throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
+      throw beingConfirmed(current);
+    }
+    const confirmation = { providerKey: held?.providerKey ?? caller.idempotencyKey, claimedAt: deps.now() };
+    const claimed = await deps.repository.collection.findOneAndUpdate(
+      {
+        _id: current._id,
+        aggregateVersion: current.aggregateVersion,
+        status: current.status,
+        ...(held ? { "confirmation.claimedAt": held.claimedAt } : { confirmation: { $exists: false } }),
+      },
+      { $set: { confirmation } },
+    );
+    if (claimed) return claimed;
+    current = await getPaymentIntent(deps, caller, current._id);
+  }
+}
+
+/**
+ * Hands a `requires_action` card intent to the provider: `processing` when it accepts, `failed`
+ * when it declines. The confirmation is claimed (see claimConfirmation) before the provider is
+ * asked, so an illegal or concurrent confirm never reaches it. A retry with the same key answers
+ * as the first confirm did.
+ */
+export async function confirmPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, paymentIntentId: string) {
+  return actOnce<PaymentIntentRecord>(deps.keys, caller, "confirmPaymentIntent", paymentIntentId, async (claim) => {
+    const record = await getPaymentIntent(deps, caller, paymentIntentId);
+    const provider = providerOf(deps.providers, record.environment);
+    const claimed = await claimConfirmation(deps, caller, record);
+    const confirmation = await askProvider(() =>
+      provider.confirmPaymentIntent(
+        { paymentIntentId: claimed._id, referenceId: claimed.referenceId, amount: { amountMinor: claimed.amountMinor, currency: claimed.currency } },
+        { environment: claimed.environment, idempotencyKey: claimed.confirmation!.providerKey },
+      ),
+    );
+    const action = confirmation.outcome === "declined" ? "decline" : "confirm";
+    return moveResource(paymentIntentMover(deps), claimed, action, {
+      extra: { providerReference: confirmation.providerReference },
+      also: (next, session) => claim(session, next),
+    });
+  });
+}
+
+/** Cancels an intent not yet handed to the provider; a retry with the same key answers as the first cancel did. */
+export async function cancelPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, paymentIntentId: string) {
+  return actOnce<PaymentIntentRecord>(deps.keys, caller, "cancelPaymentIntent", paymentIntentId, async (claim) => {
+    const record = await getPaymentIntent(deps, caller, paymentIntentId);
+    if (confirmationUnderWay(deps, record)) throw beingConfirmed(record);
+    return moveResource(paymentIntentMover(deps), record, "cancel", {
+      also: async (next, session) => {
+        // A confirmation claimed after the read above, in the same transaction as the cancel.
+        const stored = await deps.repository.collection.findOne({ _id: next._id }, { session });
+        if (stored && confirmationUnderWay(deps, stored)) throw beingConfirmed(stored);
+        await claim(session, next);
+      },
+    });
+  });
 }
 
 const isDue = (record: PaymentIntentRecord, now: Date) =>
   record.status === "awaiting_next_action" && record.expiresAt !== undefined && record.expiresAt <= now;
 
 /** Test helpers: the provider reports the payment; the sandbox declines its decline scenario. */
-export async function simulatePaymentIntentOutcome(deps: PaymentIntentsDeps, caller: CallerContext, paymentIntentId: string, action: PayerAction) {
+export async function simulatePaymentIntentOutcome(deps: PaymentIntentsDeps, caller: MutatingCaller, paymentIntentId: string, action: PayerAction) {
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
-  let record = await getPaymentIntent(deps, caller, paymentIntentId);
-  // A code past its expiry cannot be paid, whether or not the sweep has reached it yet.
-  if (isDue(record, deps.now())) record = await move(deps, record, "expire");
-  const amount = { amountMinor: record.amountMinor, currency: record.currency };
-  const decided = providerOf(deps.providers, record.environment).decidePayment(amount, {}, action);
-  return decided === "paid"
-    ? move(deps, record, "succeed", { refundableMinor: record.amountMinor })
-    : move(deps, record, "fail");
+  return actOnce<PaymentIntentRecord>(deps.keys, caller, `${action}PaymentIntent`, paymentIntentId, async (claim) => {
+    let record = await getPaymentIntent(deps, caller, paymentIntentId);
+    // A code past its expiry cannot be paid, whether or not the sweep has reached it yet.
+    if (isDue(record, deps.now())) record = await move(deps, record, "expire");
+    const amount = { amountMinor: record.amountMinor, currency: record.currency };
+    const decided = providerOf(deps.providers, record.environment).decidePayment(amount, {}, action);
+    const also = (next: PaymentIntentRecord, session: Session) => claim(session, next);
+    return decided === "paid"
+      ? moveResource(paymentIntentMover(deps), record, "succeed", { extra: { refundableMinor: record.amountMinor }, also })
+      : moveResource(paymentIntentMover(deps), record, "fail", { also });
+  });
 }
 
 /**

@@ -1,13 +1,14 @@
-import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import type { CollectionDef, Store } from "@bayad/store";
 import type { CallerContext } from "@bayad/kit";
 import type { RefundRecord } from "./refund.js";
 
 export const refundsCollection: CollectionDef = {
   name: "refunds",
   indexes: [
-    { name: "refunds_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
     { name: "refunds_payment", keys: { paymentId: 1, createdAt: 1 } },
   ],
+  // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
+  retiredIndexes: ["refunds_idempotency_key"],
 };
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
@@ -20,14 +21,6 @@ export function createRefundsRepository(store: Store) {
 
     findById(scope: Scope, refundId: string): Promise<RefundRecord | null> {
       return refunds.findOne({ _id: refundId, projectId: scope.projectId, environment: scope.environment });
-    },
-
-    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<RefundRecord | null> {
-      return refunds.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
-    },
-
-    isIdempotencyConflict(error: unknown): boolean {
-      return isDuplicateKeyError(error, "refunds_idempotency_key");
     },
   };
 }

@@ -1,5 +1,5 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { createResource, moveResource, type Outbox } from "@bayad/events";
+import { actOnce, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
 import type { PaymentProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { refundStates, refundToProto, type RefundRecord } from "./refund.js";
@@ -14,6 +14,7 @@ export interface RefundsDeps {
   payments: RefundableCollections;
   providerOf: (environment: CallerContext["environment"]) => PaymentProvider;
   logger: Logger;
+  keys: IdempotencyKeys;
 }
 
 export interface CreateRefundInput {
@@ -57,40 +58,42 @@ export async function createRefund(
   caller: CallerContext & { idempotencyKey: string },
   input: CreateRefundInput,
 ): Promise<RefundRecord> {
-  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-  if (existing) return existing;
+  const written = await createOnce(deps.keys, caller, "createRefund", {
+    existing: async (refundId) => {
+      const existing = await deps.repository.findById(caller, refundId);
+      return existing && { record: existing, created: false };
+    },
+    create: async (claim) => {
+      deps.providerOf(caller.environment);
+      const now = new Date();
+      const record: RefundRecord = {
+        _id: newId("ref"),
+        projectId: caller.projectId,
+        environment: caller.environment,
+        paymentId: input.paymentId,
+        status: "pending",
+        amountMinor: input.amountMinor,
+        currency: CURRENCY,
+        reason: input.reason,
+        idempotencyKey: caller.idempotencyKey,
+        aggregateVersion: 1,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await createResource(refundMover(deps), record, {
+        // Taken in the refund's own transaction: a refusal writes nothing.
+        also: async (_refund, session) => {
+          const reservation = await reserveRefund(deps.payments, caller, input.paymentId, input.amountMinor, session);
+          if (!reservation.reserved) throw refusal(reservation, input.paymentId);
+          await claim(session, record._id);
+        },
+      });
+      return { record, created: true };
+    },
+  });
+  if (!written.created) return written.record;
+  const { record } = written;
   const provider = deps.providerOf(caller.environment);
-
-  const now = new Date();
-  const record: RefundRecord = {
-    _id: newId("ref"),
-    projectId: caller.projectId,
-    environment: caller.environment,
-    paymentId: input.paymentId,
-    status: "pending",
-    amountMinor: input.amountMinor,
-    currency: CURRENCY,
-    reason: input.reason,
-    idempotencyKey: caller.idempotencyKey,
-    aggregateVersion: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  try {
-    await createResource(refundMover(deps), record, {
-      // Taken in the refund's own transaction: a refusal writes nothing.
-      also: async (_refund, session) => {
-        const reservation = await reserveRefund(deps.payments, caller, input.paymentId, input.amountMinor, session);
-        if (!reservation.reserved) throw refusal(reservation, input.paymentId);
-      },
-    });
-  } catch (error) {
-    if (deps.repository.isIdempotencyConflict(error)) {
-      const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-      if (winner) return winner;
-    }
-    throw error;
-  }
 
   try {
     const { providerReference } = await provider.createRefund(
@@ -112,12 +115,21 @@ export async function getRefund(deps: RefundsDeps, caller: CallerContext, refund
   return record;
 }
 
-/** Test helpers: the provider reports the refund succeeded or failed. */
-export async function simulateRefundOutcome(deps: RefundsDeps, caller: CallerContext, refundId: string, action: "succeed" | "fail") {
+/** Test helpers: the provider reports the refund succeeded or failed; a retry with the key answers the same. */
+export async function simulateRefundOutcome(
+  deps: RefundsDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  refundId: string,
+  action: "succeed" | "fail",
+) {
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
-  return moveResource(refundMover(deps), await getRefund(deps, caller, refundId), action, {
-    // A failed refund gives its amount back to the payment, in the same transaction.
-    also: (next, session) =>
-      next.status === "failed" ? releaseRefund(deps.payments, next.paymentId, next.amountMinor, session) : Promise.resolve(),
-  });
+  return actOnce<RefundRecord>(deps.keys, caller, `${action}Refund`, refundId, async (claim) =>
+    moveResource(refundMover(deps), await getRefund(deps, caller, refundId), action, {
+      also: async (next, session) => {
+        // A failed refund gives its amount back to the payment, in the same transaction.
+        if (next.status === "failed") await releaseRefund(deps.payments, next.paymentId, next.amountMinor, session);
+        await claim(session, next);
+      },
+    }),
+  );
 }
