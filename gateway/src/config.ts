@@ -27,8 +27,13 @@ export interface GatewayConfig {
     windowMs: { payment: number; otp: number };
   };
   tokens: {
-    /** The platform's own development issuer (admin-issued service tokens). */
+    /**
+     * The platform's own development issuer (admin-issued service tokens). Off unless
+     * DEV_TOKEN_ISSUER switches it on; the one-process launcher (`npm start`) does.
+     */
     devIssuer: boolean;
+    /** How long a development signing key signs before it is replaced (DEV_TOKEN_KEY_ROTATION_HOURS). */
+    devKeyRotationMs: number;
     issuer: string;
     audience: string;
     /** A production issuer whose JWKS the gateway trusts. */
@@ -77,7 +82,8 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       },
     },
     tokens: {
-      devIssuer: envBool(env, "DEV_TOKEN_ISSUER", true),
+      devIssuer: envBool(env, "DEV_TOKEN_ISSUER", false),
+      devKeyRotationMs: envInt(env, "DEV_TOKEN_KEY_ROTATION_HOURS", 24, { min: 1, max: 8_760 }) * hour,
       issuer: envString(env, "DEV_TOKEN_ISSUER_NAME", "bayad-dev-issuer"),
       audience: envString(env, "TOKEN_AUDIENCE", "bayad-api"),
       external: jwksUrl

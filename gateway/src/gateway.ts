@@ -47,6 +47,8 @@ export interface GatewayOptions {
   moreMetrics?: () => Promise<string>;
   /** Fault injection for tests: runs after a mutation's outcome is known, before it is recorded. */
   afterOutcome?: (operationId: string) => void | Promise<void>;
+  /** The development token issuer's clock; tests move it to see signing keys rotate and retire. */
+  tokenIssuerClock?: () => Date;
 }
 
 export interface RunningGateway {
@@ -72,7 +74,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // In the gateway's store, so every replica sharing it counts against the same limits.
   const rateLimiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.secret, "rate-limit", key), now: () => new Date() });
   const devIssuer = config.tokens.devIssuer
-    ? await createDevTokenIssuer(store, { issuer: config.tokens.issuer, audience: config.tokens.audience })
+    ? await createDevTokenIssuer(store, {
+        issuer: config.tokens.issuer,
+        audience: config.tokens.audience,
+        secret: config.secret,
+        rotationMs: config.tokens.devKeyRotationMs,
+        logger,
+        now: options.tokenIssuerClock,
+      })
     : undefined;
   await store.ensureIndexes();
 
@@ -118,7 +127,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       verifyCredential: createCredentialVerifier({
         apiKeys,
         devIssuer: devIssuer
-          ? { issuer: config.tokens.issuer, audience: config.tokens.audience, jwks: () => devIssuer.jwks() }
+          ? {
+              issuer: config.tokens.issuer,
+              audience: config.tokens.audience,
+              jwks: () => devIssuer.jwks(),
+              refresh: () => devIssuer.refresh(),
+            }
           : undefined,
         external: config.tokens.external,
       }).verify,
@@ -180,6 +194,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         server.closeIdleConnections();
       });
       await reconciler.stop();
+      devIssuer?.close();
     },
   };
 }

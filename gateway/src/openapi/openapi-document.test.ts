@@ -60,6 +60,9 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["get", "/api/v1/shared/otp/status/{otpId}", "getOtpStatus", "OTP"],
   ["post", "/admin/v1/projects", "createProject", "Admin"],
   ["post", "/admin/v1/projects/{projectId}/api-keys", "createApiKey", "Admin"],
+  ["get", "/admin/v1/projects/{projectId}/api-keys", "listApiKeys", "Admin"],
+  ["post", "/admin/v1/projects/{projectId}/api-keys/{apiKeyId}/revoke", "revokeApiKey", "Admin"],
+  ["post", "/admin/v1/signing-keys/rotate", "rotateSigningKeys", "Admin"],
   ["post", "/admin/v1/service-tokens", "createServiceToken", "Admin"],
   ["get", "/admin/v1/otp/messages", "listOtpDevMessages", "Admin"],
   ["get", "/healthz", "healthz", "Health"],
@@ -105,6 +108,7 @@ const pathParameterRules: Record<string, { pattern?: string; minLength?: number;
   planId: { minLength: 1, maxLength: 255, pattern: pathSafe },
   otpId: { minLength: 1, maxLength: 255, pattern: pathSafe },
   projectId: { pattern: "^prj_[A-Za-z0-9]+$" },
+  apiKeyId: { pattern: "^key_[A-Za-z0-9]+$" },
 };
 
 const bodylessOperations = [
@@ -123,6 +127,8 @@ const bodylessOperations = [
   "payInvoiceTestHelper",
   "failInvoiceTestHelper",
   "payPaymentLinkTestHelper",
+  "revokeApiKey",
+  "rotateSigningKeys",
 ];
 
 const idempotencyRef = "#/components/parameters/IdempotencyKey";
