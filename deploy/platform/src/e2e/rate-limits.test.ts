@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGateway, type RunningGateway } from "@bayad/gateway";
+import { readGatewayConfig, startGateway, type RunningGateway } from "@bayad/gateway";
 import { apiClientFor, expectError, startTestPlatform, testLogger, unique, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
 
 /**
@@ -165,5 +165,20 @@ describe("rate limits across two gateway replicas sharing one store", () => {
     // Three calls through two replicas used up the credential's 3: both refuse the next.
     expectRateLimited(await createCustomer(testKey, unique("user"), secondClient), writesPolicy);
     expectRateLimited(await createCustomer(testKey), writesPolicy);
+  });
+});
+
+describe("rate-limit configuration", () => {
+  it("defaults to the documented limits: a second, 100 reads and 50 writes per credential, 200 and 100 per project", () => {
+    const perSecond = (limit: number) => ({ limit, windowSeconds: 1 });
+    expect(readGatewayConfig({}).rateLimits).toEqual({
+      credential: { reads: perSecond(100), writes: perSecond(50) },
+      project: { reads: perSecond(200), writes: perSecond(100) },
+    });
+  });
+
+  it("refuses a limit below 1 or a window over an hour, naming the variable", () => {
+    expect(() => readGatewayConfig({ RATE_LIMIT_PROJECT_WRITES: "0" })).toThrow(/^RATE_LIMIT_PROJECT_WRITES /);
+    expect(() => readGatewayConfig({ RATE_LIMIT_CREDENTIAL_READS_WINDOW_SECONDS: "3601" })).toThrow(/^RATE_LIMIT_CREDENTIAL_READS_WINDOW_SECONDS /);
   });
 });
