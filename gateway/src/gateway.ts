@@ -70,7 +70,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const projects = createProjects(store);
   const apiKeys = createApiKeys(store, { logger });
-  const records = createIdempotencyRecords(store);
+  const records = createIdempotencyRecords(store, { secret: config.secret });
   // In the gateway's store, so every replica sharing it counts against the same limits.
   const rateLimiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.secret, "rate-limit", key), now: () => new Date() });
   const devIssuer = config.tokens.devIssuer
@@ -112,6 +112,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     records,
     reconciler,
     run,
+    secret: config.secret,
     leaseMs: config.idempotency.leaseMs,
     windowMs: config.idempotency.windowMs,
     afterOutcome: options.afterOutcome,

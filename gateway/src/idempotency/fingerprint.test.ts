@@ -1,19 +1,32 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, idempotencyRecordId, requestFingerprint } from "./fingerprint.js";
+
+const secret = "gateway-secret-for-fingerprint-tests-0001";
+const otherSecret = "gateway-secret-for-fingerprint-tests-0002";
 
 describe("request fingerprints", () => {
   it("ignore the order of object keys at every depth", () => {
     const a = { body: { amount: { amountMinor: 100, currency: "PHP" }, referenceId: "r" }, params: {} };
     const b = { params: {}, body: { referenceId: "r", amount: { currency: "PHP", amountMinor: 100 } } };
-    expect(requestFingerprint("createCheckout", canonicalJson(a))).toBe(requestFingerprint("createCheckout", canonicalJson(b)));
+    expect(requestFingerprint(secret, "createCheckout", canonicalJson(a))).toBe(requestFingerprint(secret, "createCheckout", canonicalJson(b)));
   });
 
   it("differ when a value, an array order or the operation differs", () => {
-    const base = requestFingerprint("createCustomer", canonicalJson({ body: { tags: ["a", "b"], n: 1 } }));
-    expect(requestFingerprint("createCustomer", canonicalJson({ body: { tags: ["b", "a"], n: 1 } }))).not.toBe(base);
-    expect(requestFingerprint("createCustomer", canonicalJson({ body: { tags: ["a", "b"], n: 2 } }))).not.toBe(base);
-    expect(requestFingerprint("createPlan", canonicalJson({ body: { tags: ["a", "b"], n: 1 } }))).not.toBe(base);
+    const base = requestFingerprint(secret, "createCustomer", canonicalJson({ body: { tags: ["a", "b"], n: 1 } }));
+    expect(requestFingerprint(secret, "createCustomer", canonicalJson({ body: { tags: ["b", "a"], n: 1 } }))).not.toBe(base);
+    expect(requestFingerprint(secret, "createCustomer", canonicalJson({ body: { tags: ["a", "b"], n: 2 } }))).not.toBe(base);
+    expect(requestFingerprint(secret, "createPlan", canonicalJson({ body: { tags: ["a", "b"], n: 1 } }))).not.toBe(base);
+  });
+
+  it("are keyed: the same request under another secret has another fingerprint, and none is the plain SHA-256", () => {
+    const request = canonicalJson({ body: { recipient: "+639171234567", channel: "sms" }, params: {}, query: {} });
+    const fingerprint = requestFingerprint(secret, "generateOtp", request);
+    expect(requestFingerprint(otherSecret, "generateOtp", request)).not.toBe(fingerprint);
+    // Without the secret, enumerating phone numbers through the unkeyed hash finds nothing.
+    const unkeyed = (encoding: "hex" | "base64url") => createHash("sha256").update(`generateOtp\n${request}`).digest(encoding);
+    expect([unkeyed("hex"), unkeyed("base64url")]).not.toContain(fingerprint);
   });
 
   it("keep strings that look like structure apart", () => {
@@ -52,10 +65,14 @@ describe("canonicalJson", () => {
 describe("idempotency record ids", () => {
   it("separate projects and environments for one key", () => {
     const ids = new Set([
-      idempotencyRecordId("prj_a", "test", "k"),
-      idempotencyRecordId("prj_a", "live", "k"),
-      idempotencyRecordId("prj_b", "test", "k"),
+      idempotencyRecordId(secret, "prj_a", "test", "k"),
+      idempotencyRecordId(secret, "prj_a", "live", "k"),
+      idempotencyRecordId(secret, "prj_b", "test", "k"),
     ]);
     expect(ids.size).toBe(3);
+  });
+
+  it("are keyed with the secret", () => {
+    expect(idempotencyRecordId(otherSecret, "prj_a", "test", "k")).not.toBe(idempotencyRecordId(secret, "prj_a", "test", "k"));
   });
 });

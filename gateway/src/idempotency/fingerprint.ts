@@ -1,8 +1,8 @@
-import { hash } from "node:crypto";
+import { keyedDigest } from "@bayad/kit";
 
 /**
  * JSON with object keys sorted, so {a,b} and {b,a} are the same request. It is valid JSON (what
- * JSON.parse reads back), so it is also what is stored for reconciliation to run again. Built by
+ * JSON.parse reads back), so it is also what is kept (sealed) for reconciliation to run again. Built by
  * concatenation, without entry arrays per object: it runs on every POST (a checkout request:
  * 5.3 → 4.0 µs).
  */
@@ -30,13 +30,15 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * What makes two requests "the same request" for one Idempotency-Key: the operation and the
- * request's canonicalJson (computed once by the caller, which stores the same text).
+ * request's canonicalJson (computed once by the caller, which also keeps it, sealed, for
+ * reconciliation). Keyed with the gateway's secret: an unkeyed hash of an OTP request falls to
+ * enumeration (a phone number is one of a few billion guesses), this one does not without the key.
  */
-export function requestFingerprint(operationId: string, canonicalRequest: string): string {
-  return hash("sha256", `${operationId}\n${canonicalRequest}`, "hex");
+export function requestFingerprint(secret: string, operationId: string, canonicalRequest: string): string {
+  return keyedDigest(secret, "idempotency-fingerprint", `${operationId}\n${canonicalRequest}`);
 }
 
-/** The stored id of a key: one key per project and environment. */
-export function idempotencyRecordId(projectId: string, environment: string, key: string): string {
-  return hash("sha256", `${projectId}\u0000${environment}\u0000${key}`, "hex");
+/** The stored id of a key: one key per project and environment, keyed like the fingerprint. */
+export function idempotencyRecordId(secret: string, projectId: string, environment: string, key: string): string {
+  return keyedDigest(secret, "idempotency-record-id", `${projectId}\u0000${environment}\u0000${key}`);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isDuplicateKeyError, type CollectionDef, type Doc, type Store } from "@bayad/store";
-import { AppError, type Environment } from "@bayad/kit";
+import { AppError, openSealed, sealText, type Environment } from "@bayad/kit";
 
 export type IdempotencyState = "in_progress" | "unknown" | "completed";
 
@@ -17,6 +17,7 @@ export interface IdempotencyRecord extends Doc {
   environment: Environment;
   idempotencyKey: string;
   operationId: string;
+  /** requestFingerprint: a keyed digest, from which the request cannot be guessed back. */
   fingerprint: string;
   state: IdempotencyState;
   /** Which attempt holds the record; only that attempt may settle it. */
@@ -25,11 +26,15 @@ export interface IdempotencyRecord extends Doc {
   leaseUntil: Date;
   reconcileAttempts: number;
   /**
-   * JSON of the validated request, so reconciliation can run it again; dropped once completed
-   * (a completed record only replays its response).
+   * The validated request (its canonical JSON), sealed (AES-256-GCM under the gateway's secret,
+   * bound to this record's id), so that reconciliation can run it again and nobody reading the
+   * store learns what it held (an OTP request's phone number or code); dropped once completed.
    */
   request?: string;
-  /** JSON of the StoredResponse once completed. */
+  /**
+   * JSON of the StoredResponse once completed, kept as sent: it holds nothing the service does
+   * not keep itself, and OTP answers name their destination masked (`+63*******4567`).
+   */
   response?: string;
   createdAt: Date;
   expiresAt: Date;
@@ -50,6 +55,7 @@ export interface NewAttempt {
   idempotencyKey: string;
   operationId: string;
   fingerprint: string;
+  /** The request's canonical JSON, in clear: begin() seals it. */
   request: string;
   leaseMs: number;
   windowMs: number;
@@ -63,9 +69,15 @@ export type BeginResult = { started: true; attempt: string } | { started: false;
  */
 const beginTurns = 5;
 
-/** The only code that knows the `idempotency_records` collection. */
-export function createIdempotencyRecords(store: Store) {
+const requestPurpose = "idempotency-request";
+
+/**
+ * The only code that knows the `idempotency_records` collection. `secret` (GATEWAY_SECRET) seals
+ * the requests it keeps.
+ */
+export function createIdempotencyRecords(store: Store, options: { secret: string }) {
   const records = store.collection<IdempotencyRecord>(idempotencyCollection);
+  const { secret } = options;
 
   return {
     /**
@@ -88,7 +100,7 @@ export function createIdempotencyRecords(store: Store) {
             attempt,
             leaseUntil: new Date(now.getTime() + input.leaseMs),
             reconcileAttempts: 0,
-            request: input.request,
+            request: sealText(secret, requestPurpose, input.id, input.request),
             createdAt: now,
             expiresAt: new Date(now.getTime() + input.windowMs),
           });
@@ -140,6 +152,15 @@ export function createIdempotencyRecords(store: Store) {
 
     find(id: string): Promise<IdempotencyRecord | null> {
       return records.findOne({ _id: id });
+    },
+
+    /**
+     * The canonical JSON of the request an unsettled record holds, opened. Throws when it cannot
+     * be opened: sealed under another GATEWAY_SECRET, or altered.
+     */
+    requestOf(record: IdempotencyRecord): string {
+      if (record.request === undefined) throw new Error(`idempotency record ${record._id} has no stored request`);
+      return openSealed(secret, requestPurpose, record._id, record.request);
     },
   };
 }

@@ -12,6 +12,8 @@ export interface IdempotentExecutionOptions {
   records: IdempotencyRecords;
   reconciler: Reconciler;
   run: OperationRunner;
+  /** GATEWAY_SECRET: keys the record ids and the request fingerprints. */
+  secret: string;
   /** How long an attempt may hold a key before it is presumed crashed. */
   leaseMs: number;
   /** How long a response is replayed, per kind of operation (payment, otp). */
@@ -41,10 +43,10 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
     input: ValidatedInput,
   ): Promise<ExecutionResult> {
     const kind = spec.idempotency ?? "payment";
-    const id = idempotencyRecordId(caller.projectId, caller.environment, caller.idempotencyKey);
-    // One canonical text of the input: hashed for the fingerprint and stored for reconciliation.
+    const id = idempotencyRecordId(options.secret, caller.projectId, caller.environment, caller.idempotencyKey);
+    // One canonical text of the input: digested for the fingerprint and kept, sealed, for reconciliation.
     const request = canonicalJson(input);
-    const fingerprint = requestFingerprint(spec.operationId, request);
+    const fingerprint = requestFingerprint(options.secret, spec.operationId, request);
     const begun = await records.begin({
       id,
       projectId: caller.projectId,

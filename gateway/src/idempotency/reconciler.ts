@@ -37,9 +37,17 @@ export function createReconciler(options: ReconcilerOptions) {
   let sweeping: Promise<void> | undefined;
 
   async function reconcile(record: IdempotencyRecord): Promise<void> {
-    // Only completed records drop their request, and only in_progress and unknown ones are claimed.
-    if (record.request === undefined) throw new Error(`idempotency record ${record._id} has no stored request`);
-    const input = JSON.parse(record.request) as ValidatedInput;
+    let input: ValidatedInput;
+    try {
+      // Only completed records drop their request, and only in_progress and unknown ones are claimed.
+      input = JSON.parse(records.requestOf(record)) as ValidatedInput;
+    } catch (error) {
+      // Sealed under a GATEWAY_SECRET since changed: record ids are keyed with it too, so no
+      // request finds this record any more and it can never be settled. Give it up.
+      await records.release(record._id, record.attempt);
+      logger.error({ operationId: record.operationId, err: error }, "idempotency record released: its request cannot be opened (GATEWAY_SECRET changed?)");
+      return;
+    }
     const caller = {
       projectId: record.projectId,
       environment: record.environment,
