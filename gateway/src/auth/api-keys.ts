@@ -170,9 +170,10 @@ export function createApiKeys(store: Store, options: ApiKeysOptions = {}): ApiKe
       return { apiKey, keyId, environment };
     },
 
-    async verify(apiKey) {
+    // Not async: a cached key's promise is handed back as it is, without wrapping it in another.
+    verify(apiKey) {
       const match = keyPattern.exec(apiKey);
-      if (!match) return null;
+      if (!match) return Promise.resolve(null);
       const keyHash = hashApiKey(apiKey);
       return cache.get(keyHash, () => lookUp(keyHash, match[1]!));
     },
