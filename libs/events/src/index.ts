@@ -7,6 +7,7 @@ export {
   type EventSnapshot,
 } from "./outbox.js";
 export { commitChange, writeChange, type Change, type Versioned } from "./versioned-change.js";
+export { VersionConflict, VERSION_CONFLICT_ATTEMPTS, retryVersionConflicts } from "./version-conflicts.js";
 export { createResource, moveResource, writeMove, writeNextVersion, type ResourceMover, type MoveOptions, type StatefulRecord } from "./move-resource.js";
 export type { EventBus, BusMessage, DeliveredMessage, MessageHandler, Consumption } from "./bus.js";
 export { startRelayWorker } from "./relay-worker.js";

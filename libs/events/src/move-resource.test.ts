@@ -3,9 +3,10 @@ import { CustomerSchema, EventSchema } from "@bayad/proto";
 import { AppError, defineStateMachine } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createResource, MOVE_ATTEMPTS, moveResource, type ResourceMover, type StatefulRecord } from "./move-resource.js";
+import { createResource, moveResource, type ResourceMover, type StatefulRecord } from "./move-resource.js";
 import { createOutbox } from "./outbox.js";
 import { commitChange } from "./versioned-change.js";
+import { VERSION_CONFLICT_ATTEMPTS } from "./version-conflicts.js";
 import { outboxOf } from "./test-support/outbox-fixture.js";
 
 type Status = "open" | "closed";
@@ -111,24 +112,24 @@ describe("moveResource against a resource that keeps changing", () => {
     return { mover: { ...mover, store: contended }, bumps: () => bumps };
   }
 
-  it("gives up after MOVE_ATTEMPTS lost races with 409 CONCURRENT_MODIFICATION, having written nothing", async () => {
+  it("gives up after VERSION_CONFLICT_ATTEMPTS lost races with 409 CONCURRENT_MODIFICATION, having written nothing", async () => {
     await createResource(mover, newThing());
     const contended = contendedMover(Infinity);
     const error = await moveResource(contended.mover, newThing(), "close").catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: "CONCURRENT_MODIFICATION", httpStatus: 409 });
-    expect(contended.bumps()).toBe(MOVE_ATTEMPTS);
+    expect(contended.bumps()).toBe(VERSION_CONFLICT_ATTEMPTS);
     const stored = await mover.collection.findOne({ _id: "thing_1" });
-    expect(stored).toMatchObject({ status: "open", aggregateVersion: 1 + MOVE_ATTEMPTS });
+    expect(stored).toMatchObject({ status: "open", aggregateVersion: 1 + VERSION_CONFLICT_ATTEMPTS });
     const subjects = (await eventsOf("thing_1")).map(([subject]) => subject);
     expect(subjects).not.toContain("bayad.events.test.thing.closed");
   });
 
   it("still lands when it loses fewer races than that, deciding from the last writer's version", async () => {
     await createResource(mover, newThing());
-    const contended = contendedMover(MOVE_ATTEMPTS - 1);
+    const contended = contendedMover(VERSION_CONFLICT_ATTEMPTS - 1);
     const closed = await moveResource(contended.mover, newThing(), "close");
-    expect(closed).toMatchObject({ status: "closed", label: `bumped-${MOVE_ATTEMPTS - 1}`, aggregateVersion: MOVE_ATTEMPTS + 1 });
+    expect(closed).toMatchObject({ status: "closed", label: `bumped-${VERSION_CONFLICT_ATTEMPTS - 1}`, aggregateVersion: VERSION_CONFLICT_ATTEMPTS + 1 });
     expect(await mover.collection.findOne({ _id: "thing_1" })).toEqual(closed);
   });
 });

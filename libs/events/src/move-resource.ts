@@ -1,8 +1,8 @@
-import { handleWhenResult, retry } from "cockatiel";
-import { AppError, jitteredBackoff, type StateMachine } from "@bayad/kit";
+import type { StateMachine } from "@bayad/kit";
 import type { Collection, Session, Store } from "@bayad/store";
 import type { EventSnapshot, Outbox } from "./outbox.js";
 import { commitChange, writeChange, type Versioned } from "./versioned-change.js";
+import { VersionConflict, retryVersionConflicts } from "./version-conflicts.js";
 
 /** A stored resource with a status driven by a state table. */
 export interface StatefulRecord<S extends string> extends Versioned {
@@ -51,25 +51,11 @@ export async function createResource<T extends StatefulRecord<S>, S extends stri
   return record;
 }
 
-/** How many times a move is tried before it gives up on a resource that keeps changing. */
-export const MOVE_ATTEMPTS = 10;
-
-/**
- * The pauses between a move's tries: another writer just landed, so a short, growing, jittered
- * wait lets it (and any others) finish instead of racing them again in step. Nine pauses of at
- * most 1, 2, 4 … 100 ms: a move that gives up has waited well under a second.
- */
-const lostRaceRetry = retry(
-  handleWhenResult((moved) => moved === false),
-  { maxAttempts: MOVE_ATTEMPTS - 1, backoff: jitteredBackoff({ initialDelayMs: 1, maxDelayMs: 100 }) },
-);
-
 /**
  * Applies one move of a resource's state table, writing the new version and its event together.
  * If another change landed first, it re-reads the resource and decides again from its new
  * status (which may now refuse the move with INVALID_STATE_TRANSITION). A resource that changes
- * under every one of MOVE_ATTEMPTS tries is a 409 CONCURRENT_MODIFICATION, with nothing written:
- * losing that often in a row is a hot spot or a fault, and failing clearly beats spinning.
+ * under every try is 409 CONCURRENT_MODIFICATION, with nothing written (see retryVersionConflicts).
  */
 export async function moveResource<T extends StatefulRecord<S>, S extends string, A extends string>(
   mover: ResourceMover<T, S, A>,
@@ -78,20 +64,16 @@ export async function moveResource<T extends StatefulRecord<S>, S extends string
   options: MoveOptions<T> = {},
 ): Promise<T> {
   let current = record;
-  const moved = await lostRaceRetry.execute(async ({ attempt }) => {
+  return retryVersionConflicts(async (attempt) => {
     if (attempt > 0) {
       const fresh = await mover.collection.findOne({ _id: current._id });
       if (!fresh) throw new Error(`${mover.resource} ${current._id} disappeared while it was being moved`);
       current = fresh;
     }
-    return mover.store.transaction((session) => writeMove(session, mover, current, action, options));
+    const moved = await mover.store.transaction((session) => writeMove(session, mover, current, action, options));
+    if (moved === false) throw new VersionConflict(current._id);
+    return moved;
   });
-  if (moved === false) {
-    throw new AppError("CONCURRENT_MODIFICATION", undefined, {
-      cause: new Error(`${mover.resource} ${current._id} changed under each of ${MOVE_ATTEMPTS} tries to ${action} it`),
-    });
-  }
-  return moved;
 }
 
 /**

@@ -1,17 +1,8 @@
-import { writeChange, type Change, type Versioned } from "@bayad/events";
+import { retryVersionConflicts, VersionConflict, writeChange, type Change, type Versioned } from "@bayad/events";
 import type { Session, Store } from "@bayad/store";
 
-/**
- * Another change to a resource landed between reading it and writing it. Thrown inside a store
- * transaction, it aborts the transaction, so none of the step's other changes land either; the
- * step then re-reads and decides again.
- */
-export class VersionConflict extends Error {
-  constructor(resourceId: string) {
-    super(`${resourceId} changed while it was being written`);
-    this.name = "VersionConflict";
-  }
-}
+/** Thrown inside a store transaction, it aborts it, so none of the step's other changes land either. */
+export { VersionConflict };
 
 /** writeChange, throwing VersionConflict (to abort the whole transaction) instead of returning false. */
 export async function mustWriteChange<T extends Versioned>(session: Session, change: Omit<Change<T>, "store">): Promise<void> {
@@ -25,25 +16,15 @@ export async function mustLand<T extends Versioned>(write: Promise<T | false>, r
   return next;
 }
 
-// Each conflict means some other change landed, so losing this often in a row is not contention
-// but a fault; failing loudly beats spinning.
-const MAX_ATTEMPTS = 20;
-
 /**
  * Runs `work` as one store transaction; when a version conflict (or what `alsoConflict` says is
  * one) aborts it, runs it again, and `work` re-reads what it decides from (with the session).
+ * Bounded, with jittered pauses, ending in 409 CONCURRENT_MODIFICATION: see retryVersionConflicts.
  */
-export async function transactionRetryingConflicts<R>(
+export function transactionRetryingConflicts<R>(
   store: Store,
   work: (session: Session) => Promise<R>,
   alsoConflict: (error: unknown) => boolean = () => false,
 ): Promise<R> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await store.transaction(work);
-    } catch (error) {
-      const conflict = error instanceof VersionConflict || alsoConflict(error);
-      if (!conflict || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+  return retryVersionConflicts(() => store.transaction(work), alsoConflict);
 }
