@@ -7,6 +7,8 @@ describe("errorOutcome", () => {
     expect(errorOutcome("IDEMPOTENCY_OUTCOME_UNKNOWN")).toBe("unresolved");
     expect(errorOutcome("IDEMPOTENCY_KEY_IN_PROGRESS")).toBe("unresolved");
     expect(errorOutcome("RATE_LIMITED")).toBe("refused");
+    // A write that lost every race to other writers wrote nothing: a retry may reuse the key.
+    expect(errorOutcome("CONCURRENT_MODIFICATION")).toBe("refused");
     expect(errorOutcome("OTP_DELIVERY_FAILED")).toBe("decided");
   });
 
@@ -16,7 +18,7 @@ describe("errorOutcome", () => {
 
   it("defaults to decided below 500 and unresolved from 500 up", () => {
     const special = new Set<ErrorCode>([
-      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED",
+      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED",
     ]);
     for (const [code, entry] of Object.entries(errorCatalogue) as [ErrorCode, { http: number }][]) {
       if (special.has(code)) continue;
