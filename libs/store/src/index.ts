@@ -20,3 +20,4 @@ export {
 export { createEmbeddedStore, type EmbeddedStoreOptions } from "./embedded/embedded-store.js";
 export { createMongoStore, type MongoStoreOptions } from "./mongo/mongo-store.js";
 export { openStore, type OpenStoreOptions } from "./open-store.js";
+export { createLease, type Lease } from "./lease.js";

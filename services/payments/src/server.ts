@@ -1,5 +1,5 @@
 import { PaymentsService } from "@bayad/proto";
-import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createIdempotencyKeys, createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
@@ -11,6 +11,7 @@ import { createPaymentIntentsRepository } from "./payment-intents/payment-intent
 import { expireDuePaymentIntents } from "./payment-intents/payment-intents.js";
 import { createPaymentsService } from "./payments-service.js";
 import { createRefundsRepository } from "./refunds/refunds-repository.js";
+import { startRefundSweep } from "./refunds/refund-sweep.js";
 import { providerOf, type PaymentProviders } from "@bayad/provider";
 
 export interface PaymentsServerOptions {
@@ -84,6 +85,14 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     );
   }, config.reconcileIntervalMs);
   sweep.unref();
+  // Refunds whose provider call was lost (the process died between committing the refund and
+  // asking the provider) are asked for again, with the same key, by the lease holder.
+  const refundSweep = startRefundSweep({
+    deps: refunds,
+    intervalMs: config.reconcileIntervalMs,
+    leaseMs: config.providerLeaseMs,
+    holderId: `payments-${randomBase62(16)}`,
+  });
 
   if (options.metrics) registerOutboxMetrics(options.metrics, store, "payments");
   return startServiceServer({
@@ -96,6 +105,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     metrics: options.metrics,
     workers: [
       { stop: async () => clearInterval(sweep) },
+      refundSweep,
       ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : []),
     ],
   });

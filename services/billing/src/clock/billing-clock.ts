@@ -2,7 +2,7 @@ import type { BillingDeps } from "../billing-deps.js";
 import { finalizeBilledInvoice, finalizeDrafts } from "../invoices/invoices.js";
 import { closePeriod } from "../subscriptions/close-period.js";
 import type { SubscriptionRecord } from "../subscriptions/subscription.js";
-import { createLease } from "./lease.js";
+import { createLease } from "@bayad/store";
 
 export interface BillingClockOptions {
   deps: BillingDeps;

@@ -6,6 +6,8 @@ export const refundsCollection: CollectionDef = {
   name: "refunds",
   indexes: [
     { name: "refunds_payment", keys: { paymentId: 1, createdAt: 1 } },
+    // The sweep's query: pending refunds the provider may never have been asked about.
+    { name: "refunds_status_created", keys: { status: 1, createdAt: 1 } },
   ],
   // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
   retiredIndexes: ["refunds_idempotency_key"],
@@ -21,6 +23,19 @@ export function createRefundsRepository(store: Store) {
 
     findById(scope: Scope, refundId: string): Promise<RefundRecord | null> {
       return refunds.findOne({ _id: refundId, projectId: scope.projectId, environment: scope.environment });
+    },
+
+    /** Pending refunds created before `before` that have no provider reference yet, oldest first. */
+    findUnacknowledged(before: Date, limit: number): Promise<RefundRecord[]> {
+      return refunds.find(
+        { status: "pending", createdAt: { $lt: before }, providerReference: { $exists: false } },
+        { sort: { createdAt: 1 }, limit },
+      );
+    },
+
+    /** Records the provider's reference, unless one is recorded already (a concurrent re-drive). */
+    async recordProviderReference(refundId: string, providerReference: string): Promise<void> {
+      await refunds.updateOne({ _id: refundId, providerReference: { $exists: false } }, { $set: { providerReference } });
     },
   };
 }

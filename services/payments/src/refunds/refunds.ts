@@ -96,17 +96,45 @@ export async function createRefund(
   const provider = deps.providerOf(caller.environment);
 
   try {
-    const { providerReference } = await provider.createRefund(
-      { refundId: record._id, paymentId: record.paymentId, amount: { amountMinor: record.amountMinor, currency: CURRENCY }, reason: record.reason },
-      { environment: caller.environment, idempotencyKey: caller.idempotencyKey },
-    );
-    await deps.repository.collection.updateOne({ _id: record._id }, { $set: { providerReference } });
-    return { ...record, providerReference };
+    return await askProviderToRefund(deps, provider, record);
   } catch (error) {
-    // The refund stays pending: the provider reports its outcome later (test helpers in the sandbox).
+    // The refund stays pending without a provider reference: the sweep asks again (same key).
     deps.logger.warn({ err: error, refundId: record._id }, "refund not acknowledged by the provider yet");
     return record;
   }
+}
+
+/**
+ * Asks the provider for the refund, keyed by the Idempotency-Key of the request that created it
+ * (so asking twice refunds once), and records the provider's reference.
+ */
+async function askProviderToRefund(deps: RefundsDeps, provider: PaymentProvider, record: RefundRecord): Promise<RefundRecord> {
+  const { providerReference } = await provider.createRefund(
+    { refundId: record._id, paymentId: record.paymentId, amount: { amountMinor: record.amountMinor, currency: CURRENCY }, reason: record.reason },
+    { environment: record.environment, idempotencyKey: record.idempotencyKey },
+  );
+  await deps.repository.recordProviderReference(record._id, providerReference);
+  return { ...record, providerReference };
+}
+
+/**
+ * The refund is committed (pending) before the provider is asked, so a process that dies in
+ * between, or a provider call that fails, leaves a pending refund the provider never saw. This
+ * asks again for every pending refund older than `olderThanMs` (longer than any request could
+ * still be asking) that has no provider reference; returns how many the provider acknowledged.
+ */
+export async function redriveUnacknowledgedRefunds(deps: RefundsDeps, olderThanMs: number, limit = 50): Promise<number> {
+  const stuck = await deps.repository.findUnacknowledged(new Date(Date.now() - olderThanMs), limit);
+  let acknowledged = 0;
+  for (const record of stuck) {
+    try {
+      await askProviderToRefund(deps, deps.providerOf(record.environment), record);
+      acknowledged += 1;
+    } catch (error) {
+      deps.logger.warn({ err: error, refundId: record._id }, "refund still not acknowledged by the provider");
+    }
+  }
+  return acknowledged;
 }
 
 export async function getRefund(deps: RefundsDeps, caller: CallerContext, refundId: string): Promise<RefundRecord> {

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import { isDuplicateKeyError, type CollectionDef, type Store } from "./port.js";
 
 /** A named lease: who holds it and until when. */
 interface LeaseRecord {
@@ -21,7 +21,8 @@ export interface Lease {
 }
 
 /**
- * A lease in the `leases` collection. Acquiring is one conditional upsert: it matches the lease
+ * A lease in the `leases` collection, for work that one replica at a time should do (the billing
+ * clock, the payments service's refund sweep). Acquiring is one conditional upsert: it matches the lease
  * document only if it is free for `holder` (held by it, or expired); when the document exists
  * but is not free, the upsert's insert collides on `_id` and the attempt loses. The store makes
  * that one atomic step, so at most one holder has the lease at a time.

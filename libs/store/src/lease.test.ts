@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEmbeddedStore } from "@bayad/store";
+import { createEmbeddedStore } from "./embedded/embedded-store.js";
 import { createLease } from "./lease.js";
 
 const at = (seconds: number) => new Date(Date.UTC(2027, 0, 1, 0, 0, seconds));
