@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { ConfigError, envBool, envEnum, envInt, envOptional, envSecret, envString, envUrl, type Env } from "@bayad/kit";
+import { readIdempotencyWindowMs } from "@bayad/events";
 import type { SmtpSenderOptions } from "./senders/smtp-sender.js";
 import type { SemaphoreSenderOptions } from "./senders/semaphore-sender.js";
 
@@ -57,6 +58,8 @@ export interface OtpConfig {
    * settled outcome before the gateway stops waiting.
    */
   sendTimeoutMs: number;
+  /** OTP_IDEMPOTENCY_WINDOW_SECONDS (604800, the gateway's 7 days): how long an Idempotency-Key's outcome is kept. */
+  idempotencyWindowMs: number;
 }
 
 /** The OTP service's environment; a bad or missing value throws a one-line ConfigError. */
@@ -70,6 +73,7 @@ export function readOtpConfig(env: Env): OtpConfig {
     email: readEmailSender(env, sendTimeoutMs),
     sms: readSmsSender(env, sendTimeoutMs),
     sendTimeoutMs,
+    idempotencyWindowMs: readIdempotencyWindowMs(env, "otp"),
   };
 }
 

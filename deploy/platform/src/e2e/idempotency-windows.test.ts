@@ -4,22 +4,28 @@ import { eventually, newIdempotencyKey, startTestPlatform, unique, type ApiRespo
 /**
  * The gateway and the services forget a key after the same window: a request that reuses a key
  * once it has passed is a new request at both layers, not a replay of what the key did before.
- * The window is shortened here (both layers read PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS).
+ * The windows are shortened here (both layers read PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS and
+ * OTP_IDEMPOTENCY_WINDOW_SECONDS).
  */
 describe("idempotency windows", () => {
   let api: TestPlatform;
 
   beforeAll(async () => {
-    api = await startTestPlatform({ PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS: "1" });
+    api = await startTestPlatform({ PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS: "1", OTP_IDEMPOTENCY_WINDOW_SECONDS: "1" });
   });
   afterAll(() => api.close());
 
-  /** Sends `send` until its answer is no replay (the key's window has passed at the gateway). */
-  const onceForgotten = (send: () => Promise<ApiResponse>) =>
+  /**
+   * Sends `send` until it makes something new (an id other than `firstId`). The service's claim
+   * is written a moment after the gateway's record, so for that moment past the gateway's window
+   * the service still answers with what the key made, and the gateway keeps that answer for a
+   * window of its own; after both, the key is free everywhere.
+   */
+  const onceForgotten = (send: () => Promise<ApiResponse>, idOf: (response: ApiResponse) => unknown, firstId: unknown) =>
     eventually(async () => {
       const response = await send();
-      return response.headers.get("Idempotent-Replayed") === "true" ? undefined : response;
-    });
+      return idOf(response) === firstId ? undefined : response;
+    }, 15_000);
 
   it("makes a new refund for a key reused after its window, not the old refund again", async () => {
     const checkout = await api.request("POST", "/api/v1/payments/checkouts", {
@@ -45,7 +51,7 @@ describe("idempotency windows", () => {
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(replay.body.data.refundId).toBe(first.body.data.refundId);
 
-    const later = await onceForgotten(refund);
+    const later = await onceForgotten(refund, (response) => response.body.data?.refundId, first.body.data.refundId);
     expect(later.status).toBe(201);
     expect(later.body.data.refundId).not.toBe(first.body.data.refundId);
     expect(later.body.data).toMatchObject({ paymentId, status: "pending", amount: { amountMinor: 30_00, currency: "PHP" } });
@@ -66,8 +72,21 @@ describe("idempotency windows", () => {
       });
     const first = await createPlan();
     expect(first.status).toBe(201);
-    const later = await onceForgotten(createPlan);
+    const later = await onceForgotten(createPlan, (response) => response.body.data?.planId, first.body.data.planId);
     expect(later.status).toBe(201);
     expect(later.body.data.planId).not.toBe(first.body.data.planId);
+  });
+
+  it("generates a new code for an OTP key reused after its window (the OTP service keeps the same window)", async () => {
+    const token = await api.serviceToken(api.platform.projectId, ["otp:generate"]);
+    const key = newIdempotencyKey();
+    const recipient = `+639${String(Date.now()).slice(-9)}`;
+    const generate = () =>
+      api.request("POST", "/api/v1/shared/otp/generate", { credential: token, idempotencyKey: key, body: { recipient, channel: "sms" } });
+    const first = await generate();
+    expect(first.status).toBe(201);
+    const later = await onceForgotten(generate, (response) => response.body.data?.otpId, first.body.data.otpId);
+    expect(later.status).toBe(201);
+    expect(later.body.data.otpId).not.toBe(first.body.data.otpId);
   });
 });

@@ -1,4 +1,5 @@
 import { AppError, newId, type CallerContext } from "@bayad/kit";
+import { createOnce } from "@bayad/events";
 import { generateCode, hashCode, keyedDigest } from "../codes/code-hash.js";
 import { sealMessage } from "../codes/sealed-message.js";
 import { maskRecipient } from "../recipients/masking.js";
@@ -20,8 +21,6 @@ export interface GenerateOtpInput {
 
 const DEFAULT_DIGITS = 6;
 const DEFAULT_TTL_SECONDS = 300;
-/** The Idempotency-Key replay window for OTP generate and verify; records are kept that long after expiry. */
-const REPLAY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Generates a code, stores it (hashed) and sends it. The record is written before the send,
@@ -37,58 +36,54 @@ export async function generateOtp(
   const request = validate(input);
   const recipientHash = keyedDigest(deps.secret, "recipient", request.recipient);
 
-  const existing = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-  if (existing) return replay(deps, existing, request, recipientHash);
-  /** A concurrent request with this key got its OTP stored first: answer with that one, or rethrow `error`. */
-  const replayWinnerOrThrow = async (error: unknown): Promise<OtpRecord> => {
-    const winner = await deps.repository.findByIdempotencyKey(caller, caller.idempotencyKey);
-    if (!winner) throw error;
-    return replay(deps, winner, request, recipientHash);
-  };
-
-  try {
-    await deps.limiter.charge(generateCharges(deps.limits, caller, recipientHash));
-  } catch (error) {
+  type Stored = { record: OtpRecord; created: false } | { record: OtpRecord; created: true; code: string };
+  const stored = await createOnce<Stored>(deps.keys, caller, "generateOtp", {
+    existing: async (otpId) => {
+      const existing = await deps.repository.findById(caller, otpId);
+      return existing && { record: existing, created: false };
+    },
     // Concurrent requests with one key are all charged before one of them wins the insert; a
-    // refused one answers with the winner's OTP rather than with 429.
-    return replayWinnerOrThrow(error);
-  }
-
-  const now = deps.now();
-  const otpId = newId("otp");
-  const code = generateCode(request.digits);
-  const expiresAt = new Date(now.getTime() + request.ttlSeconds * 1000);
-  const record: OtpRecord = {
-    _id: otpId,
-    projectId: caller.projectId,
-    environment: caller.environment,
-    idempotencyKey: caller.idempotencyKey,
-    channel: request.channel,
-    target: maskRecipient(request.channel, request.recipient),
-    recipientHash,
-    codeHash: hashCode(deps.secret, otpId, code),
-    digits: request.digits,
-    ttlSeconds: request.ttlSeconds,
-    state: "pending",
-    attempts: 0,
-    verifications: {},
-    delivery: "sending",
-    deliveryAttempts: 1,
-    deliveryStartedAt: now,
-    sealedMessage: sealMessage(deps.secret, otpId, { recipient: request.recipient, code }),
-    createdAt: now,
-    expiresAt,
-    purgeAt: new Date(expiresAt.getTime() + REPLAY_WINDOW_MS),
-  };
-  try {
-    await deps.repository.insert(record);
-  } catch (error) {
-    if (!deps.repository.isIdempotencyKeyTaken(error)) throw error;
-    // A concurrent request with the same key won: answer with its OTP, send nothing.
-    return replayWinnerOrThrow(error);
-  }
-  deps.logger.info({ otpId, channel: record.channel, target: record.target, digits: record.digits }, "otp generated");
-  return deliver(deps, record, { recipient: request.recipient, code }, { reconciling: false });
+    // refused one (429) answers with the winner's OTP instead, as createOnce does for any failure.
+    create: async (claim) => {
+      await deps.limiter.charge(generateCharges(deps.limits, caller, recipientHash));
+      const now = deps.now();
+      const otpId = newId("otp");
+      const code = generateCode(request.digits);
+      const expiresAt = new Date(now.getTime() + request.ttlSeconds * 1000);
+      const record: OtpRecord = {
+        _id: otpId,
+        projectId: caller.projectId,
+        environment: caller.environment,
+        idempotencyKey: caller.idempotencyKey,
+        channel: request.channel,
+        target: maskRecipient(request.channel, request.recipient),
+        recipientHash,
+        codeHash: hashCode(deps.secret, otpId, code),
+        digits: request.digits,
+        ttlSeconds: request.ttlSeconds,
+        state: "pending",
+        attempts: 0,
+        verifications: {},
+        delivery: "sending",
+        deliveryAttempts: 1,
+        deliveryStartedAt: now,
+        sealedMessage: sealMessage(deps.secret, otpId, { recipient: request.recipient, code }),
+        createdAt: now,
+        expiresAt,
+        // Verify's answers are replayed from the record for the key window after its last chance.
+        purgeAt: new Date(expiresAt.getTime() + deps.keys.windowMs),
+      };
+      await deps.store.transaction(async (session) => {
+        await deps.repository.insert(record, session);
+        await claim(session, otpId);
+      });
+      return { record, created: true, code };
+    },
+  });
+  if (!stored.created) return replay(deps, stored.record, request, recipientHash);
+  const { record } = stored;
+  deps.logger.info({ otpId: record._id, channel: record.channel, target: record.target, digits: record.digits }, "otp generated");
+  return deliver(deps, record, { recipient: request.recipient, code: stored.code }, { reconciling: false });
 }
 
 interface ValidRequest {

@@ -1,4 +1,5 @@
 import { createRateLimiter, keyedDigest, type Logger, type RateLimiter } from "@bayad/kit";
+import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, type IdempotencyKeys } from "@bayad/events";
 import type { Store } from "@bayad/store";
 import type { OtpConfig, OtpLimits } from "../config.js";
 import type { OtpChannelName } from "../recipients/recipient.js";
@@ -9,7 +10,10 @@ import { createOtpsRepository, type OtpsRepository } from "./otps-repository.js"
 
 /** What the OTP operations need; tests build it around an embedded store and a fixed clock. */
 export interface OtpDeps {
+  store: Store;
   repository: OtpsRepository;
+  /** What each Idempotency-Key generated, for its window (7 days, as at the gateway). */
+  keys: IdempotencyKeys;
   limiter: RateLimiter;
   limits: OtpLimits;
   senders: Record<OtpChannelName, OtpSender>;
@@ -29,14 +33,16 @@ export interface OtpDeps {
 /** The OTP deps over `store`, as `config` (secret, limits, send timeout) sets them. */
 export function createOtpDeps(options: {
   store: Store;
-  config: Pick<OtpConfig, "hashSecret" | "limits" | "sendTimeoutMs">;
+  config: Pick<OtpConfig, "hashSecret" | "limits" | "sendTimeoutMs"> & Partial<Pick<OtpConfig, "idempotencyWindowMs">>;
   senders: Pick<ChannelSenders, "byChannel" | "devOutbox">;
   logger: Logger;
   now: () => Date;
 }): OtpDeps {
   const { store, config, senders, logger, now } = options;
   return {
+    store,
     repository: createOtpsRepository(store),
+    keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs ?? defaultIdempotencyWindowSeconds.otp * 1000, now }),
     limiter: createRateLimiter(store, { digest: (key) => keyedDigest(config.hashSecret, "rate-limit", key), now }),
     limits: config.limits,
     senders: senders.byChannel,

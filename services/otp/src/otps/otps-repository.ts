@@ -1,13 +1,14 @@
-import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import type { CollectionDef, Session, Store } from "@bayad/store";
 import type { CallerContext } from "@bayad/kit";
 import { MAX_WRONG_ATTEMPTS, type DeliveryState, type OtpRecord } from "./otp.js";
 
 const otpsCollection: CollectionDef = {
   name: "otps",
   indexes: [
-    { name: "otps_idempotency_key", keys: { projectId: 1, environment: 1, idempotencyKey: 1 }, unique: true },
     { name: "otps_purge", keys: { purgeAt: 1 }, expireAfterSeconds: 0 },
   ],
+  // Keys live in idempotency_keys for their 7-day window only (here they outlived it).
+  retiredIndexes: ["otps_idempotency_key"],
 };
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
@@ -31,20 +32,13 @@ export function createOtpsRepository(store: Store) {
   });
 
   return {
-    insert(record: OtpRecord): Promise<void> {
-      return otps.insertOne(record);
-    },
-
-    isIdempotencyKeyTaken(error: unknown): boolean {
-      return isDuplicateKeyError(error, "otps_idempotency_key");
+    /** Inserts within `session`: the transaction that also claims the request's Idempotency-Key. */
+    insert(record: OtpRecord, session: Session): Promise<void> {
+      return otps.insertOne(record, { session });
     },
 
     findById(scope: Scope, otpId: string): Promise<OtpRecord | null> {
       return otps.findOne({ _id: otpId, projectId: scope.projectId, environment: scope.environment });
-    },
-
-    findByIdempotencyKey(scope: Scope, idempotencyKey: string): Promise<OtpRecord | null> {
-      return otps.findOne({ projectId: scope.projectId, environment: scope.environment, idempotencyKey });
     },
 
     /**
