@@ -35,11 +35,17 @@ export function absoluteRefs<T>(schema: T): T {
 export function describeViolations(errors: ErrorObject[] | null | undefined, whole: string): string[] {
   const seen = new Set<string>();
   for (const error of errors ?? []) {
-    // An if/then's failure is reported again, naming no field, beside the errors of its `then`.
-    if (error.keyword === "if") continue;
+    // An if/then's failure is reported again, naming no field, beside the errors of its `then`;
+    // likewise a propertyNames failure, beside the error about the name.
+    if (error.keyword === "if" || error.keyword === "propertyNames") continue;
     const at = pointerToField(error.instancePath);
     const field = at || whole;
     let text: string;
+    if (error.propertyName !== undefined) {
+      const problem = error.keyword === "not" ? "is not allowed" : (error.message ?? "is invalid");
+      seen.add(`${field}: the property name ${JSON.stringify(error.propertyName)} ${problem}`);
+      continue;
+    }
     switch (error.keyword) {
       case "required":
         text = `${join(at, (error.params as { missingProperty: string }).missingProperty)}: is required`;

@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResponseValidator, listOperations, loadOpenApiDocument, type OperationSpec } from "@bayad/gateway";
 import { newIdempotencyKey, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
 import { rawRequest } from "../test-support/raw-request.js";
-import { snapshotStores } from "../test-support/store-snapshot.js";
+import { changedByRefusedRequests, snapshotStores } from "../test-support/store-snapshot.js";
 
 const checkouts = "/api/v1/payments/checkouts";
 const checkResponse = createResponseValidator();
-// Renewed by the billing clock on its own timer, whatever the requests do.
-const timerDriven = ["billing/leases"];
 
 /** What a URL path segment carries both ways once percent-encoded (PathSafeString in the OpenAPI document). */
 const acceptedReferences = [
@@ -110,12 +108,8 @@ describe("references and path parameters refused", () => {
   });
   afterAll(() => api.close());
 
-  /**
-   * The platform's stores, whole, less what changes without a request writing anything: the
-   * billing clock's lease (a timer renews it) and an API key's lastUsedAt (any authenticated
-   * request, even a refused one, may refresh it).
-   */
-  const snapshot = () => snapshotStores(api.platform.stores, { exclude: timerDriven, ignoreFields: ["lastUsedAt"] });
+  /** The platform's stores, whole, less what changes while requests are refused. */
+  const snapshot = () => snapshotStores(api.platform.stores, changedByRefusedRequests);
 
   it("refuses at create, naming the field, a reference that no lookup could read, and writes nothing", async () => {
     const before = await snapshot();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResponseValidator } from "@bayad/gateway";
 import { expectError, startTestPlatform, unique, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
 import { rawRequest } from "../test-support/raw-request.js";
-import { snapshotStores } from "../test-support/store-snapshot.js";
+import { changedByRefusedRequests, snapshotStores } from "../test-support/store-snapshot.js";
 
 const checkResponse = createResponseValidator();
 const checkout = {
@@ -29,8 +29,7 @@ describe("strings that are not well-formed Unicode", () => {
   });
   afterAll(() => api.close());
 
-  // The billing clock's lease is renewed by a timer; an API key's lastUsedAt by any authenticated request.
-  const snapshot = () => snapshotStores(api.platform.stores, { exclude: ["billing/leases"], ignoreFields: ["lastUsedAt"] });
+  const snapshot = () => snapshotStores(api.platform.stores, changedByRefusedRequests);
 
   it("refuses a lone surrogate in any string of a JSON body, naming the field, and writes nothing", async () => {
     const before = await snapshot();
@@ -48,6 +47,19 @@ describe("strings that are not well-formed Unicode", () => {
     ];
     for (const [method, path, body, field, options] of cases) {
       expectNamed(await api.request(method, path, { body, ...options }), field);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("refuses the metadata key __proto__, which would be dropped rather than stored, and writes nothing", async () => {
+    const before = await snapshot();
+    // As text: JSON.stringify of an object literal with __proto__ would leave the key out.
+    const link = '{"referenceId":"l-2","amount":{"amountMinor":100,"currency":"PHP"},"description":"Deposit","metadata":{"__proto__":"x","ok":"y"}}';
+    const checkoutText = JSON.stringify({ ...checkout, metadata: { ok: "y" } }).replace('"ok"', '"__proto__":"x","ok"');
+    for (const [path, body] of [["/api/v1/payments/payment-links", link], ["/api/v1/payments/checkouts", checkoutText]] as const) {
+      const response = await api.request("POST", path, { rawBody: body, headers: { "Content-Type": "application/json" } });
+      expectNamed(response, "metadata");
+      expect(response.body.error.details).toContain('metadata: the property name "__proto__" is not allowed');
     }
     expect(await snapshot()).toEqual(before);
   });

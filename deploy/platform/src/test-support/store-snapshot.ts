@@ -14,6 +14,14 @@ export interface SnapshotOptions {
 }
 
 /**
+ * What changes in the stores while every request is refused, so that a "nothing written" check
+ * leaves it out: leases (the billing clock's, the refund sweep's), which timers take and renew;
+ * rate-limit counters, which count every request, refused or not; and an API key's lastUsedAt,
+ * which any authenticated request may refresh.
+ */
+export const changedByRefusedRequests: SnapshotOptions = { exclude: ["*/leases", "*/rate_limits"], ignoreFields: ["lastUsedAt"] };
+
+/**
  * Reads the stores of a platform (its `platform.stores`) whole, so that a test can show that a
  * run of requests wrote nothing: compare a snapshot taken before with one taken after.
  */
