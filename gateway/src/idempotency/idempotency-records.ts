@@ -71,6 +71,9 @@ const beginTurns = 5;
 
 const requestPurpose = "idempotency-request";
 
+/** How many ids the replay hint (see begin) remembers, in each of its two generations. */
+const recentIdsPerGeneration = 5_000;
+
 /**
  * The only code that knows the `idempotency_records` collection. `secret` (GATEWAY_SECRET) seals
  * the requests it keeps.
@@ -78,6 +81,20 @@ const requestPurpose = "idempotency-request";
 export function createIdempotencyRecords(store: Store, options: { secret: string }) {
   const records = store.collection<IdempotencyRecord>(idempotencyCollection);
   const { secret } = options;
+  /**
+   * Ids this process claimed or found taken lately. A claim seals its request (~10 µs) before it
+   * learns whether the key is taken, which a replay does not need: a key seen lately is most
+   * likely a replay, so it is looked up first. Only a hint: whatever it says, the insert decides.
+   */
+  let recentIds = new Set<string>();
+  let olderIds = new Set<string>();
+  const remember = (id: string) => {
+    if (recentIds.size >= recentIdsPerGeneration) {
+      olderIds = recentIds;
+      recentIds = new Set();
+    }
+    recentIds.add(id);
+  };
 
   return {
     /**
@@ -85,9 +102,16 @@ export function createIdempotencyRecords(store: Store, options: { secret: string
      * one key exactly one starts. An expired record is replaced.
      */
     async begin(input: NewAttempt): Promise<BeginResult> {
+      if (recentIds.has(input.id) || olderIds.has(input.id)) {
+        const existing = await records.findOne({ _id: input.id });
+        if (existing && existing.expiresAt.getTime() > Date.now()) return { started: false, existing };
+      }
+      remember(input.id);
+      let sealedRequest: string | undefined;
       for (let turn = 0; turn < beginTurns; turn++) {
         const now = new Date();
         const attempt = randomUUID();
+        sealedRequest ??= sealText(secret, requestPurpose, input.id, input.request);
         try {
           await records.insertOne({
             _id: input.id,
@@ -100,7 +124,7 @@ export function createIdempotencyRecords(store: Store, options: { secret: string
             attempt,
             leaseUntil: new Date(now.getTime() + input.leaseMs),
             reconcileAttempts: 0,
-            request: sealText(secret, requestPurpose, input.id, input.request),
+            request: sealedRequest,
             createdAt: now,
             expiresAt: new Date(now.getTime() + input.windowMs),
           });
