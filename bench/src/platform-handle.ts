@@ -35,11 +35,11 @@ const countedButNeverRefused = {
 
 /**
  * Starts the platform as `npm start` would, on embedded defaults, in its own process: no
- * NATS_URL (the in-process bus), a free port, LOG_LEVEL warn, npm start's Node.js flags, and
+ * NATS_URL (the in-process bus), free ports (API and metrics), LOG_LEVEL warn, npm start's Node.js flags, and
  * --expose-gc for the memory readings. The rest of the caller's environment passes through, as it would to `npm start`.
  */
 export async function startPlatformProcess(options: PlatformStartOptions = {}): Promise<PlatformHandle> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...countedButNeverRefused };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", METRICS_PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...countedButNeverRefused };
   delete env.NATS_URL;
   delete env.EVENTS_NAMESPACE;
   const execArgv = [...oneProcessNodeFlags, "--expose-gc"];

@@ -1,5 +1,6 @@
 import { ConfigError, envBool, envInt, envOptional, envSecret, envString, envUrl, randomBase62, type Env, type RateLimitSetting } from "@bayad/kit";
 import type { RateLimitSettings } from "./middleware/rate-limit.js";
+import { readHttpServerSettings, type HttpServerSettings } from "./http-server.js";
 
 export interface GatewayConfig {
   host: string;
@@ -17,6 +18,13 @@ export interface GatewayConfig {
   secret: string;
   bodyLimitBytes: number;
   rpcTimeoutMs: number;
+  /** HTTP_*: the HTTP server's timeouts and head size (http-server.ts). */
+  http: HttpServerSettings;
+  /**
+   * Where the gateway serves /metrics (METRICS_HOST, default HOST; METRICS_PORT, default 9464):
+   * an internal listener of its own, never the public port.
+   */
+  metrics: { host: string; port: number };
   /** RATE_LIMIT_{CREDENTIAL,PROJECT}_{READS,WRITES} and their _WINDOW_SECONDS (README, "Rate limits"). */
   rateLimits: RateLimitSettings;
   idempotency: {
@@ -58,6 +66,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     throw new ConfigError("ADMIN_API_KEY", "must be at least 16 characters");
   }
   const jwksUrl = envUrl(env, "JWKS_URL");
+  const rpcTimeoutMs = envInt(env, "RPC_TIMEOUT_MS", 10_000, { min: 100, max: 120_000 });
   return {
     host: envString(env, "HOST", "127.0.0.1"),
     port: envInt(env, "PORT", 8080, { min: 0, max: 65535 }),
@@ -66,7 +75,12 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     adminApiKeyGenerated: givenAdminKey === undefined,
     secret: envSecret(env, "GATEWAY_SECRET", 32).value,
     bodyLimitBytes: envInt(env, "BODY_LIMIT_BYTES", 65_536, { min: 1_024, max: 10_485_760 }),
-    rpcTimeoutMs: envInt(env, "RPC_TIMEOUT_MS", 10_000, { min: 100, max: 120_000 }),
+    rpcTimeoutMs,
+    http: readHttpServerSettings(env, rpcTimeoutMs),
+    metrics: {
+      host: envString(env, "METRICS_HOST", envString(env, "HOST", "127.0.0.1")),
+      port: envInt(env, "METRICS_PORT", 9464, { min: 0, max: 65535 }),
+    },
     rateLimits: {
       credential: { reads: readLimit(env, "RATE_LIMIT_CREDENTIAL_READS", 100), writes: readLimit(env, "RATE_LIMIT_CREDENTIAL_WRITES", 50) },
       project: { reads: readLimit(env, "RATE_LIMIT_PROJECT_READS", 200), writes: readLimit(env, "RATE_LIMIT_PROJECT_WRITES", 100) },

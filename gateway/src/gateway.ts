@@ -1,9 +1,9 @@
-import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type Router from "@koa/router";
-import { createRateLimiter, createRateLimitLeases, keyedDigest, type Logger, type Registry } from "@bayad/kit";
+import { createRateLimiter, createRateLimitLeases, keyedDigest, serveMetrics, type Logger, type MetricsServer, type Registry } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createGatewayApp } from "./app.js";
+import { createHttpServer } from "./http-server.js";
 import type { GatewayConfig } from "./config.js";
 import { listOperations, loadOpenApiDocument } from "./openapi/document.js";
 import { compileRequestValidators } from "./openapi/request-validator.js";
@@ -38,7 +38,10 @@ export interface GatewayOptions {
   store: Store;
   services: ServiceAddresses;
   logger: Logger;
-  /** The process's Prometheus registry, served at /metrics with the gateway's request metrics. */
+  /**
+   * The process's Prometheus registry, with the gateway's request metrics: served at /metrics on
+   * the internal metrics listener (config.metrics), never on the public port.
+   */
   metrics?: Registry;
   /**
    * Metrics kept outside `metrics`, in Prometheus text, served after it at /metrics: the
@@ -54,6 +57,8 @@ export interface GatewayOptions {
 export interface RunningGateway {
   url: string;
   port: number;
+  /** The internal metrics listener's /metrics, when the gateway was given a registry. */
+  metricsUrl?: string;
   /** Operator access, for the launcher's first project and key. */
   admin: { projects: ReturnType<typeof createProjects>; apiKeys: ReturnType<typeof createApiKeys> };
   close(): Promise<void>;
@@ -151,14 +156,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         ctx.type = "json";
         ctx.body = documentJson;
       });
-      if (options.metrics) {
-        const registry = options.metrics;
-        const more = options.moreMetrics;
-        router.get("/metrics", async (ctx) => {
-          ctx.type = registry.contentType;
-          ctx.body = more ? `${await registry.metrics()}\n${await more()}` : await registry.metrics();
-        });
-      }
       router.get("/docs", (ctx) => {
         ctx.type = "html";
         ctx.body = docsPage;
@@ -175,25 +172,42 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
   });
 
-  const server = http.createServer(app.callback());
+  const server = createHttpServer(app.callback(), config.http, logger);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  let metricsServer: MetricsServer | undefined;
+  if (options.metrics) {
+    const registry = options.metrics;
+    const more = options.moreMetrics;
+    metricsServer = await serveMetrics(
+      {
+        contentType: registry.contentType,
+        metrics: async () => (more ? `${await registry.metrics()}\n${await more()}` : registry.metrics()),
+      },
+      config.metrics,
+    ).catch((error: unknown) => {
+      server.close();
+      throw error;
+    });
+  }
   reconciler.start();
   const port = (server.address() as AddressInfo).port;
   publicBaseUrl ||= `http://${config.host}:${port}`;
-  logger.info({ port }, "gateway listening");
+  logger.info({ port, metrics: metricsServer?.url }, "gateway listening");
 
   return {
     url: `http://${config.host}:${port}`,
     port,
+    metricsUrl: metricsServer?.url,
     admin: { projects, apiKeys },
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await metricsServer?.close();
       await reconciler.stop();
       devIssuer?.close();
     },

@@ -1,5 +1,7 @@
 export { startGateway, type GatewayOptions, type RunningGateway } from "./gateway.js";
 export { readGatewayConfig, type GatewayConfig } from "./config.js";
+export type { HttpServerSettings } from "./http-server.js";
+export { discardedBodyBytes } from "./middleware/json-body.js";
 export { createResponseValidator, type ResponseCheck } from "./openapi/response-validator.js";
 export type { ServiceAddress, ServiceAddresses } from "./rpc/service-clients.js";
 export { projectsCollection } from "./admin/projects.js";

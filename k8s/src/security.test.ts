@@ -58,6 +58,18 @@ describe.each(rendered)("with $name", (r) => {
     expect((c.ports as Obj[]).map((p) => p.name)).toContain("http");
   });
 
+  it.each(components)("has Prometheus scrape %s on its metrics port, never on the gateway's public port", (name) => {
+    const pod = all.find((p) => p.component === name)!;
+    const c = pod.spec.containers[0] as Obj;
+    const metricsPort = (c.ports as Obj[]).find((p) => p.name === "metrics")!.containerPort;
+    expect(envOf(c).get("METRICS_PORT")!.value).toBe(String(metricsPort));
+    const annotations = pod.deployment.spec.template.metadata.annotations as Record<string, string> | undefined;
+    if (annotations?.["prometheus.io/scrape"]) expect(annotations["prometheus.io/port"]).toBe(String(metricsPort));
+    // The gateway's Service may face the internet (a LoadBalancer): metrics are scraped on the pod.
+    const service = ofKind(r.manifests, "Service").find((s) => s.metadata.labels["app.kubernetes.io/component"] === name)!;
+    if (name === "gateway") expect((service.spec.ports as Obj[]).map((p) => p.name)).toEqual(["http"]);
+  });
+
   it.each(services)("probes %s's readiness with the native gRPC health check, its liveness without MongoDB", (name) => {
     const c = all.find((p) => p.component === name)!.spec.containers[0] as Obj;
     const grpcPort = (c.ports as Obj[]).find((p) => p.name === "grpc")!.containerPort;
@@ -129,12 +141,17 @@ describe.each(rendered.filter(policyEnabled))("the network policies with $name",
     expect(metricsRule.from).toEqual([{ namespaceSelector: prometheus.namespaceSelector, podSelector: prometheus.podSelector }]);
   });
 
-  it("open the gateway's HTTP port, and nothing else of it", () => {
+  it("open the gateway's HTTP port, and its metrics port to Prometheus alone", () => {
     const gatewayPolicy = policies.find((p) => selectedBy(p).includes("gateway"))!;
     expect(selectedBy(gatewayPolicy)).toEqual(["gateway"]);
-    expect((gatewayPolicy.spec.ingress as Obj[]).flatMap((rule) => rule.ports)).toEqual([{ protocol: "TCP", port: ports.http }]);
+    const [http, metrics, ...others] = gatewayPolicy.spec.ingress as Obj[];
+    expect(others).toEqual([]);
+    expect(http!.ports).toEqual([{ protocol: "TCP", port: ports.http }]);
     const from = (r.values.networkPolicy as { gatewayFrom: Obj[] }).gatewayFrom;
-    expect((gatewayPolicy.spec.ingress as Obj[])[0]!.from).toEqual(from.length > 0 ? from : undefined);
+    expect(http!.from).toEqual(from.length > 0 ? from : undefined);
+    expect(metrics!.ports).toEqual([{ protocol: "TCP", port: ports.metrics }]);
+    const prometheus = (r.values.networkPolicy as { prometheus: Obj }).prometheus;
+    expect(metrics!.from).toEqual([{ namespaceSelector: prometheus.namespaceSelector, podSelector: prometheus.podSelector }]);
   });
 });
 

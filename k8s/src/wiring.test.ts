@@ -14,14 +14,14 @@ const rendered = renderScenarios(chart);
 
 /** The environment each component must have, and may have, per the platform's conventions. */
 function expectedEnv(component: string, values: Obj): { required: string[]; optional: string[] } {
-  const required = ["PORT", "HOST", "LOG_LEVEL", "SHUTDOWN_GRACE_MS", "MONGODB_URI", "MONGODB_DATABASE"];
+  // METRICS_PORT on every component: the gateway's metrics are not on its public port either.
+  const required = ["PORT", "HOST", "METRICS_PORT", "LOG_LEVEL", "SHUTDOWN_GRACE_MS", "MONGODB_URI", "MONGODB_DATABASE"];
   const optional: string[] = [];
   if (component === "gateway") {
     required.push("ADMIN_API_KEY", "GATEWAY_SECRET", "DEV_TOKEN_ISSUER", "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL");
     optional.push("PUBLIC_BASE_URL", "JWKS_URL", "JWT_ISSUER", "JWT_AUDIENCE");
     return { required, optional };
   }
-  required.push("METRICS_PORT");
   if (component !== "otp") required.push("NATS_URL"), optional.push("EVENTS_NAMESPACE");
   if (["payments", "billing", "links"].includes(component)) required.push("SANDBOX_SECRET");
   if (component === "billing") required.push("BILLING_CLOCK_INTERVAL_MS", "BILLING_CLOCK_LEASE_MS");

@@ -13,6 +13,8 @@ export interface Banner {
   adminApiKeyGenerated: boolean;
   projectId: string;
   testApiKey: string;
+  /** The gateway's internal metrics listener, when there is one to name (one-process mode). */
+  metricsUrl?: string;
 }
 
 /** The channels whose codes the development outbox keeps instead of sending (their sender left at `dev`). */
@@ -30,6 +32,7 @@ export function bannerLines(banner: Banner, env: NodeJS.ProcessEnv): string[] {
     banner.title,
     `  Gateway URL:   ${gatewayUrl}`,
     `  API docs:      ${gatewayUrl}/docs`,
+    ...(banner.metricsUrl ? [`  Metrics:       ${banner.metricsUrl}   (internal listener, METRICS_PORT; not on the gateway's port)`] : []),
     `  Admin key:     ${banner.adminApiKey}${banner.adminApiKeyGenerated ? "   (generated; set ADMIN_API_KEY to choose one)" : ""}`,
     `  Test API key:  ${testApiKey}   (project ${banner.projectId})`,
     "",

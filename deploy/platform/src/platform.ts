@@ -20,6 +20,11 @@ export interface PlatformOptions {
 
 export interface RunningPlatform {
   gatewayUrl: string;
+  /**
+   * The internal metrics listener (METRICS_HOST, METRICS_PORT): the process's, the gateway's and
+   * the services' metrics together, never on the gateway's public port.
+   */
+  metricsUrl: string;
   adminApiKey: string;
   adminApiKeyGenerated: boolean;
   /** A project made at start, with a ready test-mode API key. */
@@ -73,7 +78,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const logLevel = env.LOG_LEVEL ?? "warn";
   const logger = options.logger ?? createLogger("bayad", logLevel);
   const events = { natsUrl: env.NATS_URL || undefined, eventsNamespace: env.EVENTS_NAMESPACE };
-  // The process metrics and the gateway's, served at the gateway's /metrics with the services'.
+  // The process metrics and the gateway's, served on the gateway's metrics listener with the services'.
   const metrics = createMetricsRegistry();
   const gatewayStore = createEmbeddedStore();
 
@@ -91,6 +96,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     const key = await gateway.admin.apiKeys.issue(project.projectId, "test");
     const front = {
       gatewayUrl: gateway.url,
+      metricsUrl: gateway.metricsUrl!,
       adminApiKey: config.adminApiKey,
       adminApiKeyGenerated: config.adminApiKeyGenerated,
       projectId: project.projectId,

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     env: process.env,
     output: (name, line) => process.stdout.write(`[${name.padEnd(8)}] ${line}\n`),
   });
-  printBanner({ title: "Bayad is running in services mode (one process per service).", ...mode });
+  printBanner({ title: "Bayad is running in services mode (one process per service).", ...mode, metricsUrl: mode.metricsUrls.get("gateway") });
   stopOnSignals({ stop: () => mode.stop() });
 }
 

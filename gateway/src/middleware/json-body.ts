@@ -1,10 +1,23 @@
+import type { IncomingMessage } from "node:http";
 import type { Middleware } from "koa";
 import getRawBody from "raw-body";
 import { AppError } from "@bayad/kit";
 
 /**
+ * How much of a body over the limit is still read, and thrown away, so that the connection can
+ * carry the client's next request. A body larger than the limit by more than this is answered
+ * with `Connection: close` instead: reading it all would let any client make the gateway receive
+ * as much as it likes.
+ */
+export const discardedBodyBytes = 1_048_576;
+
+// Fatal: a byte sequence that is not UTF-8 is refused, never replaced by U+FFFD and stored.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
  * Reads a JSON request body into ctx.state.body: at most `limitBytes` (413), only
- * application/json (415), and well-formed (400). An absent or empty body reads as undefined.
+ * application/json (415), valid UTF-8 (400 VALIDATION_FAILED naming `body`) and well-formed
+ * JSON (400 MALFORMED_JSON). An absent or empty body reads as undefined.
  */
 export function jsonBody(limitBytes: number): Middleware {
   return async function jsonBody(ctx, next) {
@@ -14,18 +27,29 @@ export function jsonBody(limitBytes: number): Middleware {
       ctx.state.body = undefined;
       return next();
     }
-    if (declaredLength > limitBytes) throw tooLarge(limitBytes);
+    if (declaredLength > limitBytes) {
+      // Nothing read yet: the whole body is what is left.
+      throw tooLarge(limitBytes, declaredLength <= limitBytes + discardedBodyBytes && (await discardRest(ctx.req)));
+    }
     if (!ctx.is("application/json")) {
       throw new AppError("UNSUPPORTED_MEDIA_TYPE", undefined, {
         details: [`Content-Type: must be application/json, got ${ctx.get("Content-Type") || "none"}`],
       });
     }
+    let bytes: Buffer;
+    try {
+      bytes = await getRawBody(ctx.req, { limit: limitBytes });
+    } catch (error) {
+      // raw-body stops reading (and pauses the request) at the limit: what is left of the body
+      // would otherwise stay unread in front of the connection's next request.
+      if ((error as { type?: string }).type === "entity.too.large") throw tooLarge(limitBytes, await discardRest(ctx.req));
+      throw new AppError("MALFORMED_JSON", "The request body could not be read.", { cause: error });
+    }
     let text: string;
     try {
-      text = await getRawBody(ctx.req, { limit: limitBytes, encoding: "utf8" });
+      text = utf8.decode(bytes);
     } catch (error) {
-      if ((error as { type?: string }).type === "entity.too.large") throw tooLarge(limitBytes);
-      throw new AppError("MALFORMED_JSON", "The request body could not be read.", { cause: error });
+      throw new AppError("VALIDATION_FAILED", undefined, { details: ["body: is not valid UTF-8"], cause: error });
     }
     if (text.trim() === "") {
       ctx.state.body = undefined;
@@ -40,6 +64,41 @@ export function jsonBody(limitBytes: number): Middleware {
   };
 }
 
-function tooLarge(limitBytes: number): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", `The request body must be at most ${limitBytes} bytes.`);
+/**
+ * The 413. `drained`: the rest of the body was read, so the connection can carry another
+ * request; otherwise the response closes it, the only way left to keep the next request's bytes
+ * apart from this body's.
+ */
+function tooLarge(limitBytes: number, drained: boolean): AppError {
+  return new AppError("PAYLOAD_TOO_LARGE", `The request body must be at most ${limitBytes} bytes.`, {
+    headers: drained ? undefined : { Connection: "close" },
+  });
+}
+
+/**
+ * Reads what is left of the request body and throws it away, up to `discardedBodyBytes`:
+ * true when the body ended within that, false when it did not (or the client went away).
+ */
+function discardRest(request: IncomingMessage): Promise<boolean> {
+  if (request.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const finish = (drained: boolean) => {
+      request.off("data", onData);
+      request.off("end", onEnd);
+      request.off("close", onClose);
+      if (!drained) request.pause();
+      resolve(drained);
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > discardedBodyBytes) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onClose = () => finish(request.complete);
+    request.on("data", onData);
+    request.on("end", onEnd);
+    request.on("close", onClose);
+    request.resume();
+  });
 }

@@ -22,11 +22,11 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
       key: {{ include "bayad.mongodbSecretKey" $root }}
 - name: MONGODB_DATABASE
   value: {{ .component.database | quote }}
-{{- if eq $name "gateway" }}
-{{ include "bayad.env.gateway" $root }}
-{{- else }}
+{{- /* Every component serves /metrics on this port, the gateway included (never on its public port). */}}
 - name: METRICS_PORT
   value: {{ $root.Values.ports.metrics | int | quote }}
+{{- if eq $name "gateway" }}
+{{ include "bayad.env.gateway" $root }}
 {{- end }}
 {{- if and (ne $name "gateway") (ne $name "otp") }}
 {{- /* payments, billing, links and records publish or consume events. */}}

@@ -42,6 +42,7 @@ export {
   Counter,
   Histogram,
   type MetricsServer,
+  type MetricsSource,
 } from "./metrics.js";
 export { pause } from "./pause.js";
 export { backoffDelay, jitteredBackoff, type BackoffSettings } from "./backoff.js";

@@ -57,8 +57,14 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/** Serves `registry` at GET /metrics on its own port, for processes whose main port speaks gRPC. */
-export async function serveMetrics(registry: Registry, options: { host: string; port: number }): Promise<MetricsServer> {
+/** What a metrics endpoint serves: a registry, or anything that answers Prometheus text like one. */
+export type MetricsSource = Pick<Registry, "metrics" | "contentType">;
+
+/**
+ * Serves `registry` at GET /metrics on its own port: for processes whose main port speaks gRPC,
+ * and for the gateway, whose main port is public.
+ */
+export async function serveMetrics(registry: MetricsSource, options: { host: string; port: number }): Promise<MetricsServer> {
   const server = http.createServer((request, response) => {
     if (request.method !== "GET" || request.url?.split("?")[0] !== "/metrics") {
       response.writeHead(404).end();

@@ -44,9 +44,10 @@ describe("npm start (the all-in-one launcher)", () => {
   });
 
   it("prints the gateway URL, the admin key and a working test API key, and stops cleanly on SIGTERM", async () => {
-    const { child, output, exited } = launch({ PORT: "0" });
+    const { child, output, exited } = launch({ PORT: "0", METRICS_PORT: "0" });
     running = child;
     const [, url] = await waitFor(output, /Gateway URL:\s+(http:\/\/\S+)/, exited);
+    const [, metricsUrl] = await waitFor(output, /Metrics:\s+(http:\/\/\S+)/, exited);
     const [, adminKey] = await waitFor(output, /Admin key:\s+(\S+)/, exited);
     const [, apiKey] = await waitFor(output, /Test API key:\s+(sk_test_\S+)/, exited);
 
@@ -58,6 +59,11 @@ describe("npm start (the all-in-one launcher)", () => {
       body: JSON.stringify({ name: "From the banner" }),
     });
     expect(project.status).toBe(201);
+    // The metrics of both threads on the internal listener the banner names; none on the public port.
+    const metrics = await (await fetch(metricsUrl)).text();
+    expect(metrics).toMatch(/bayad_http_request_duration_seconds_count\{operation="getPaymentCapabilities",method="GET",status="200"\} [1-9]\d*/);
+    expect(metrics).toMatch(/bayad_rpc_request_duration_seconds_count\{service="PaymentsService",procedure="GetCapabilities",code="ok"\} [1-9]\d*/);
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);

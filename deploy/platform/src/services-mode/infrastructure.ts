@@ -29,7 +29,7 @@ export function listenFromEnv(env: Env, defaultPort: number): Listen {
   return { host: envString(env, "HOST", "127.0.0.1"), port: envInt(env, "PORT", defaultPort, { min: 0, max: 65535 }) };
 }
 
-/** A service's Prometheus endpoint, on METRICS_PORT beside its gRPC port. */
+/** A service's Prometheus endpoint, on METRICS_PORT beside its gRPC port (on METRICS_HOST, default its HOST). */
 export function serveMetricsFromEnv(env: Env, registry: Registry, host: string): Promise<MetricsServer> {
-  return serveMetrics(registry, { host, port: envInt(env, "METRICS_PORT", 9464, { min: 0, max: 65535 }) });
+  return serveMetrics(registry, { host: envString(env, "METRICS_HOST", host), port: envInt(env, "METRICS_PORT", 9464, { min: 0, max: 65535 }) });
 }

@@ -36,7 +36,7 @@ export interface ServicesMode {
   /** A project made once the platform was ready, with a ready test-mode API key. */
   projectId: string;
   testApiKey: string;
-  /** Each service's Prometheus endpoint (the gateway's is its own /metrics). */
+  /** Each component's Prometheus endpoint, on its METRICS_PORT. */
   metricsUrls: Map<ComponentName, string>;
   /** Each component's process, for operators' scripts and tests (e.g. SIGTERM one of them). */
   processes: Map<ComponentName, ChildProcess>;
@@ -69,15 +69,13 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
     GATEWAY_SECRET: base.GATEWAY_SECRET ?? randomBase62(43),
   };
   // Drawn together before any process starts: a gRPC port for each service, a metrics port for
-  // each service, and the gateway's when PORT is 0.
-  const drawn = await freePorts(serviceNames.length * 2 + 1);
+  // each component, and the gateway's when PORT is 0.
+  const drawn = await freePorts(serviceNames.length * 2 + 2);
   const gatewayPort = envInt(base, "PORT", 8080, { min: 0, max: 65535 }) || drawn.pop()!;
   const ports = new Map<ComponentName, number>([["gateway", gatewayPort]]);
   const metricsPorts = new Map<ComponentName, number>();
-  for (const name of serviceNames) {
-    ports.set(name, drawn.pop()!);
-    metricsPorts.set(name, drawn.pop()!);
-  }
+  for (const name of serviceNames) ports.set(name, drawn.pop()!);
+  for (const name of componentNames) metricsPorts.set(name, drawn.pop()!);
   const urlOf = (name: ComponentName) => `http://127.0.0.1:${ports.get(name)}`;
   const serviceUrls = Object.fromEntries(serviceNames.map((name) => [serviceUrlVariable(name), urlOf(name)]));
 
@@ -85,15 +83,9 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
   const metricsUrls = new Map<ComponentName, string>();
   const exits = new Map<ComponentName, Promise<number | null>>();
   for (const name of componentNames) {
-    const env: Env = { ...base, ...shared, PORT: String(ports.get(name)), ...serviceUrls };
-    if (name === "gateway") {
-      // The gateway serves its metrics itself, at /metrics.
-      metricsUrls.set(name, `${urlOf("gateway")}/metrics`);
-    } else {
-      const metricsPort = metricsPorts.get(name)!;
-      env.METRICS_PORT = String(metricsPort);
-      metricsUrls.set(name, `http://127.0.0.1:${metricsPort}/metrics`);
-    }
+    const metricsPort = metricsPorts.get(name)!;
+    const env: Env = { ...base, ...shared, PORT: String(ports.get(name)), METRICS_PORT: String(metricsPort), ...serviceUrls };
+    metricsUrls.set(name, `http://127.0.0.1:${metricsPort}/metrics`);
     const child = spawn(process.execPath, [runService, name], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     for (const stream of [child.stdout, child.stderr]) {
       let pending = "";

@@ -59,10 +59,12 @@ export function prerequisiteMet(suite: string, missing: string | undefined): boo
 
 const checkResponse = createResponseValidator();
 
-/** A test platform's configuration: a free port, its own admin key, quick idempotency reconciliation; then `env`. */
+/** A test platform's configuration: free ports, its own admin key, quick idempotency reconciliation; then `env`. */
 export function testPlatformEnv(env: Record<string, string> = {}): Record<string, string> {
   return {
     PORT: "0",
+    // The gateway's internal metrics listener, on a free port too: suites run side by side.
+    METRICS_PORT: "0",
     ADMIN_API_KEY: `adm_test_${randomBytes(16).toString("hex")}`,
     IDEMPOTENCY_RECONCILE_INTERVAL_MS: "100",
     IDEMPOTENCY_RETRY_BASE_MS: "50",

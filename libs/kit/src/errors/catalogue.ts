@@ -26,6 +26,8 @@ interface ErrorEntry {
 export const errorCatalogue = {
   VALIDATION_FAILED: { http: 400, grpc: Code.InvalidArgument, message: "The request is invalid.", outcome: "invalid" },
   MALFORMED_JSON: { http: 400, grpc: Code.InvalidArgument, message: "The request body is not valid JSON." },
+  // MALFORMED_REQUEST, REQUEST_TIMEOUT and HEADERS_TOO_LARGE come from the gateway's HTTP layer, before any operation is known.
+  MALFORMED_REQUEST: { http: 400, grpc: Code.InvalidArgument, message: "The request is not well-formed HTTP." },
   IDEMPOTENCY_KEY_REQUIRED: { http: 400, grpc: Code.InvalidArgument, message: "The Idempotency-Key header is required." },
   IDEMPOTENCY_KEY_INVALID: { http: 400, grpc: Code.InvalidArgument, message: "The Idempotency-Key header must be 16 to 255 characters." },
   AUTHENTICATION_REQUIRED: { http: 401, grpc: Code.Unauthenticated, message: "A Bearer credential is required." },
@@ -46,9 +48,11 @@ export const errorCatalogue = {
   PAYMENT_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of this payment call is being reconciled; retry with the same Idempotency-Key later.", outcome: "unresolved" },
   // Nothing landed (each lost race wrote nothing), so the key is not used up: a retry may reuse it.
   CONCURRENT_MODIFICATION: { http: 409, grpc: Code.Aborted, message: "The resource kept changing while this request tried to change it; retry the request.", outcome: "refused" },
+  REQUEST_TIMEOUT: { http: 408, grpc: Code.DeadlineExceeded, message: "The request did not arrive in time." },
   PAYLOAD_TOO_LARGE: { http: 413, grpc: Code.InvalidArgument, message: "The request body is too large." },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, grpc: Code.InvalidArgument, message: "The request body must be application/json." },
   RATE_LIMITED: { http: 429, grpc: Code.ResourceExhausted, message: "Too many requests.", outcome: "refused" },
+  HEADERS_TOO_LARGE: { http: 431, grpc: Code.InvalidArgument, message: "The request's headers are too large." },
   INTERNAL_ERROR: { http: 500, grpc: Code.Internal, message: "Something went wrong on our side." },
   OTP_DELIVERY_FAILED: { http: 502, grpc: Code.FailedPrecondition, message: "The code could not be delivered to the recipient.", outcome: "decided" },
   NOT_IMPLEMENTED: { http: 501, grpc: Code.Unimplemented, message: "This operation is not available yet." },

@@ -23,7 +23,7 @@ const serviceCommon = ["HOST", "PORT", "METRICS_PORT", "MONGODB_URI", "MONGODB_D
 /** What each component must be given in a container (the integrator's list). */
 export const requiredEnv: Record<Component, string[]> = {
   gateway: [
-    "HOST", "PORT", "ADMIN_API_KEY", "GATEWAY_SECRET", "PUBLIC_BASE_URL",
+    "HOST", "PORT", "METRICS_PORT", "ADMIN_API_KEY", "GATEWAY_SECRET", "PUBLIC_BASE_URL",
     "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL",
     "MONGODB_URI", "DEV_TOKEN_ISSUER", "LOG_LEVEL", "SHUTDOWN_GRACE_MS",
   ],
