@@ -57,7 +57,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { bus, logger } = options;
   const intervalMs = options.intervalMs ?? 100;
   const batchSize = options.batchSize ?? 100;
-  const backoff: BackoffSettings = { initialDelayMs: Math.min(2 * intervalMs, options.maxBackoffMs ?? 5000), maxDelayMs: options.maxBackoffMs ?? 5000 };
+  const maxBackoffMs = options.maxBackoffMs ?? 5000;
+  const backoff: BackoffSettings = { initialDelayMs: Math.min(2 * intervalMs, maxBackoffMs), maxDelayMs: maxBackoffMs };
   const setTimer = options.setTimer ?? setNodeTimer;
   const records = options.store.collection<OutboxRecord>(outboxCollection);
 
