@@ -22,8 +22,8 @@ export function decodePathParameters(names: readonly string[], captures: readonl
     const name = names[i]!;
     const raw = captures[i];
     if (raw === undefined) continue;
-    const value = decodeComponent(raw, false);
-    if (value === undefined) details.push(`${name}: ${outsideAscii.test(raw) ? unencoded : notUtf8}`);
+    const value = decodeComponent(raw, false, !outsideAscii.test(raw));
+    if (value === undefined) details.push(`${name}: ${problemOf(raw)}`);
     else params[name] = value;
   }
   return params;
@@ -34,21 +34,22 @@ export function decodePathParameters(names: readonly string[], captures: readonl
  * `=` has the value ""), but decoded strictly.
  */
 export function parseQueryString(querystring: string, details: string[]): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  const query = Object.create(null) as Record<string, string | string[]>;
   if (querystring === "") return query;
+  const ascii = !outsideAscii.test(querystring);
   for (const pair of querystring.split("&")) {
     if (pair === "") continue;
     const equals = pair.indexOf("=");
     const rawName = equals === -1 ? pair : pair.slice(0, equals);
     const rawValue = equals === -1 ? "" : pair.slice(equals + 1);
-    const name = decodeComponent(rawName, true);
+    const name = decodeComponent(rawName, true, ascii);
     if (name === undefined) {
-      details.push(`query: a parameter name ${outsideAscii.test(rawName) ? unencoded : notUtf8}`);
+      details.push(`query: a parameter name ${problemOf(rawName)}`);
       continue;
     }
-    const value = decodeComponent(rawValue, true);
+    const value = decodeComponent(rawValue, true, ascii);
     if (value === undefined) {
-      details.push(`${name}: ${outsideAscii.test(rawValue) ? unencoded : notUtf8}`);
+      details.push(`${name}: ${problemOf(rawValue)}`);
       continue;
     }
     const previous = query[name];
@@ -57,9 +58,12 @@ export function parseQueryString(querystring: string, details: string[]): Record
   return query;
 }
 
-/** The decoded text, or undefined when `raw` is not printable ASCII carrying valid percent-encoded UTF-8. */
-function decodeComponent(raw: string, plusIsSpace: boolean): string | undefined {
-  if (outsideAscii.test(raw)) return undefined;
+/**
+ * The decoded text, or undefined when `raw` is not printable ASCII (`ascii` says whether the
+ * text it came from was) carrying valid percent-encoded UTF-8.
+ */
+function decodeComponent(raw: string, plusIsSpace: boolean, ascii: boolean): string | undefined {
+  if (!ascii && outsideAscii.test(raw)) return undefined;
   const text = plusIsSpace && raw.includes("+") ? raw.replaceAll("+", " ") : raw;
   if (!text.includes("%")) return text;
   try {
@@ -68,4 +72,8 @@ function decodeComponent(raw: string, plusIsSpace: boolean): string | undefined 
   } catch {
     return undefined;
   }
+}
+
+function problemOf(raw: string): string {
+  return outsideAscii.test(raw) ? unencoded : notUtf8;
 }

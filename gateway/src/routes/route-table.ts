@@ -16,6 +16,11 @@ const areaDepth = 4;
  * compares them (case-insensitively, a trailing slash allowed). The one difference would be a
  * literal route and a general route that both match a path: the literal one wins. The route-table
  * test checks every route of the OpenAPI document against one router.
+ *
+ * A route's parameters are matched on the raw path, so `%2F` stays inside its segment. The
+ * router's own decoding of them (ctx.params) keeps a segment it cannot decode as it came, so the
+ * request validator decodes the raw captures (ctx.captures) itself, strictly
+ * (openapi/strict-decoding.ts).
  */
 export class RouteTable {
   /** Routes outside any area; `extraRoutes` register here. */
