@@ -1,7 +1,7 @@
 import type { Client } from "@connectrpc/connect";
 import { CheckoutStatusSchema, type Checkout, type PaymentsService } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
-import { escapeHtml } from "../html.js";
+import { escapeHtml, linkableUrl } from "../html.js";
 import { payablePageRoutes, payerButtons, peso } from "./hosted-page.js";
 
 /**
@@ -31,7 +31,7 @@ ${status === "pending" ? payerButtons(base, token, amount) : `<p id="status">Thi
       const paid = status === "paid";
       return `<h1 id="result">${paid ? "Payment successful" : "Payment failed"}</h1>
 <p>Checkout <code>${escapeHtml(checkout.checkoutId)}</code> is <strong id="status">${escapeHtml(status)}</strong>.</p>
-<p><a id="return" href="${escapeHtml(paid ? checkout.successUrl : checkout.cancelUrl)}">Return to the merchant</a></p>`;
+<p><a id="return" href="${escapeHtml(linkableUrl(paid ? checkout.successUrl : checkout.cancelUrl))}">Return to the merchant</a></p>`;
     },
   });
 }

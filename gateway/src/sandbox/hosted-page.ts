@@ -1,7 +1,8 @@
 import type Router from "@koa/router";
 import { SimulatedOutcome } from "@bayad/proto";
 import { fromConnectError } from "@bayad/kit";
-import { escapeHtml } from "../html.js";
+import { contentSecurityPolicy, escapeHtml, styleHash } from "../html.js";
+import { setSandboxResponseHeaders } from "./sandbox-headers.js";
 
 /** What the payer's pay and fail buttons ask the sandbox provider to report. */
 const payerOutcomes = { pay: SimulatedOutcome.SUCCEED, fail: SimulatedOutcome.FAIL } as const;
@@ -11,22 +12,40 @@ export function peso(amountMinor: bigint): string {
   return `₱${value.toLocaleString("en-PH", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
+/**
+ * The pages' only styles, in one <style> element that the Content-Security-Policy allows by its
+ * hash: no style attributes, no scripts, so the policy needs no 'unsafe-inline' of any kind.
+ */
+const stylesheet = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}
+.banner{background:#fff3cd;padding:.5rem;border-radius:.25rem}.amount{font-size:2rem;margin:.5rem 0}
+form.payer{display:inline}button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem;cursor:pointer}`;
+
+/**
+ * What a hosted page may do: show its own stylesheet and post its own forms; nothing may load,
+ * run, or frame it (clickjacking a pay button).
+ */
+export const hostedPagePolicy = contentSecurityPolicy({
+  "default-src": ["'none'"],
+  "style-src": [styleHash(stylesheet)],
+  "form-action": ["'self'"],
+  "frame-ancestors": ["'none'"],
+  "base-uri": ["'none'"],
+});
+
 /** The frame of every sandbox page, with the banner saying no real money moves. */
 export function sandboxPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Bayad sandbox</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}
-.banner{background:#fff3cd;padding:.5rem;border-radius:.25rem}.amount{font-size:2rem;margin:.5rem 0}
-button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem;cursor:pointer}</style></head>
+<style>${stylesheet}</style></head>
 <body><p class="banner">Sandbox — test mode. No real money moves.</p>${body}</body></html>`;
 }
 
 /** The pay and fail buttons of a payable page, posting to `<base>/pay` and `<base>/fail`. */
 export function payerButtons(base: string, token: string, amountMinor: bigint): string {
   const action = (verb: string) => escapeHtml(`${base}/${verb}?token=${encodeURIComponent(token)}`);
-  return `<form method="post" action="${action("pay")}" style="display:inline"><button id="pay" type="submit">Pay ${escapeHtml(peso(amountMinor))}</button></form>
-<form method="post" action="${action("fail")}" style="display:inline"><button id="fail" type="submit">Fail payment</button></form>`;
+  return `<form class="payer" method="post" action="${action("pay")}"><button id="pay" type="submit">Pay ${escapeHtml(peso(amountMinor))}</button></form>
+<form class="payer" method="post" action="${action("fail")}"><button id="fail" type="submit">Fail payment</button></form>`;
 }
 
 /** What a payable resource's hosted page needs: how to show it and how the payer acts on it. */
@@ -51,6 +70,7 @@ export function payablePageRoutes<R>(page: PayablePage<R>) {
   return (router: Router) => {
     router.get(`/sandbox/${page.path}/:id`, async (ctx) => {
       const token = String(ctx.query.token ?? "");
+      setSandboxResponseHeaders(ctx, hostedPagePolicy);
       ctx.type = "html";
       try {
         const resource = await page.load(ctx.params.id, token);
@@ -64,6 +84,7 @@ export function payablePageRoutes<R>(page: PayablePage<R>) {
     for (const action of ["pay", "fail"] as const) {
       router.post(`/sandbox/${page.path}/:id/${action}`, async (ctx) => {
         const token = String(ctx.query.token ?? "");
+        setSandboxResponseHeaders(ctx, hostedPagePolicy);
         ctx.type = "html";
         try {
           ctx.body = sandboxPage("Result", page.result(await page.submit(ctx.params.id, token, payerOutcomes[action])));
