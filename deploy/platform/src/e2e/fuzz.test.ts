@@ -17,7 +17,7 @@ import { changedByRefusedRequests, snapshotStores } from "../test-support/store-
 const doc = loadOpenApiDocument();
 const operations = listOperations(doc);
 const checkResponse = createResponseValidator(doc);
-const numRuns = Number(process.env.FUZZ_RUNS ?? 400);
+const numRuns = Number(process.env.FUZZ_RUNS ?? 1000);
 const seed = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
