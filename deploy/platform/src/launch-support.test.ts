@@ -18,6 +18,12 @@ describe("bannerLines", () => {
     expect(outboxLine({ OTP_EMAIL_SENDER: "smtp" })).toMatch(/^ {2}OTP codes by SMS are kept in the development outbox/);
   });
 
+  it("names the internal metrics listener when there is one, and no metrics line otherwise", () => {
+    const metricsUrl = "http://127.0.0.1:9464/metrics";
+    expect(bannerLines({ ...banner, metricsUrl }, {})).toContain(`  Metrics:       ${metricsUrl}   (internal listener, METRICS_PORT; not on the gateway's port)`);
+    expect(bannerLines(banner, {}).some((line) => line.includes("Metrics:"))).toBe(false);
+  });
+
   it("says nothing of the outbox when every code is really sent", () => {
     expect(outboxLine({ OTP_EMAIL_SENDER: "smtp", OTP_SMS_SENDER: "semaphore" })).toBeUndefined();
   });
