@@ -31,6 +31,8 @@ interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** latin1 sends each character as one byte: bytes that are not UTF-8. */
+  bodyEncoding?: "utf8" | "latin1";
 }
 
 function deref(schema: Schema | undefined): Schema {
@@ -118,6 +120,7 @@ type BodyDefect =
   | { kind: "not-an-object"; value: Json }
   | { kind: "huge-literal"; literal: string }
   | { kind: "deep"; depth: number; inField: boolean }
+  | { kind: "not-utf8"; bytes: number[] }
   | { kind: "schema"; breakWith: "unknown-field" | "missing-field" | "wrong-type" | "lone-surrogate"; field: number; value: Json; noise: Array<[number, Json]> };
 
 const bodyDefect: fc.Arbitrary<BodyDefect> = fc.oneof(
@@ -127,6 +130,11 @@ const bodyDefect: fc.Arbitrary<BodyDefect> = fc.oneof(
     .map((contentType) => ({ kind: "content-type" as const, contentType })),
   fc.oneof(fc.jsonValue({ maxDepth: 2 }).filter((v) => typeof v !== "object" || v === null || Array.isArray(v)) as fc.Arbitrary<Json>, withLoneSurrogate, nested.map((v) => [v]))
     .map((value) => ({ kind: "not-an-object" as const, value })),
+  // Bytes that no UTF-8 text holds (a lone continuation byte, an overlong or surrogate form, 0xf8 and up).
+  fc.record({
+    kind: fc.constant("not-utf8" as const),
+    bytes: fc.oneof(fc.constantFrom([0xff], [0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xc3]), fc.array(fc.integer({ min: 0x80, max: 0xff }), { minLength: 1, maxLength: 6 }).map((bytes) => [0xff, ...bytes])),
+  }),
   fc.record({ kind: fc.constant("deep" as const), depth: fc.integer({ min: 1_000, max: 30_000 }), inField: fc.boolean() }),
   fc.constantFrom("1e400", "-1e400", "1e-400", "100000000000000000000000000001", "-0.0e0", "0.1e999999").map((literal) => ({ kind: "huge-literal" as const, literal })),
   fc.record({
@@ -155,7 +163,7 @@ function withUnknownField(base: Record<string, Json>, valueText: string): string
 }
 
 /** The body text and content type of a broken body, and what is broken about it. */
-function buildBody(spec: OperationSpec, defect: BodyDefect): { text: string; contentType: string | undefined; label: string } {
+function buildBody(spec: OperationSpec, defect: BodyDefect): { text: string; contentType: string | undefined; label: string; latin1?: boolean } {
   const base = exampleBody(spec);
   const json = "application/json";
   switch (defect.kind) {
@@ -168,6 +176,11 @@ function buildBody(spec: OperationSpec, defect: BodyDefect): { text: string; con
       return { text: JSON.stringify(defect.value), contentType: json, label: "body is not an object" };
     case "huge-literal":
       return { text: withUnknownField(base, defect.literal), contentType: json, label: `unknown field holding ${defect.literal}` };
+    case "not-utf8": {
+      // Sent as latin1, one byte a character: the JSON around the string is ASCII either way.
+      const bytes = String.fromCharCode(...defect.bytes);
+      return { text: withUnknownField(base, `"bytes ${bytes}"`), contentType: json, label: `bytes ${defect.bytes.map((b) => b.toString(16)).join(" ")} in a string`, latin1: true };
+    }
     case "deep": {
       const deep = `${'{"a":['.repeat(defect.depth)}${"]}".repeat(defect.depth)}`;
       return defect.inField
@@ -323,7 +336,11 @@ describe("fuzzing every operation of the OpenAPI document", () => {
         noisyQuery: noisyQuery(spec),
         correlationId: fc.option(headerText(80)),
         method: fc.shuffledSubarray(["PUT", "DELETE", "OPTIONS", "PATCH", "POST", "GET", "TRACE"], { minLength: 7 }),
-        extraHeaders: fc.dictionary(fc.stringMatching(/^x-fuzz-[a-z]{1,8}$/), headerText(40), { maxKeys: 3 }),
+        extraHeaders: fc.dictionary(
+          fc.oneof(fc.stringMatching(/^x-fuzz-[a-z]{1,8}$/), fc.constantFrom("Accept", "Accept-Charset", "Content-Encoding", "Content-Language", "Cookie", "Origin", "X-Forwarded-For", "Forwarded")),
+          fc.oneof(headerText(40), fc.constantFrom("gzip", "br", "deflate, gzip", "identity", "*/*", "text/html", "application/json; q=0")),
+          { maxKeys: 3 },
+        ),
       })
       .map((sample): FuzzRequest => {
         const broken = new Set(sample.broken);
@@ -350,10 +367,12 @@ describe("fuzzing every operation of the OpenAPI document", () => {
         }
 
         let body: string | undefined;
+        let bodyEncoding: FuzzRequest["bodyEncoding"];
         if (broken.has("body")) {
           const built = buildBody(spec, sample.body);
           defects.push(`body: ${built.label}`);
           body = built.text;
+          if (built.latin1) bodyEncoding = "latin1";
           if (built.contentType !== undefined) headers["Content-Type"] = built.contentType;
         } else if (spec.method !== "GET" && spec.operation.requestBody) {
           body = JSON.stringify(exampleBody(spec));
@@ -381,7 +400,7 @@ describe("fuzzing every operation of the OpenAPI document", () => {
           method = sample.method.find((candidate) => !others.includes(candidate as OperationSpec["method"]) && !(candidate === "HEAD" && others.includes("GET")))!;
           defects.push(`method: ${method}`);
         }
-        return { operationId: spec.operationId, defects, method, path: query ? `${path}?${query}` : path, headers, body };
+        return { operationId: spec.operationId, defects, method, path: query ? `${path}?${query}` : path, headers, body, ...(bodyEncoding ? { bodyEncoding } : {}) };
       });
   }
 
@@ -396,7 +415,7 @@ describe("fuzzing every operation of the OpenAPI document", () => {
     await fc.assert(
       fc.asyncProperty(allRequests, async (fuzz) => {
         seen.add(fuzz.operationId);
-        const response = await rawRequest(api.platform.gatewayUrl, fuzz.method, fuzz.path, fuzz.headers, fuzz.body === undefined ? undefined : Buffer.from(fuzz.body));
+        const response = await rawRequest(api.platform.gatewayUrl, fuzz.method, fuzz.path, fuzz.headers, fuzz.body === undefined ? undefined : Buffer.from(fuzz.body, fuzz.bodyEncoding ?? "utf8"));
         const answer = `${response.status} ${response.text.slice(0, 500)}`;
         expect(response.status, answer).toBeGreaterThanOrEqual(400);
         expect(response.status, answer).toBeLessThan(500);
