@@ -16,7 +16,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
  * Reads a JSON request body into ctx.state.body: at most `limitBytes` (413), only
- * application/json (415), valid UTF-8 (400 VALIDATION_FAILED naming `body`) and well-formed
+ * application/json in UTF-8 without a content coding (415), valid UTF-8 (400 VALIDATION_FAILED naming `body`) and well-formed
  * JSON (400 MALFORMED_JSON). An absent or empty body reads as undefined.
  */
 export function jsonBody(limitBytes: number): Middleware {
@@ -34,6 +34,18 @@ export function jsonBody(limitBytes: number): Middleware {
     if (!ctx.is("application/json")) {
       throw new AppError("UNSUPPORTED_MEDIA_TYPE", undefined, {
         details: [`Content-Type: must be application/json, got ${ctx.get("Content-Type") || "none"}`],
+      });
+    }
+    // Read as what it is not, a UTF-16 or gzipped body would be refused as malformed at best and
+    // stored altered at worst: name the header that is not supported instead.
+    const charset = ctx.request.charset;
+    if (charset !== "" && charset.toLowerCase() !== "utf-8") {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", undefined, { details: [`Content-Type: charset must be utf-8, got ${charset}`] });
+    }
+    const encoding = ctx.get("Content-Encoding").trim().toLowerCase();
+    if (encoding !== "" && encoding !== "identity") {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", undefined, {
+        details: [`Content-Encoding: must be identity (bodies are not decompressed), got ${ctx.get("Content-Encoding")}`],
       });
     }
     let bytes: Buffer;

@@ -129,6 +129,31 @@ describe("request bodies", () => {
     expectErrorEnvelope(response, 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
+  it("refuses a JSON body in a charset other than UTF-8 with 415 naming Content-Type, and accepts utf-8 spelled any way", async () => {
+    const customer = validCustomer();
+    const refused = await api.request("POST", "/api/v1/payments/customers", {
+      rawBody: JSON.stringify(customer),
+      headers: { "Content-Type": "application/json; charset=utf-16" },
+    });
+    expectErrorEnvelope(refused, 415, "UNSUPPORTED_MEDIA_TYPE");
+    expect(refused.body.error.details).toEqual([expect.stringMatching(/^Content-Type: /)]);
+
+    const accepted = await api.request("POST", "/api/v1/payments/customers", {
+      rawBody: JSON.stringify(customer),
+      headers: { "Content-Type": "application/json; charset=UTF-8" },
+    });
+    expect(accepted.status).toBe(201);
+  });
+
+  it("refuses a compressed body with 415 naming Content-Encoding, rather than reading the compressed bytes as JSON", async () => {
+    const response = await api.request("POST", "/api/v1/payments/customers", {
+      rawBody: JSON.stringify(validCustomer()),
+      headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" },
+    });
+    expectErrorEnvelope(response, 415, "UNSUPPORTED_MEDIA_TYPE");
+    expect(response.body.error.details).toEqual([expect.stringMatching(/^Content-Encoding: /)]);
+  });
+
   it("refuses malformed JSON with 400 MALFORMED_JSON", async () => {
     const response = await api.request("POST", "/api/v1/payments/customers", {
       rawBody: '{"customerReference": "abc", "email": ',
