@@ -61,7 +61,8 @@ export interface NewAttempt {
   windowMs: number;
 }
 
-export type BeginResult = { started: true; attempt: string } | { started: false; existing: IdempotencyRecord };
+/** `createdAt`: when this use of the key began, which the services' windows run from too. */
+export type BeginResult = { started: true; attempt: string; createdAt: Date } | { started: false; existing: IdempotencyRecord };
 
 /**
  * Tries of begin() to claim or read a key. A try is lost only when a concurrent request with the
@@ -128,7 +129,7 @@ export function createIdempotencyRecords(store: Store, options: { secret: string
             createdAt: now,
             expiresAt: new Date(now.getTime() + input.windowMs),
           });
-          return { started: true, attempt };
+          return { started: true, attempt, createdAt: now };
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
         }

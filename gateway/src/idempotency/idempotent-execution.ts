@@ -75,7 +75,8 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
       throw new AppError(unknownOutcomeCode[kind]);
     }
 
-    const outcome = await settleOutcome(() => options.run(spec.operationId, input, caller), caller.correlationId);
+    const keyed = { ...caller, idempotencyKeyCreatedAt: begun.createdAt.getTime() };
+    const outcome = await settleOutcome(() => options.run(spec.operationId, input, keyed), caller.correlationId);
     await options.afterOutcome?.(spec.operationId);
     if (outcome.known) {
       await records.complete(id, begun.attempt, outcome.response);

@@ -52,6 +52,7 @@ export function createReconciler(options: ReconcilerOptions) {
       projectId: record.projectId,
       environment: record.environment,
       idempotencyKey: record.idempotencyKey,
+      idempotencyKeyCreatedAt: record.createdAt.getTime(),
       correlationId: `reconcile-${record.attempt}`,
     };
     const outcome = await settleOutcome(() => options.run(record.operationId, input, caller), caller.correlationId);

@@ -68,6 +68,28 @@ describe("createOnce", () => {
     expect((await create(alice))._id).toBe(second._id);
   });
 
+  it("runs the window from when the gateway recorded the key, however late the service sees it", async () => {
+    const { create, clock, things } = await setup(60_000);
+    const recordedAt = clock.now.getTime();
+    // A reconciliation re-drives the request 50 s after the gateway recorded it.
+    clock.now = new Date(recordedAt + 50_000);
+    const first = await create({ ...alice, idempotencyKeyCreatedAt: recordedAt });
+    // The gateway forgets the key at recordedAt + 60 s, and so does the service.
+    clock.now = new Date(recordedAt + 60_000);
+    expect((await create({ ...alice, idempotencyKeyCreatedAt: clock.now.getTime() }))._id).not.toBe(first._id);
+    expect(await things.count({})).toBe(2);
+  });
+
+  it("treats a claim from before the gateway's record of the key as an earlier use it has forgotten", async () => {
+    const { create, clock } = await setup(60_000);
+    const first = await create({ ...alice, idempotencyKeyCreatedAt: clock.now.getTime() });
+    // The same use of the key, re-driven: the same answer.
+    clock.now = new Date(clock.now.getTime() + 1_000);
+    expect((await create({ ...alice, idempotencyKeyCreatedAt: clock.now.getTime() - 1_000 }))._id).toBe(first._id);
+    // A use the gateway recorded later (it forgot the first, within the service's window here).
+    expect((await create({ ...alice, idempotencyKeyCreatedAt: clock.now.getTime() }))._id).not.toBe(first._id);
+  });
+
   it("refuses a key first used by another operation", async () => {
     const { create, setStatus } = await setup();
     const thing = await create(alice);

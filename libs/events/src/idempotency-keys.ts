@@ -30,7 +30,7 @@ export const idempotencyKeysCollection: CollectionDef = {
 };
 
 /** The caller of a mutation: whose key it is. */
-export type KeyedCaller = Pick<CallerContext, "projectId" | "environment"> & { idempotencyKey: string };
+export type KeyedCaller = Pick<CallerContext, "projectId" | "environment" | "idempotencyKeyCreatedAt"> & { idempotencyKey: string };
 
 export interface KeyClaim {
   operation: string;
@@ -79,15 +79,20 @@ export function createIdempotencyKeys(store: Store, options: { windowMs: number;
       const _id = idOf(caller);
       const found = await keys.findOne({ _id });
       if (!found) return null;
-      if (found.expiresAt.getTime() > now().getTime()) return found;
+      // A claim from before the gateway's record of this use belongs to an earlier use of the key,
+      // which the gateway has forgotten: the key is free, as it is there.
+      const earlierUse = caller.idempotencyKeyCreatedAt !== undefined && found.createdAt.getTime() < caller.idempotencyKeyCreatedAt;
+      if (!earlierUse && found.expiresAt.getTime() > now().getTime()) return found;
       // The TTL sweep runs about once a minute: until it does, the claim is removed here, so that
       // the next claim of the key can be written.
-      await keys.deleteOne({ _id, expiresAt: found.expiresAt });
+      await keys.deleteOne({ _id, createdAt: found.createdAt });
       return null;
     },
 
     async claim(session, caller, claim) {
-      const at = now();
+      // The window runs from when the gateway recorded the key, so that both layers forget it at
+      // once (a reconciliation may re-drive a request long after); without one, from now.
+      const at = new Date(Math.min(caller.idempotencyKeyCreatedAt ?? Number.POSITIVE_INFINITY, now().getTime()));
       await keys.insertOne(
         {
           _id: idOf(caller),

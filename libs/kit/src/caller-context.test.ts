@@ -17,7 +17,14 @@ function reportingCallers(transportFor: (routes: (router: ConnectRouter) => void
   return { client: createClient(Health, transportFor(routes)), seen };
 }
 
-const caller: CallerContext = { projectId: "prj_1", environment: "live", correlationId: "corr-1", idempotencyKey: "key-0000000001" };
+const caller: CallerContext = {
+  projectId: "prj_1",
+  environment: "live",
+  correlationId: "corr-1",
+  idempotencyKey: "key-0000000001",
+  // When the gateway recorded the key: the services' windows run from it.
+  idempotencyKeyCreatedAt: 1_893_456_000_123,
+};
 
 describe("callerCallOptions and callerOf", () => {
   it("hand a service in this process the caller the gateway established", async () => {

@@ -18,6 +18,13 @@ export interface CallerContext {
   correlationId: string;
   /** Present on mutations: services record it uniquely on what they create. */
   idempotencyKey?: string;
+  /**
+   * When the gateway recorded this use of the key (ms since the epoch), the same on a first
+   * attempt and on every reconciliation of it: a service's window for the key runs from here, so
+   * both layers forget it at the same moment, and a service's claim older than this belongs to
+   * an earlier use of the key that the gateway has already forgotten.
+   */
+  idempotencyKeyCreatedAt?: number;
 }
 
 const header = {
@@ -25,6 +32,7 @@ const header = {
   environment: "bayad-environment",
   correlationId: "bayad-correlation-id",
   idempotencyKey: "bayad-idempotency-key",
+  idempotencyKeyCreatedAt: "bayad-idempotency-key-created-at",
 } as const;
 
 /**
@@ -56,6 +64,7 @@ export function callerHeaders(caller: CallerContext): Record<string, string> {
     [header.correlationId]: caller.correlationId,
   };
   if (caller.idempotencyKey !== undefined) headers[header.idempotencyKey] = caller.idempotencyKey;
+  if (caller.idempotencyKeyCreatedAt !== undefined) headers[header.idempotencyKeyCreatedAt] = String(caller.idempotencyKeyCreatedAt);
   return headers;
 }
 
@@ -65,11 +74,13 @@ export function callerFromHeaders(headers: Headers): CallerContext {
   if (!projectId || !isEnvironment(environment)) {
     throw new AppError("AUTHENTICATION_REQUIRED", "The call carries no caller context.");
   }
+  const keyCreatedAt = Number(headers.get(header.idempotencyKeyCreatedAt) ?? Number.NaN);
   return {
     projectId,
     environment,
     correlationId: headers.get(header.correlationId) ?? "",
     idempotencyKey: headers.get(header.idempotencyKey) ?? undefined,
+    ...(Number.isSafeInteger(keyCreatedAt) && keyCreatedAt > 0 ? { idempotencyKeyCreatedAt: keyCreatedAt } : {}),
   };
 }
 
