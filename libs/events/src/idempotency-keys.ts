@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { AppError, envInt, type CallerContext, type Env } from "@bayad/kit";
+import { AppError, envInt, pauseAfterLostRace, type CallerContext, type Env } from "@bayad/kit";
 import { isDuplicateKeyError, type CollectionDef, type Doc, type Session, type Store } from "@bayad/store";
 
 /**
@@ -112,8 +112,9 @@ export function createIdempotencyKeys(store: Store, options: { windowMs: number;
   };
 }
 
-// A claim found taken is answered from on the next pass; only an expired claim the sweep had not
-// removed yet, or a claim deleted between two reads, needs another, so a few passes are plenty.
+// A claim found taken is answered from on the next pass (after a jittered pause: kit's
+// lostRaceBackoff); only an expired claim the sweep had not removed yet, or a claim deleted
+// between two reads, needs another, so a few passes are plenty.
 const MAX_PASSES = 4;
 
 function mismatch(): AppError {
@@ -152,6 +153,7 @@ export async function createOnce<R>(
       // A concurrent request with the key may have won, and this one failed on another of the
       // winner's writes first (its referenceId, say): the winner's resource is the answer then.
       if (!keys.isTaken(error) && !(await keys.find(caller).catch(() => null))) throw error;
+      await pauseAfterLostRace(pass);
     }
   }
 }
@@ -183,7 +185,10 @@ export async function actOnce<R>(
     try {
       return await act((session, result) => keys.claim(session, caller, { operation, resourceId, result }));
     } catch (error) {
-      if (keys.isTaken(error) && pass < MAX_PASSES) continue;
+      if (keys.isTaken(error) && pass < MAX_PASSES) {
+        await pauseAfterLostRace(pass);
+        continue;
+      }
       const raced = await replay().catch(() => undefined);
       if (raced !== undefined) return raced;
       throw error;

@@ -1,10 +1,10 @@
 import { handleWhen, retry } from "cockatiel";
-import { AppError, jitteredBackoff } from "@bayad/kit";
+import { AppError, jitteredBackoff, lostRaceBackoff } from "@bayad/kit";
 
 /** How many times a versioned write is tried before it gives up on a resource that keeps changing. */
 export const VERSION_CONFLICT_ATTEMPTS = 10;
 
-const backoff = jitteredBackoff({ initialDelayMs: 1, maxDelayMs: 100 });
+const backoff = jitteredBackoff(lostRaceBackoff);
 
 /**
  * A versioned write lost to another writer, having written nothing (see writeChange). Thrown,

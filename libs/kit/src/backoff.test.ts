@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay, jitteredBackoff } from "./backoff.js";
+import { backoffDelay, jitteredBackoff, lostRaceBackoff } from "./backoff.js";
 
 const settings = { initialDelayMs: 100, maxDelayMs: 5_000 };
 
@@ -38,5 +38,13 @@ describe("jitteredBackoff", () => {
       expect(backoff.duration).toBeGreaterThanOrEqual(ceiling(failures) / 2);
       expect(backoff.duration).toBeLessThanOrEqual(ceiling(failures));
     }
+  });
+});
+
+describe("lostRaceBackoff", () => {
+  it("waits a millisecond or less after the first lost race, and never more than 100 ms however many follow", () => {
+    expect(backoffDelay(lostRaceBackoff, 1)).toBeLessThanOrEqual(1);
+    for (let lost = 1; lost <= 50; lost++) expect(backoffDelay(lostRaceBackoff, lost)).toBeLessThanOrEqual(100);
+    expect(backoffDelay(lostRaceBackoff, 50)).toBeGreaterThanOrEqual(50);
   });
 });

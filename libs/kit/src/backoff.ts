@@ -1,4 +1,5 @@
 import { ExponentialBackoff, halfJitterGenerator, type IExponentialBackoffOptions } from "cockatiel";
+import { pause } from "./pause.js";
 
 /**
  * The platform's one backoff schedule, for every loop that waits after a failure before trying
@@ -33,4 +34,16 @@ export function backoffDelay(settings: BackoffSettings, failures: number): numbe
 /** The same schedule as a cockatiel backoff, for a cockatiel retry policy. */
 export function jitteredBackoff(settings: BackoffSettings): ExponentialBackoff<number> {
   return new ExponentialBackoff(exponentialOptions(settings));
+}
+
+/**
+ * The schedule after a lost race between writers (a versioned write, a claim, a counter): another
+ * writer just landed, so a short, growing, jittered wait (at most 1, 2, 4 … 100 ms) lets it and
+ * any others finish instead of racing them again in step.
+ */
+export const lostRaceBackoff: BackoffSettings = { initialDelayMs: 1, maxDelayMs: 100 };
+
+/** Waits as lostRaceBackoff says after `lostRaces` (≥ 1) lost races in a row. */
+export function pauseAfterLostRace(lostRaces: number): Promise<void> {
+  return pause(backoffDelay(lostRaceBackoff, lostRaces));
 }

@@ -45,7 +45,7 @@ export {
   type MetricsSource,
 } from "./metrics.js";
 export { pause } from "./pause.js";
-export { backoffDelay, jitteredBackoff, type BackoffSettings } from "./backoff.js";
+export { backoffDelay, jitteredBackoff, lostRaceBackoff, pauseAfterLostRace, type BackoffSettings } from "./backoff.js";
 export { constantTimeEquals } from "./constant-time.js";
 export { keyedDigest, sealText, openSealed } from "./secrets.js";
 export { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";

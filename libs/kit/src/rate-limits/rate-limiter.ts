@@ -1,5 +1,6 @@
 import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
 import { AppError } from "../errors/app-error.js";
+import { pauseAfterLostRace } from "../backoff.js";
 import { callsInWindow, oldestLeavesAt, sliceWidthMs, withCall, type RateLimitSetting, type Slice } from "./sliding-window.js";
 
 /**
@@ -102,7 +103,10 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
     const windowMs = charge.setting.windowSeconds * 1000;
     let current = read;
     for (let turn = 0; turn < MAX_TURNS; turn++) {
-      if (turn > 0) current = await records.findOne({ _id: id });
+      if (turn > 0) {
+        await pauseAfterLostRace(turn);
+        current = await records.findOne({ _id: id });
+      }
       const before = current?.slices ?? [];
       if (callsInWindow(before, charge.setting, now).count + calls > charge.setting.limit) return { slices: before, full: true };
       const slices = withCall(before, charge.setting, now, calls);

@@ -1,4 +1,4 @@
-import { AppError, notFound, type CallerContext } from "@bayad/kit";
+import { AppError, notFound, pauseAfterLostRace, type CallerContext } from "@bayad/kit";
 import { codeMatches, idempotencyKeyDigest } from "../codes/code-hash.js";
 import { verifyCharges } from "./limit-charges.js";
 import type { OtpDeps } from "./otp-deps.js";
@@ -57,6 +57,7 @@ export async function verifyOtp(
       );
       return { record: updated, verified: correct };
     }
+    await pauseAfterLostRace(turn + 1);
     const fresh = await deps.repository.findById(caller, record._id);
     if (!fresh) throw notFound("otp", input.otpId);
     record = fresh;
