@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGateway, type RunningGateway } from "@bayad/gateway";
-import { eventually, expectError, startTestPlatform, testLogger, type TestPlatform } from "../test-support/harness.js";
+import type { RunningGateway } from "@bayad/gateway";
+import { eventually, expectError, startGatewayReplica, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
 
 /** The `bayad` CLI as operators run it (`npm run admin`): the gateway package's built bin. */
 const cliPath = createRequire(import.meta.url).resolve("@bayad/gateway").replace(/index\.js$/, "cli/main.js");
@@ -15,12 +15,7 @@ describe("API key listing and revocation, with two gateway replicas sharing one 
 
   beforeAll(async () => {
     api = await startTestPlatform();
-    second = await startGateway({
-      config: { ...api.platform.config, port: 0 },
-      store: api.platform.stores.gateway,
-      services: { payments: api.platform.services.payments.url },
-      logger: testLogger(),
-    });
+    second = await startGatewayReplica(api.platform);
   });
   afterAll(async () => {
     await second.close();

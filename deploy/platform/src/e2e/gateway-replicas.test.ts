@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "@bayad/kit";
-import { readGatewayConfig, startGateway, type RunningGateway } from "@bayad/gateway";
-import { newIdempotencyKey, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+import { readGatewayConfig, type RunningGateway } from "@bayad/gateway";
+import { newIdempotencyKey, startGatewayReplica, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
 
 describe("two gateway replicas sharing one store", () => {
   let api: TestPlatform;
@@ -10,12 +9,7 @@ describe("two gateway replicas sharing one store", () => {
 
   beforeAll(async () => {
     api = await startTestPlatform();
-    second = await startGateway({
-      config: { ...api.platform.config, port: 0 },
-      store: api.platform.stores.gateway,
-      services: { payments: api.platform.services.payments.url },
-      logger: createLogger("test", "silent"),
-    });
+    second = await startGatewayReplica(api.platform);
   });
   afterAll(async () => {
     await second.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readGatewayConfig, startGateway, type RunningGateway } from "@bayad/gateway";
-import { apiClientFor, expectError, startTestPlatform, testLogger, unique, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
+import { readGatewayConfig, type RunningGateway } from "@bayad/gateway";
+import { apiClientFor, expectError, startGatewayReplica, startTestPlatform, unique, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
 
 /**
  * The gateway's rate limits over real HTTP: per credential and per project and environment,
@@ -145,13 +145,7 @@ describe("rate limits across two gateway replicas sharing one store", () => {
   let second: RunningGateway;
 
   beforeAll(async () => {
-    second = await startGateway({
-      // The platform's configuration: the same limits and GATEWAY_SECRET (which keys the counters).
-      config: { ...api.platform.config, port: 0 },
-      store: api.platform.stores.gateway,
-      services: { payments: api.platform.services.payments.url },
-      logger: testLogger(),
-    });
+    second = await startGatewayReplica(api.platform);
   });
 
   afterAll(async () => {

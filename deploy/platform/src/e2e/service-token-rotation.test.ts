@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { readGatewayConfig, signingKeysCollection, startGateway, type RunningGateway } from "@bayad/gateway";
-import { eventually, startTestPlatform, testLogger, type TestPlatform } from "../test-support/harness.js";
+import { eventually, startGatewayReplica, startTestPlatform, testLogger, type TestPlatform } from "../test-support/harness.js";
 
 const day = 86_400_000;
 /** The `kid` of a token's (unverified) header. */
@@ -43,12 +43,7 @@ describe("the development token issuer's signing keys, with two gateway replicas
 
   beforeAll(async () => {
     api = await startTestPlatform();
-    second = await startGateway({
-      config: { ...api.platform.config, port: 0 },
-      store: api.platform.stores.gateway,
-      services: { payments: api.platform.services.payments.url },
-      logger: testLogger(),
-    });
+    second = await startGatewayReplica(api.platform);
   });
   afterAll(async () => {
     await second.close();

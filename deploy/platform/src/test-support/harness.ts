@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, it } from "vitest";
 import { createLogger } from "@bayad/kit";
-import { createResponseValidator } from "@bayad/gateway";
+import { createResponseValidator, startGateway, type RunningGateway } from "@bayad/gateway";
 import { startPlatform, type InThreadPlatform, type PlatformOptions, type RunningPlatform } from "../platform.js";
 
 export interface ApiResponse {
@@ -94,6 +94,19 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     ...options,
   });
   return { platform, ...apiClientFor(platform), close: () => platform.close() };
+}
+
+/**
+ * Another gateway replica of `platform`, as a second pod would be: the same configuration
+ * (limits, GATEWAY_SECRET) and the same gateway store, its own port, the same payments service.
+ */
+export function startGatewayReplica(platform: InThreadPlatform): Promise<RunningGateway> {
+  return startGateway({
+    config: { ...platform.config, port: 0 },
+    store: platform.stores.gateway,
+    services: { payments: platform.services.payments.url },
+    logger: testLogger(),
+  });
 }
 
 /** A client of a running platform's API that checks every response against the OpenAPI document. */
