@@ -45,7 +45,7 @@ export function compareValues(a: unknown, b: unknown): number {
   const rankDifference = typeRank(a) - typeRank(b);
   if (rankDifference !== 0) return Math.sign(rankDifference);
   if (typeof a === "number" && typeof b === "number") return compareNumbers(a, b);
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "string" && typeof b === "string") return compareStrings(a, b);
   if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
   if (a instanceof Date && b instanceof Date) return Math.sign(a.getTime() - b.getTime());
   if (Array.isArray(a) && Array.isArray(b)) return compareSequences(a, b, compareValues);
@@ -71,10 +71,34 @@ export function valueKey(value: unknown): string {
   return "?";
 }
 
+/**
+ * Orders strings by code point, as MongoDB does (it compares their UTF-8 bytes) and as the
+ * embedded store's index keys (UTF-8) sort. JavaScript's `<` compares UTF-16 code units instead,
+ * which puts a character above U+FFFF (a surrogate pair) below U+E000–U+FFFF.
+ */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 || y < 0xd800) return x < y ? -1 : 1;
+    return codePointRank(x) < codePointRank(y) ? -1 : 1;
+  }
+  return a.length < b.length ? -1 : 1;
+}
+
+/** A code unit at or above U+D800 ranked so that surrogates (code points above U+FFFF) come last. */
+function codePointRank(unit: number): number {
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}
+
 /** MongoDB orders NaN below every other number and equal to itself. */
 function compareNumbers(a: number, b: number): number {
   if (Number.isNaN(a) || Number.isNaN(b)) return Number(!Number.isNaN(a)) - Number(!Number.isNaN(b));
-  return Math.sign(a - b);
+  // Not Math.sign(a - b): Infinity - Infinity is NaN.
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function compareFields([keyA, valueA]: [string, unknown], [keyB, valueB]: [string, unknown]): number {

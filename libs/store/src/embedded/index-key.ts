@@ -1,4 +1,4 @@
-import { compareValues } from "./bson-values.js";
+import { compareStrings, compareValues } from "./bson-values.js";
 
 /**
  * Index keys: one value per indexed field, then the document's `_id`, so every entry is distinct
@@ -23,9 +23,9 @@ export function keyComparator(directions: readonly (1 | -1)[]): (a: IndexKey, b:
       if (x === y) continue;
       if (x === LOW || y === HIGH) return -1;
       if (x === HIGH || y === LOW) return 1;
-      if (i === idPosition) return (x as string) < (y as string) ? -1 : 1;
+      if (i === idPosition) return compareStrings(x as string, y as string);
       // Strings are most key fields; two strings that differ order as compareValues orders them.
-      if (typeof x === "string" && typeof y === "string") return (x < y ? -1 : 1) * (directions[i] as number);
+      if (typeof x === "string" && typeof y === "string") return compareStrings(x, y) * (directions[i] as number);
       if (x instanceof Date && y instanceof Date) {
         const difference = x.getTime() - y.getTime();
         if (difference === 0) continue;
