@@ -2,7 +2,7 @@ import type { Filter, Update } from "../port.js";
 import { isDocument, toBson, valuesEqual } from "./bson-values.js";
 import { getExact, setPath, unsetPath } from "./field-path.js";
 import { isOperatorObject } from "./filter-match.js";
-import type { StoredDoc } from "./table.js";
+import type { StoredDoc } from "./document-set.js";
 
 type Change =
   | { kind: "set"; path: string; value: unknown; onInsertOnly: boolean }

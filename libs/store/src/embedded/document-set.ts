@@ -20,10 +20,10 @@ export interface UpdateOutcome {
 }
 
 /**
- * The synchronous operations of one collection, written once over four primitives that a
- * committed table (`Table`) and a transaction's staged view of one (`StagedTable`) each provide.
+ * The synchronous operations of one collection (insert, update, upsert, delete), written once over
+ * five primitives; `StagedTable` provides them over a stored table, staging what it writes.
  * Nothing here awaits, so an operation run under the store's lock matches and writes in one step.
- * Stored documents are never mutated in place: a write replaces the entry.
+ * Documents are never mutated in place: a write replaces the entry.
  */
 export abstract class DocumentSet {
   abstract get(id: string): StoredDoc | undefined;

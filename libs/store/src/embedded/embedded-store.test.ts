@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Doc, Store } from "../port.js";
+import { StoreUnavailableError, type Doc, type Store } from "../port.js";
 import { describeStoreContract } from "../test-support/store-contract.js";
 import { createEmbeddedStore, type EmbeddedStoreOptions } from "./embedded-store.js";
+import { storageFault } from "./lmdb-environment.js";
 
 type AnyDoc = Doc & Record<string, unknown>;
 
@@ -114,4 +115,34 @@ describe("createEmbeddedStore", () => {
       await expect(orders.updateOne({ _id: "o1" }, { $set: { _id: "o2" } })).rejects.toThrow(/immutable field '_id'/);
       expect(await orders.find({})).toEqual([{ _id: "o1", status: "new", count: "three" }]);
     }));
+
+  it("walks an index range in both directions around a document whose _id is empty", () =>
+    withStore(async (store) => {
+      // With a single-field index, the entry of `_id` "" is exactly the bound of its value's range.
+      const indexed = store.collection<AnyDoc>({ name: "indexed", indexes: [{ name: "t", keys: { t: 1 } }] });
+      const scanned = store.collection<AnyDoc>({ name: "scanned" });
+      await store.ensureIndexes();
+      for (const doc of [{ _id: "", t: 1 }, { _id: "a", t: 1 }, { _id: "b", t: 2 }, { _id: "c", t: 0 }]) {
+        await indexed.insertOne(doc);
+        await scanned.insertOne(doc);
+      }
+      for (const filter of [{ t: { $lt: 1 } }, { t: { $lte: 1 } }, { t: { $gt: 1 } }, { t: { $gte: 1, $lt: 2 } }, { t: 1 }]) {
+        for (const sort of [{ t: 1 }, { t: -1 }] as const) {
+          const answer = async (collection: typeof indexed) => {
+            const docs = await collection.find(filter, { sort });
+            return { order: docs.map((doc) => doc.t), ids: docs.map((doc) => doc._id).sort() };
+          };
+          expect(await answer(indexed)).toEqual(await answer(scanned));
+        }
+      }
+    }));
+
+  it("answers a full disk or unwritable files as StoreUnavailableError, and other faults as they are", () => {
+    const full = Object.assign(new Error("No space left on device"), { code: 28 });
+    expect(storageFault(full)).toBeInstanceOf(StoreUnavailableError);
+    expect(storageFault(full)?.cause).toBe(full);
+    expect(storageFault(Object.assign(new Error("EROFS: read-only file system, open"), { code: "EROFS" }))).toBeInstanceOf(StoreUnavailableError);
+    expect(storageFault(new Error("MDB_MAP_FULL: Environment mapsize limit reached"))).toBeInstanceOf(StoreUnavailableError);
+    expect(storageFault(new Error("Documents need a string _id"))).toBeUndefined();
+  });
 });

@@ -15,13 +15,21 @@ import type {
 } from "../port.js";
 import { StoreUnavailableError } from "../port.js";
 import { AsyncMutex } from "./async-mutex.js";
-import type { DocumentSet } from "./document-set.js";
-import { StagedTable } from "./staged-table.js";
-import { Table, type StoredDoc } from "./table.js";
 import { toBson } from "./bson-values.js";
-import { purgeExpired } from "./ttl-sweep.js";
+import { Catalog } from "./catalog.js";
+import type { DocumentSet, StoredDoc } from "./document-set.js";
+import { openEnvironment } from "./lmdb-environment.js";
+import { StagedTable } from "./staged-table.js";
+import { StoredTable } from "./stored-table.js";
+import { stageExpired } from "./ttl-sweep.js";
 
 export interface EmbeddedStoreOptions {
+  /**
+   * The directory the store lives in (created if missing), kept across restarts. Without it, a
+   * new temporary directory under os.tmpdir(), removed on `close()` (or when the process exits):
+   * what tests use.
+   */
+  path?: string;
   /** How often expired TTL documents are purged, in ms. MongoDB's TTL monitor runs every 60 s. */
   ttlSweepMs?: number;
   /**
@@ -40,26 +48,36 @@ interface Transaction {
   failure?: unknown;
 }
 
-const EMPTY_TABLE = Table.empty();
+interface Declared {
+  indexes: Map<string, IndexSpec>;
+  retired: Set<string>;
+}
 
 /**
- * The in-process store for `npm start` and tests. Nothing is persisted.
+ * The embedded store: in-process, on LMDB (lmdb-environment.ts), its documents and indexes in a
+ * memory-mapped file rather than the V8 heap, durable across restarts and crashes when given a
+ * `path`. What `npm start` and tests run on.
  *
  * Serializability comes from one store-wide lock: a transaction holds it from start to commit or
  * abort, and every write outside a transaction takes it too, so the transaction sees no
- * concurrent writes. It stages its own per table (`StagedTable`), each checked against the
- * committed documents and the other staged ones when it is made, and its commit applies them all
- * with no await in between (an abort drops them). Reads take no lock: they see the committed
- * tables (plus, with `{ session }`, the transaction's staged writes), which never hold half a
- * transaction.
+ * concurrent writes. Every write, in a transaction or not, is staged first (`StagedTable`): checked
+ * against the committed documents and the other staged ones when it is made, then applied to LMDB
+ * with everything else it belongs with in one synchronous LMDB transaction, so it is visible at
+ * once and atomically (an abort drops the staged writes). The lock is released after that commit;
+ * the write's promise then waits for the commit to reach the disk (group commit), so no writer
+ * queues behind another's flush, and nothing acknowledged is lost to a crash. Reads take no lock:
+ * they see the last commit (plus, with `{ session }`, the transaction's staged writes).
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
-  const committed = new Map<string, Table>();
-  const declared = new Map<string, Map<string, IndexSpec>>();
+  const env = openEnvironment({ path: options.path });
+  const catalog = new Catalog(env);
+  const tables = new Map<string, StoredTable>();
+  const declared = new Map<string, Declared>();
   const transactions = new WeakMap<Session, Transaction>();
   const lock = new AsyncMutex();
   const transactionLifetimeMs = options.transactionLifetimeMs ?? 60_000;
   let closed = false;
+  let closing: Promise<void> | undefined;
   let sweeping = false;
 
   const sweep = setInterval(() => void sweepExpired(), options.ttlSweepMs ?? 60_000);
@@ -86,32 +104,54 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     });
   }
 
-  function committedTable(name: string): Table {
-    let table = committed.get(name);
-    if (table === undefined) {
-      table = Table.empty();
-      committed.set(name, table);
+  function table(name: string): StoredTable {
+    let stored = tables.get(name);
+    if (stored === undefined) {
+      stored = new StoredTable(env, catalog, name);
+      tables.set(name, stored);
     }
-    return table;
+    return stored;
   }
 
-  async function read<R>(name: string, session: Session | undefined, query: (table: DocumentSet) => R): Promise<R> {
+  /** Applies staged writes in one LMDB transaction; on failure nothing of them is stored. */
+  function commit(staged: Iterable<[string, StagedTable]>): void {
+    assertOpen();
+    try {
+      env.write(() => {
+        for (const [name, view] of staged) table(name).commit(view);
+      });
+    } catch (error) {
+      catalog.load(); // the aborted transaction may have registered collections or flagged indexes
+      throw error;
+    }
+  }
+
+  async function read<R>(name: string, session: Session | undefined, query: (table: DocumentSet | StoredTable) => R): Promise<R> {
     assertOpen();
     const transaction = transactionOf(session);
-    return query(transaction?.tables.get(name) ?? committed.get(name) ?? EMPTY_TABLE);
+    return query(transaction?.tables.get(name) ?? table(name));
   }
 
   async function write<R>(name: string, session: Session | undefined, change: (table: DocumentSet) => R): Promise<R> {
     assertOpen();
     const transaction = transactionOf(session);
-    if (transaction === undefined) return exclusive(() => change(committedTable(name)));
-    let table = transaction.tables.get(name);
-    if (table === undefined) {
-      table = new StagedTable(committedTable(name));
-      transaction.tables.set(name, table);
+    if (transaction === undefined) {
+      const result = await exclusive(() => {
+        const staged = new StagedTable(table(name));
+        const outcome = change(staged);
+        commit([[name, staged]]);
+        return outcome;
+      });
+      await env.durable();
+      return result;
+    }
+    let staged = transaction.tables.get(name);
+    if (staged === undefined) {
+      staged = new StagedTable(table(name));
+      transaction.tables.set(name, staged);
     }
     try {
-      return change(table);
+      return change(staged);
     } catch (error) {
       transaction.failure = error;
       throw error;
@@ -151,8 +191,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
         (result) =>
           finish(() => {
             if (transaction.failure !== undefined) throw transaction.failure;
-            assertOpen();
-            for (const [name, staged] of transaction.tables) committedTable(name).applyStaged(staged.writes);
+            commit(transaction.tables);
             return result;
           }),
         (error: unknown) =>
@@ -171,8 +210,16 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       await lock.runExclusive(() => {
         if (closed) return;
         const now = new Date();
-        for (const table of committed.values()) purgeExpired(table, now);
+        const staged: Array<[string, StagedTable]> = [];
+        for (const name of catalog.names()) {
+          const view = new StagedTable(table(name));
+          stageExpired(table(name), view, now);
+          if (view.writes.size > 0) staged.push([name, view]);
+        }
+        if (staged.length > 0) commit(staged);
       });
+    } catch {
+      // A sweep that could not write (the disk is full) is tried again at the next tick.
     } finally {
       sweeping = false;
     }
@@ -180,35 +227,40 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
 
   function collection<T extends Doc>(def: CollectionDef): Collection<T> {
     const { name } = def;
-    const indexes = declared.get(name) ?? new Map<string, IndexSpec>();
-    for (const index of def.indexes ?? []) indexes.set(index.name, index);
-    declared.set(name, indexes);
-    const copy = (doc: StoredDoc | null | undefined): T | null => (doc ? (toBson(doc) as T) : null);
+    const declaration = declared.get(name) ?? { indexes: new Map<string, IndexSpec>(), retired: new Set<string>() };
+    for (const index of def.indexes ?? []) declaration.indexes.set(index.name, index);
+    for (const retired of def.retiredIndexes ?? []) declaration.retired.add(retired);
+    declared.set(name, declaration);
+    // Documents read from LMDB are fresh objects; staged ones are shared with the transaction, so
+    // what a transaction's reads and writes hand out is a copy.
+    const output = (doc: StoredDoc | null | undefined, session: Session | undefined): T | null =>
+      doc ? ((session === undefined ? doc : toBson(doc)) as T) : null;
     return {
       name,
       insertOne: async (doc: T, options?: OperationOptions) => {
-        await write(name, options?.session, (table) => table.insert(doc));
+        await write(name, options?.session, (staged) => staged.insert(doc));
       },
       findOne: (filter: Filter, options?: FindOptions) =>
-        read(name, options?.session, (table) => copy(table.find({ ...options, filter, limit: 1 })[0])),
+        read(name, options?.session, (view) => output(view.find({ ...options, filter, limit: 1 })[0], options?.session)),
       find: (filter: Filter, options?: FindOptions) =>
-        read(name, options?.session, (table) => table.find({ ...options, filter }).map((doc) => copy(doc) as T)),
+        read(name, options?.session, (view) => view.find({ ...options, filter }).map((doc) => output(doc, options?.session) as T)),
       count: (filter: Filter, options?: OperationOptions) =>
-        read(name, options?.session, (table) => table.find({ filter }).length),
+        read(name, options?.session, (view) => view.find({ filter }).length),
       updateOne: (filter: Filter, update: Update, options?: UpdateOptions) =>
-        write(name, options?.session, (table) => {
-          const { matched, modified, upsertedId } = table.updateFirst(filter, update, { upsert: options?.upsert }, newId);
+        write(name, options?.session, (staged) => {
+          const { matched, modified, upsertedId } = staged.updateFirst(filter, update, { upsert: options?.upsert }, newId);
           return upsertedId === undefined ? { matched, modified } : { matched, modified, upsertedId };
         }),
       findOneAndUpdate: (filter: Filter, update: Update, options?: FindOneAndUpdateOptions) =>
-        write(name, options?.session, (table) => {
-          const outcome = table.updateFirst(filter, update, { upsert: options?.upsert, sort: options?.sort }, newId);
-          return copy(options?.returnDocument === "before" ? outcome.before : outcome.after);
+        write(name, options?.session, (staged) => {
+          const outcome = staged.updateFirst(filter, update, { upsert: options?.upsert, sort: options?.sort }, newId);
+          // The written document is shared with the staged write (and, outside a transaction, with nothing else).
+          return output(options?.returnDocument === "before" ? outcome.before : outcome.after, options?.session);
         }),
       deleteOne: (filter: Filter, options?: OperationOptions) =>
-        write(name, options?.session, (table) => table.deleteMatching(filter, 1)),
+        write(name, options?.session, (staged) => staged.deleteMatching(filter, 1)),
       deleteMany: (filter: Filter, options?: OperationOptions) =>
-        write(name, options?.session, (table) => table.deleteMatching(filter)),
+        write(name, options?.session, (staged) => staged.deleteMatching(filter)),
     };
   }
 
@@ -217,30 +269,40 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
 
     async listCollections() {
       assertOpen();
-      return [...committed.keys()];
+      return catalog.names();
     },
 
     async ensureIndexes() {
       assertOpen();
       await exclusive(() => {
-        for (const [name, indexes] of declared) {
-          if (indexes.size > 0) committedTable(name).enforce(indexes.values());
+        try {
+          env.write(() => {
+            for (const [name, { indexes, retired }] of declared) table(name).enforce([...indexes.values()], [...retired]);
+          });
+        } catch (error) {
+          catalog.load();
+          throw error;
         }
       });
+      await env.durable();
     },
 
     async transaction<R>(work: (session: Session) => Promise<R>): Promise<R> {
       assertOpen();
-      return exclusive(() => runTransaction(work));
+      const result = await exclusive(() => runTransaction(work));
+      await env.durable();
+      return result;
     },
 
     async ping() {
       assertOpen();
     },
 
-    async close() {
+    close() {
       closed = true;
       clearInterval(sweep);
+      closing ??= env.close();
+      return closing;
     },
   };
 }

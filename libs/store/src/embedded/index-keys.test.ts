@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareStrings, compareValues, toBson } from "./bson-values.js";
-import { documentKey, encodeKey, indexPrefix } from "./index-keys.js";
+import { documentKey, encodeKey, idOffset, indexPrefix } from "./index-keys.js";
 
 /**
  * LMDB orders index entries by their bytes; queries, sorts and unique checks rely on that order
@@ -76,6 +76,19 @@ describe("index key encoding", () => {
           const leading = key.values.slice(0, width);
           expect(Buffer.compare(encodeKey(PREFIX, leading, dirs), entry)).toBeLessThanOrEqual(0);
           expect(Buffer.compare(encodeKey(PREFIX, leading, dirs, undefined, true), entry)).toBe(1);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("finds the _id of an entry after its encoded values", () => {
+    fc.assert(
+      fc.property(
+        directions.chain((dirs) => fc.tuple(fc.constant(dirs), keyFor(dirs.length))),
+        ([dirs, key]) => {
+          const entry = encodeKey(PREFIX, key.values, dirs, key.id);
+          expect(entry.toString("utf8", idOffset(entry, PREFIX.length, dirs.length))).toBe(key.id);
         },
       ),
       { numRuns: 2_000 },

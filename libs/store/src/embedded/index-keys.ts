@@ -192,3 +192,45 @@ function writeString(text: string): void {
   writer.byte(END);
   writer.byte(END);
 }
+
+/**
+ * Where the `_id` of an entry key starts: after `prefixLength` bytes and `fields` encoded values
+ * (a field's first byte tells whether it is inverted: tags are below 0x80, inverted ones above).
+ */
+export function idOffset(key: Uint8Array, prefixLength: number, fields: number): number {
+  let at = prefixLength;
+  for (let i = 0; i < fields; i++) at = skipValue(key, at, (key[at] as number) >= 0x80 ? 0xff : 0);
+  return at;
+}
+
+function skipValue(key: Uint8Array, at: number, mask: number): number {
+  const tag = (key[at] as number) ^ mask;
+  at++;
+  switch (tag) {
+    case TAG_NULL:
+      return at;
+    case TAG_NUMBER:
+    case TAG_DATE:
+      return at + 8;
+    case TAG_BOOLEAN:
+      return at + 1;
+    case TAG_STRING:
+      return skipString(key, at, mask);
+    case TAG_ARRAY:
+      while (((key[at] as number) ^ mask) !== END) at = skipValue(key, at, mask);
+      return at + 1;
+    case TAG_OBJECT:
+      while (((key[at] as number) ^ mask) !== END) at = skipValue(key, skipString(key, at + 1, mask), mask);
+      return at + 1;
+    default:
+      throw new Error(`Not an index key: tag ${tag} at byte ${at - 1}`);
+  }
+}
+
+function skipString(key: Uint8Array, at: number, mask: number): number {
+  for (;;) {
+    if (((key[at] as number) ^ mask) !== 0) at++;
+    else if (((key[at + 1] as number) ^ mask) === 0) return at + 2;
+    else at += 2;
+  }
+}

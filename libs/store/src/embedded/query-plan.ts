@@ -1,8 +1,7 @@
 import type { Filter, SortSpec } from "../port.js";
 import { compareValues } from "./bson-values.js";
 import { isOperatorObject } from "./filter-match.js";
-import { HIGH, LOW, type IndexKey } from "./index-key.js";
-import type { IndexTree } from "./index-tree.js";
+import type { KeyBound, StoredIndex } from "./stored-index.js";
 
 /**
  * Picks the index a query walks instead of scanning the whole table, the way MongoDB's planner
@@ -14,9 +13,9 @@ import type { IndexTree } from "./index-tree.js";
  * filter, so a plan can never change what a query returns, only how much it reads.
  */
 export interface QueryPlan {
-  index: IndexTree;
-  low: IndexKey;
-  high: IndexKey;
+  index: StoredIndex;
+  low: KeyBound;
+  high: KeyBound;
   reverse: boolean;
   /** Whether the walk yields documents in the order the query's sort asks for. */
   ordered: boolean;
@@ -27,7 +26,7 @@ interface Bound {
   inclusive: boolean;
 }
 
-export function planQuery(indexes: Iterable<IndexTree>, filter: Filter, sort: SortSpec | undefined): QueryPlan | undefined {
+export function planQuery(indexes: Iterable<StoredIndex>, filter: Filter, sort: SortSpec | undefined): QueryPlan | undefined {
   let best: { plan: QueryPlan; score: number } | undefined;
   for (const index of indexes) {
     if (index.partial) continue;
@@ -37,7 +36,7 @@ export function planQuery(indexes: Iterable<IndexTree>, filter: Filter, sort: So
   return best?.plan;
 }
 
-function planFor(index: IndexTree, filter: Filter, sort: SortSpec | undefined): { plan: QueryPlan; score: number } | undefined {
+function planFor(index: StoredIndex, filter: Filter, sort: SortSpec | undefined): { plan: QueryPlan; score: number } | undefined {
   const prefix: unknown[] = [];
   for (const field of index.fields) {
     const equal = equalityOperand(filter[field]);
@@ -50,11 +49,11 @@ function planFor(index: IndexTree, filter: Filter, sort: SortSpec | undefined): 
   const ordered = sort === undefined || order !== undefined;
   if (prefix.length === 0 && range === undefined && !(sort !== undefined && ordered)) return undefined;
 
-  // In the tree's order a descending field runs from its highest value to its lowest.
+  // In the index's order a descending field runs from its highest value to its lowest.
   const direction = rangeField === undefined ? 1 : (index.directions[prefix.length] as 1 | -1);
   const [first, last] = direction === 1 ? [range?.lower, range?.upper] : [range?.upper, range?.lower];
-  const low = first === undefined ? [...prefix, LOW] : [...prefix, first.value, first.inclusive ? LOW : HIGH];
-  const high = last === undefined ? [...prefix, HIGH] : [...prefix, last.value, last.inclusive ? HIGH : LOW];
+  const low: KeyBound = first === undefined ? { values: prefix, after: false } : { values: [...prefix, first.value], after: !first.inclusive };
+  const high: KeyBound = last === undefined ? { values: prefix, after: true } : { values: [...prefix, last.value], after: last.inclusive };
   const score = prefix.length * 100 + (sort !== undefined && ordered ? 50 : 0) + (range === undefined ? 0 : 10);
   return { plan: { index, low, high, reverse: order === -1, ordered }, score };
 }
@@ -101,7 +100,7 @@ function tighter(current: Bound | undefined, next: Bound, side: 1 | -1): Bound {
  * 1 when the sort follows the index fields after the equality prefix, -1 when it follows them
  * reversed, undefined when the index order is not the sort's (or the index is multikey).
  */
-function sortDirection(index: IndexTree, prefixLength: number, sort: SortSpec): 1 | -1 | undefined {
+function sortDirection(index: StoredIndex, prefixLength: number, sort: SortSpec): 1 | -1 | undefined {
   if (index.multikey) return undefined;
   const entries = Object.entries(sort);
   if (entries.length === 0 || prefixLength + entries.length > index.fields.length) return undefined;

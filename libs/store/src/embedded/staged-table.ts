@@ -3,19 +3,24 @@ import { toBson } from "./bson-values.js";
 import { DocumentSet, type Query, type StoredDoc } from "./document-set.js";
 import { matchesFilter } from "./filter-match.js";
 import { sortDocuments } from "./sort.js";
-import type { Table } from "./table.js";
+import type { StoredTable } from "./stored-table.js";
 
 /**
- * A transaction's view of one committed table: its writes are staged here, by `_id` (`null` for
- * a delete), and reads with the transaction's session see the committed documents with the staged
- * ones in their place. Every write is checked against both when it is made, and the store's lock
- * keeps anything else from writing the committed table meanwhile, so the commit (`Table.applyStaged`)
- * is a plain synchronous apply that cannot fail, and an abort just drops the view.
+ * A view of one stored table in which writes are staged, by `_id` (`null` for a delete), before
+ * they are committed: every write of the store goes through one, in a transaction or not. Reads
+ * see the committed documents with the staged ones in their place. Every write is checked against
+ * both when it is made, and the store's lock keeps anything else from writing the table
+ * meanwhile, so the commit (`StoredTable.commit`) is a plain apply that cannot break an index, and
+ * an abort just drops the view.
  */
 export class StagedTable extends DocumentSet {
   readonly writes = new Map<string, StoredDoc | null>();
+  /** Each staged `_id`'s committed document (undefined when it had none), whose index entries the commit replaces. */
+  readonly originals = new Map<string, StoredDoc | undefined>();
+  /** The top-level fields the staged writes changed per `_id`; null when any may have. */
+  readonly touched = new Map<string, Set<string> | null>();
 
-  constructor(private readonly committed: Table) {
+  constructor(private readonly committed: StoredTable) {
     super();
   }
 
@@ -40,6 +45,7 @@ export class StagedTable extends DocumentSet {
   }
 
   delete(doc: StoredDoc): void {
+    this.remember(doc._id, doc, undefined);
     this.writes.set(doc._id, null);
   }
 
@@ -54,7 +60,21 @@ export class StagedTable extends DocumentSet {
     }
   }
 
-  protected put(_before: StoredDoc | undefined, doc: StoredDoc): void {
+  protected put(before: StoredDoc | undefined, doc: StoredDoc, touched?: ReadonlySet<string>): void {
+    this.remember(doc._id, before, touched);
     this.writes.set(doc._id, doc);
+  }
+
+  /** Notes the committed document the first write of `id` replaces, and the fields each write touched. */
+  private remember(id: string, before: StoredDoc | undefined, touched: ReadonlySet<string> | undefined): void {
+    if (!this.writes.has(id)) {
+      this.originals.set(id, before);
+      this.touched.set(id, touched === undefined ? null : new Set(touched));
+      return;
+    }
+    const fields = this.touched.get(id);
+    if (fields === null || fields === undefined) return;
+    if (touched === undefined) this.touched.set(id, null);
+    else for (const field of touched) fields.add(field);
   }
 }

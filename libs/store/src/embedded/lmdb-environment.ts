@@ -1,0 +1,162 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { open, type Database, type RootDatabase } from "lmdb";
+import { StoreUnavailableError } from "../port.js";
+
+/**
+ * One LMDB environment: the directory an embedded store lives in, with three sub-databases.
+ *
+ * - `documents`: key = collection id + `_id` (index-keys.ts `documentKey`), value = the document
+ *   (MessagePack; lmdb's object cache off, so documents live in the map, not in the V8 heap);
+ * - `indexEntries`: key = index id + encoded field values + `_id`, empty value;
+ * - `metadata`: the catalog (catalog.ts): collections, their ids and their indexes.
+ *
+ * Writes commit synchronously (`write`), on the caller's thread, so they are visible at once and
+ * atomic; the commit does not wait for the disk (LMDB's MDB_NOSYNC), so it costs tens of
+ * microseconds rather than an fdatasync. `durable()` then flushes on the libuv thread pool, and
+ * every commit made while a flush runs shares the next one (group commit). A process killed after
+ * `write` returned loses nothing (the pages are in the kernel's page cache); a write's caller
+ * waits for `durable()` before it learns of success, so what it acknowledged also survives an
+ * operating-system crash. lmdb's overlappingSync would order the flush for power loss too, but it
+ * flushes inside every commit made on the JavaScript thread (≈0.4 ms each, measured), and its
+ * asynchronous commits would make a transaction wait a worker round trip before it may read.
+ */
+export interface LmdbEnvironment {
+  readonly path: string;
+  readonly documents: Database<Record<string, unknown>, Buffer>;
+  readonly indexEntries: Database<Buffer, Buffer>;
+  readonly metadata: Database<unknown, string>;
+  /** Runs `work` in one write transaction: all its writes commit together, or none when it throws. */
+  write<R>(work: () => R): R;
+  /** Resolves once everything committed so far is on disk (at once for a temporary store). */
+  durable(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface EnvironmentOptions {
+  /** The directory; created if missing. Without it, a temporary store whose files vanish with it. */
+  path?: string;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
+  const temporary = options.path === undefined;
+  const path = options.path ?? mkdtempSync(join(tmpdir(), "bayad-store-"));
+  let root: RootDatabase;
+  try {
+    mkdirSync(path, { recursive: true });
+    // noSubdir: a directory named like a file ("data.v1") must still be a directory.
+    // Not useWritemap, though it makes commits ~30 % cheaper: pages written through the map
+    // into a sparse file raise SIGBUS when the disk is full, where pwrite fails with ENOSPC.
+    root = open({ path, noSubdir: false, maxDbs: 3, noSync: true });
+  } catch (error) {
+    throw storageFault(error) ?? error;
+  }
+  // Plain MessagePack maps (no msgpackr records): each document decodes on its own, faster than
+  // with records defined inline. Shared structures would decode 3× faster and store 2.5× smaller,
+  // but msgpackr keeps them in memory ahead of the transaction that stores them, which an abort
+  // would leave out of step.
+  const documents = root.openDB<Record<string, unknown>, Buffer>("documents", { keyEncoding: "binary", cache: false, useRecords: false } as never);
+  const indexEntries = root.openDB<Buffer, Buffer>("index-entries", { keyEncoding: "binary", encoding: "binary", cache: false });
+  const metadata = root.openDB<unknown, string>("metadata", { cache: false });
+  // A temporary store's files are unlinked at once: LMDB keeps working on its open descriptors,
+  // and the kernel frees the space when they close, however the process ends (a test that never
+  // closes its store, a worker killed by the test runner) — nothing is left behind in tmpdir.
+  if (temporary) rmSync(path, { recursive: true, force: true });
+  const flusher = temporary ? undefined : groupFlusher(root);
+
+  return {
+    path,
+    documents,
+    indexEntries,
+    metadata,
+    write<R>(work: () => R): R {
+      let result: R;
+      try {
+        result = root.transactionSync(work);
+      } catch (error) {
+        throw storageFault(error) ?? error;
+      }
+      flusher?.committed();
+      return result;
+    },
+    durable: () => flusher?.flush() ?? Promise.resolve(),
+    async close() {
+      await flusher?.idle();
+      await root.close();
+    },
+  };
+}
+
+/** The empty value of an index entry (everything is in its key). */
+export const NO_VALUE = EMPTY;
+
+/**
+ * Flushes the environment on demand, one flush at a time. A caller waits for a flush that began
+ * after the last commit it may have seen; one arriving while a flush runs waits for the next,
+ * which then covers every commit made in between (group commit). With nothing committed since
+ * the last flush, nobody waits.
+ */
+function groupFlusher(root: RootDatabase): { committed(): void; flush(): Promise<void>; idle(): Promise<void> } {
+  let commits = 0;
+  let flushedThrough = 0;
+  let running: { through: number; done: Promise<void> } | undefined;
+  let queued: Promise<void> | undefined;
+  const sync = (through: number) =>
+    new Promise<void>((resolve, reject) => {
+      // lmdb's sync(callback) flushes on the thread pool (mdb_env_sync, forced); its types omit it.
+      (root as unknown as { sync(done: (error?: unknown) => void): void }).sync((error?: unknown) => {
+        if (error) reject(storageFault(error) ?? new StoreUnavailableError("The embedded store could not flush to disk", { cause: error }));
+        else {
+          flushedThrough = Math.max(flushedThrough, through);
+          resolve();
+        }
+      });
+    });
+  const flush = (): Promise<void> => {
+    const target = commits;
+    if (flushedThrough >= target) return Promise.resolve();
+    if (running === undefined) {
+      const current = { through: target, done: sync(target) };
+      running = current;
+      void current.done.then(
+        () => (running = running === current ? undefined : running),
+        () => (running = running === current ? undefined : running),
+      );
+      return current.done;
+    }
+    if (running.through >= target) return running.done;
+    queued ??= running.done
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        return flush();
+      });
+    return queued;
+  };
+  return {
+    committed: () => void commits++,
+    flush,
+    idle: async () => {
+      await queued?.catch(() => undefined);
+      await running?.done.catch(() => undefined);
+    },
+  };
+}
+
+const STORAGE_FAULT = /ENOSPC|EROFS|EACCES|EPERM|EDQUOT|EIO|MDB_MAP_FULL|No space left|Read-only file system|Permission denied|quota exceeded|Input\/output error/i;
+const STORAGE_ERRNO = new Set([5, 13, 28, 30, 122]); // EIO, EACCES, ENOSPC, EROFS, EDQUOT
+
+/**
+ * A storage failure (full disk, read-only or unreadable files) as StoreUnavailableError, so
+ * services answer 503; undefined for anything else. The LMDB transaction it broke was aborted.
+ */
+export function storageFault(error: unknown): StoreUnavailableError | undefined {
+  if (error instanceof StoreUnavailableError) return error;
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  const known = (typeof code === "number" && STORAGE_ERRNO.has(code)) || STORAGE_FAULT.test(`${String(code)} ${error.message}`);
+  return known ? new StoreUnavailableError(`The embedded store cannot write: ${error.message}`, { cause: error }) : undefined;
+}
