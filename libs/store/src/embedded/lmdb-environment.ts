@@ -54,11 +54,15 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
   } catch (error) {
     throw storageFault(error) ?? error;
   }
-  // Plain MessagePack maps (no msgpackr records): each document decodes on its own, faster than
-  // with records defined inline. Shared structures would decode 3× faster and store 2.5× smaller,
-  // but msgpackr keeps them in memory ahead of the transaction that stores them, which an abort
-  // would leave out of step.
-  const documents = root.openDB<Record<string, unknown>, Buffer>("documents", { keyEncoding: "binary", cache: false, useRecords: false } as never);
+  // msgpackr records with shared structures: each document shape's field names are stored once
+  // (under a key no document has) rather than in every document, which makes documents ~2.5×
+  // smaller and decoding ~3× faster than plain maps (a page of 50 checkouts: ~145 µs, not ~200).
+  const documents = root.openDB<Record<string, unknown>, Buffer>("documents", {
+    keyEncoding: "binary",
+    cache: false,
+    sharedStructuresKey: STRUCTURES_KEY,
+    maxSharedStructures: 512,
+  } as never);
   const indexEntries = root.openDB<Buffer, Buffer>("index-entries", { keyEncoding: "binary", encoding: "binary", cache: false });
   const metadata = root.openDB<unknown, string>("metadata", { cache: false });
   // A temporary store's files are unlinked at once: LMDB keeps working on its open descriptors,
@@ -77,6 +81,7 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
       try {
         result = root.transactionSync(work);
       } catch (error) {
+        forgetUnsavedStructures(documents);
         throw storageFault(error) ?? error;
       }
       flusher?.committed();
@@ -88,6 +93,21 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
       await root.close();
     },
   };
+}
+
+/** Sorts before every document key (those start with a collection id, 1 or more, in four bytes). */
+const STRUCTURES_KEY = Buffer.from([0]);
+
+/**
+ * msgpackr adds a new document shape to its in-memory structures and saves them inside the write
+ * transaction that first uses it. When that transaction aborts, memory holds a structure the
+ * database does not, and later documents of that shape would be stored pointing at it (unreadable
+ * after a restart). msgpackr's `uninitialized` flag makes its next encoding reload the structures
+ * from the database first, as it does itself when a save is refused.
+ */
+function forgetUnsavedStructures(documents: Database<Record<string, unknown>, Buffer>): void {
+  const structures = (documents as unknown as { encoder?: { structures?: { uninitialized?: boolean } } }).encoder?.structures;
+  if (structures !== undefined) structures.uninitialized = true;
 }
 
 /** The empty value of an index entry (everything is in its key). */
