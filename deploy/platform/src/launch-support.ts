@@ -15,6 +15,18 @@ export interface Banner {
   testApiKey: string;
   /** The gateway's internal metrics listener, when there is one to name (one-process mode). */
   metricsUrl?: string;
+  /** DATA_DIR, when the launcher keeps its data (or, with `mongodb`, only its generated secrets) there. */
+  dataDir?: string;
+  /** The stores are in MongoDB (MONGODB_URI, services mode), not in DATA_DIR. */
+  mongodb?: boolean;
+}
+
+/** Where the data lives and how to start afresh. */
+function dataLines({ dataDir, mongodb }: Banner): string[] {
+  if (dataDir === undefined) return [];
+  return mongodb
+    ? [`  Data:          MongoDB (MONGODB_URI); the generated secrets in ${dataDir}/secrets.json (DATA_DIR)`]
+    : [`  Data:          ${dataDir}   (DATA_DIR; to start afresh, stop Bayad and delete it)`];
 }
 
 /** The channels whose codes the development outbox keeps instead of sending (their sender left at `dev`). */
@@ -33,7 +45,8 @@ export function bannerLines(banner: Banner, env: NodeJS.ProcessEnv): string[] {
     `  Gateway URL:   ${gatewayUrl}`,
     `  API docs:      ${gatewayUrl}/docs`,
     ...(banner.metricsUrl ? [`  Metrics:       ${banner.metricsUrl}   (internal listener, METRICS_PORT; not on the gateway's port)`] : []),
-    `  Admin key:     ${banner.adminApiKey}${banner.adminApiKeyGenerated ? "   (generated; set ADMIN_API_KEY to choose one)" : ""}`,
+    ...dataLines(banner),
+    `  Admin key:     ${banner.adminApiKey}${banner.adminApiKeyGenerated ? `   (${banner.dataDir ? "generated once, kept in DATA_DIR" : "generated"}; set ADMIN_API_KEY to choose one)` : ""}`,
     `  Test API key:  ${testApiKey}   (project ${banner.projectId})`,
     "",
     `  Try: curl -H "Authorization: Bearer ${testApiKey}" ${gatewayUrl}/api/v1/payments/capabilities`,

@@ -1,7 +1,8 @@
 import type { Logger, Registry, RunningServer } from "@bayad/kit";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
 import { serviceNames, startService, type ServiceConfigs, type ServiceName } from "./services-mode/components.js";
+import { componentStorePath, openEmbeddedStore } from "./data-dir/data-dir.js";
 
 /** The services of the one-process platform, running on the thread that started them. */
 export interface LocalServices {
@@ -20,6 +21,8 @@ export interface LocalServicesOptions {
   /** NATS JetStream when set; else an in-process bus with the same guarantees. */
   natsUrl?: string;
   eventsNamespace?: string;
+  /** The platform's DATA_DIR, opened by its launcher: each store in its own directory there. Else temporary stores. */
+  dataDir?: string;
   logger: Logger;
   metrics: Registry;
 }
@@ -27,7 +30,10 @@ export interface LocalServicesOptions {
 /** Starts every service on this thread, each on its own loopback gRPC port with its own embedded store. */
 export async function startLocalServices(options: LocalServicesOptions): Promise<LocalServices> {
   const { logger } = options;
-  const stores = Object.fromEntries(serviceNames.map((name) => [name, createEmbeddedStore()])) as Record<ServiceName, Store>;
+  const { dataDir } = options;
+  const stores = Object.fromEntries(
+    serviceNames.map((name) => [name, openEmbeddedStore(dataDir && componentStorePath(dataDir, name))]),
+  ) as Record<ServiceName, Store>;
   const bus = options.natsUrl
     ? await connectJetStreamBus({ url: options.natsUrl, namespace: options.eventsNamespace, logger: logger.child({ component: "bus" }) })
     : createInProcessBus();

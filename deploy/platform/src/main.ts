@@ -1,16 +1,18 @@
 import { startPlatform } from "./platform.js";
 import { exitOnStartError, printBanner, stopOnSignals } from "./launch-support.js";
+import { dataDirFromEnv } from "./data-dir/data-dir.js";
 
-/** `npm start`: the whole platform in one process, then the three things a developer needs. */
+/** `npm start`: the whole platform in one process, its data in DATA_DIR, then the three things a developer needs. */
 async function main(): Promise<void> {
-  const platform = await startPlatform();
-  printBanner({ title: "Bayad is running (all services in one process, embedded store: data lasts until it stops).", ...platform });
+  const platform = await startPlatform({ dataDir: dataDirFromEnv(process.env) });
+  // Before the banner: whoever reads it may stop the platform at once.
   stopOnSignals({
     stop(signal) {
       process.stdout.write(`${signal}: stopping…\n`);
       return platform.close();
     },
   });
+  printBanner({ title: "Bayad is running (all services in one process).", ...platform });
 }
 
 main().catch((error: unknown) => exitOnStartError(error));

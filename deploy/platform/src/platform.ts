@@ -1,7 +1,10 @@
-import { createLogger, createMetricsRegistry, envEnum, type Logger } from "@bayad/kit";
-import { createEmbeddedStore, type Store } from "@bayad/store";
-import { readGatewayConfig, startGateway, type GatewayConfig, type GatewayOptions, type ServiceAddress } from "@bayad/gateway";
-import { readServiceConfigs, serviceNames, type ServiceName } from "./services-mode/components.js";
+import { createLogger, createMetricsRegistry, envEnum, envOptional, type Logger } from "@bayad/kit";
+import type { Store } from "@bayad/store";
+import { readGatewayConfig, startGateway, type GatewayConfig, type GatewayOptions, type RunningGateway, type ServiceAddress } from "@bayad/gateway";
+import { componentNames, readServiceConfigs, serviceNames, type ServiceName } from "./services-mode/components.js";
+import { componentStorePath, openDataDir, openEmbeddedStore, type DataDir } from "./data-dir/data-dir.js";
+import { drawSecrets, secretNames } from "./data-dir/generated-secrets.js";
+import type { DefaultProject } from "./data-dir/secrets-file.js";
 import { runWithServices, startLocalServices, type LocalServices } from "./local-services.js";
 import { startServicesWorker } from "./services-thread/services-worker.js";
 
@@ -11,6 +14,13 @@ export type ServicesThread = "worker" | "main";
 export interface PlatformOptions {
   /** Configuration as environment variables (PORT, ADMIN_API_KEY, …); defaults to process.env. */
   env?: Record<string, string | undefined>;
+  /**
+   * DATA_DIR (`npm start` passes it): where the platform keeps every component's store, the
+   * secrets it generated and its default project, so that a restart finds them again; held by
+   * this process alone while it runs. Without it, the stores are temporary (removed when they
+   * close) and the secrets drawn for this run: tests and benchmarks.
+   */
+  dataDir?: string;
   logger?: Logger;
   /** Overrides PLATFORM_SERVICES_THREAD. */
   servicesThread?: ServicesThread;
@@ -26,10 +36,13 @@ export interface RunningPlatform {
    */
   metricsUrl: string;
   adminApiKey: string;
+  /** True when ADMIN_API_KEY was unset: the key was generated (and, with a DATA_DIR, kept there). */
   adminApiKeyGenerated: boolean;
-  /** A project made at start, with a ready test-mode API key. */
+  /** A project made at the first start (kept in DATA_DIR for the next), with a ready test-mode API key. */
   projectId: string;
   testApiKey: string;
+  /** DATA_DIR, when the platform has one. */
+  dataDir?: string;
   config: GatewayConfig;
   servicesThread: ServicesThread;
   /** The gateway's own store (projects, API keys, signing keys, idempotency records), on the main thread. */
@@ -71,8 +84,30 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const env = options.env ?? process.env;
   // The one-process platform is the development setup, so its token issuer is on unless
   // DEV_TOKEN_ISSUER says otherwise; everywhere else the gateway's default (off) holds.
-  const config = readGatewayConfig({ DEV_TOKEN_ISSUER: "on", ...env });
-  const configs = readServiceConfigs(env);
+  const gatewayEnv = { DEV_TOKEN_ISSUER: "on", ...env };
+  // Every setting is checked before DATA_DIR is touched, so that a bad one is reported as itself.
+  readGatewayConfig(gatewayEnv);
+  readServiceConfigs(env);
+  const data = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, componentNames);
+  try {
+    return await startOn(data, env, gatewayEnv, options);
+  } catch (error) {
+    await data?.close();
+    throw error;
+  }
+}
+
+async function startOn(
+  data: DataDir | undefined,
+  env: Record<string, string | undefined>,
+  gatewayEnv: Record<string, string | undefined>,
+  options: PlatformOptions,
+): Promise<RunningPlatform> {
+  // Secrets left unset are the ones kept in DATA_DIR (drawn there on the first start), so that
+  // the admin key, and whatever the secrets key or seal, are the same after a restart.
+  const secrets = data ? await data.secretsFor(secretNames, env) : drawSecrets(secretNames, env);
+  const config = readGatewayConfig({ ...gatewayEnv, ...secrets });
+  const configs = readServiceConfigs({ ...env, ...secrets });
   const rpc = envEnum(env, "PLATFORM_RPC", ["in-process", "http2"], "in-process");
   const servicesThread = options.servicesThread ?? envEnum<ServicesThread>(env, "PLATFORM_SERVICES_THREAD", ["worker", "main"], "worker");
   const logLevel = env.LOG_LEVEL ?? "warn";
@@ -80,7 +115,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const events = { natsUrl: env.NATS_URL || undefined, eventsNamespace: env.EVENTS_NAMESPACE };
   // The process metrics and the gateway's, served on the gateway's metrics listener with the services'.
   const metrics = createMetricsRegistry();
-  const gatewayStore = createEmbeddedStore();
+  const gatewayStore = openEmbeddedStore(data && componentStorePath(data.path, "gateway"));
 
   const startFront = async (services: Record<ServiceName, ServiceAddress>, moreMetrics?: GatewayOptions["moreMetrics"]) => {
     const gateway = await startGateway({
@@ -92,15 +127,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       moreMetrics,
       afterOutcome: options.afterOutcome,
     });
-    const project = await gateway.admin.projects.create("Default project");
-    const key = await gateway.admin.apiKeys.issue(project.projectId, "test");
+    const project = await defaultProject(gateway, data);
     const front = {
       gatewayUrl: gateway.url,
       metricsUrl: gateway.metricsUrl!,
       adminApiKey: config.adminApiKey,
-      adminApiKeyGenerated: config.adminApiKeyGenerated,
-      projectId: project.projectId,
-      testApiKey: key.apiKey,
+      adminApiKeyGenerated: envOptional(env, "ADMIN_API_KEY") === undefined,
+      ...project,
+      dataDir: data?.path,
       config,
       gatewayStore,
     };
@@ -110,7 +144,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     Object.fromEntries(serviceNames.map((name) => [name, of(name)])) as Record<ServiceName, ServiceAddress>;
 
   if (servicesThread === "main") {
-    const local = await startLocalServices({ configs, ...events, logger, metrics });
+    const local = await startLocalServices({ configs, ...events, dataDir: data?.path, logger, metrics });
     const { gateway, front } = await startFront(
       addresses((name) => (rpc === "http2" ? local.services[name].url : local.services[name].transport)),
     ).catch(async (error: unknown) => {
@@ -130,12 +164,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         // Services flush their outboxes as they stop, so the bus closes after them.
         await local.close();
         await gatewayStore.close();
+        await data?.close();
       },
     };
     return platform;
   }
 
-  const worker = await startServicesWorker({ configs, ...events, logLevel: options.logger?.level ?? logLevel, logger });
+  const worker = await startServicesWorker({ configs, ...events, dataDir: data?.path, logLevel: options.logger?.level ?? logLevel, logger });
   const started = await startFront(
     addresses((name) => (rpc === "http2" ? worker.urls[name] : worker.transport)),
     () => worker.metrics(),
@@ -151,8 +186,23 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       await started.gateway.close();
       await worker.close();
       await gatewayStore.close();
+      await data?.close();
     },
   };
+}
+
+/**
+ * The project and test key the banner prints: those kept in DATA_DIR while the key still works
+ * (its store was not deleted, the key not revoked), else a new project, kept for the next start.
+ */
+async function defaultProject(gateway: RunningGateway, data: DataDir | undefined): Promise<DefaultProject> {
+  const kept = data?.defaultProject;
+  if (kept && (await gateway.admin.apiKeys.verify(kept.testApiKey))?.projectId === kept.projectId) return kept;
+  const project = await gateway.admin.projects.create("Default project");
+  const key = await gateway.admin.apiKeys.issue(project.projectId, "test");
+  const made = { projectId: project.projectId, testApiKey: key.apiKey };
+  await data?.keepDefaultProject(made);
+  return made;
 }
 
 export type { LocalServices } from "./local-services.js";

@@ -6,6 +6,8 @@ export interface OpenStoreOptions {
   /** When set, the MongoDB store; otherwise the embedded in-process one. */
   mongodbUri?: string;
   database: string;
+  /** The embedded store's directory (DATA_DIR); without it, a temporary one removed at close. */
+  dataDir?: string;
 }
 
 /**
@@ -14,7 +16,7 @@ export interface OpenStoreOptions {
  * the caller's `ensureIndexes`, once every collection has been declared.
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  if (options.mongodbUri === undefined) return createEmbeddedStore();
+  if (options.mongodbUri === undefined) return createEmbeddedStore(options.dataDir === undefined ? {} : { path: options.dataDir });
   const store = createMongoStore({ uri: options.mongodbUri, database: options.database });
   try {
     await store.ping();

@@ -1,40 +1,30 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { oneProcessNodeFlags } from "../node-flags.js";
-
-const main = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+import { launchPlatform as launchWith, waitFor } from "../test-support/platform-process.js";
 
 function startScript(packageJson: string): string {
   return (JSON.parse(readFileSync(new URL(packageJson, import.meta.url), "utf8")) as { scripts: { start: string } }).scripts.start;
 }
 
-function launch(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [...oneProcessNodeFlags, main], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitFor(read: () => string, pattern: RegExp, exited: Promise<unknown>): Promise<RegExpMatchArray> {
-  let done = false;
-  void exited.then(() => (done = true));
-  for (;;) {
-    const match = read().match(pattern);
-    if (match) return match;
-    if (done) throw new Error(`the process exited before printing ${pattern}:\n${read()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe("npm start (the all-in-one launcher)", () => {
   let running: ChildProcess | undefined;
-  afterEach(() => {
+  // A DATA_DIR of the test's own, never the repository's .bayad.
+  let parent: string;
+  let dataDir: string;
+  const launch = (env: Record<string, string>) => launchWith({ DATA_DIR: dataDir, ...env });
+  beforeEach(() => {
+    parent = mkdtempSync(join(tmpdir(), "bayad-npm-start-"));
+    dataDir = join(parent, "data");
+  });
+  afterEach(async () => {
     running?.kill("SIGKILL");
+    if (running && running.exitCode === null && running.signalCode === null) await new Promise((resolve) => running!.once("exit", resolve));
     running = undefined;
+    rmSync(parent, { recursive: true, force: true });
   });
 
   it("runs the launcher with the one-process Node.js flags (the benchmark starts it with the same)", () => {
@@ -47,6 +37,7 @@ describe("npm start (the all-in-one launcher)", () => {
     const { child, output, exited } = launch({ PORT: "0", METRICS_PORT: "0" });
     running = child;
     const [, url] = await waitFor(output, /Gateway URL:\s+(http:\/\/\S+)/, exited);
+    expect((await waitFor(output, /Data:\s+(\S+)/, exited))[1]).toBe(dataDir);
     const [, metricsUrl] = await waitFor(output, /Metrics:\s+(http:\/\/\S+)/, exited);
     const [, adminKey] = await waitFor(output, /Admin key:\s+(\S+)/, exited);
     const [, apiKey] = await waitFor(output, /Test API key:\s+(sk_test_\S+)/, exited);
@@ -74,5 +65,7 @@ describe("npm start (the all-in-one launcher)", () => {
     running = child;
     expect(await exited).toBe(1);
     expect(output().trim()).toBe('Configuration error: PORT must be an integer from 0 to 65535, got "eighty"');
+    // Settings are checked before DATA_DIR is made.
+    expect(existsSync(dataDir)).toBe(false);
   });
 });

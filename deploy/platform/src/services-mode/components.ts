@@ -10,7 +10,7 @@ import { readOtpConfig, startOtpServer, type OtpConfig } from "@bayad/otp-servic
 import type { DescService } from "@bufbuild/protobuf";
 import { BillingService, LinksService, OtpService, PaymentsService, RecordsService } from "@bayad/proto";
 import type { RunningComponent } from "./process-lifecycle.js";
-import { busFromEnv, listenFromEnv, serveMetricsFromEnv, storeFromEnv } from "./infrastructure.js";
+import { busFromEnv, dataFromEnv, listenFromEnv, serveMetricsFromEnv } from "./infrastructure.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -112,30 +112,37 @@ function requiredUrl(env: Env, name: string): string {
 
 /**
  * Starts one component from its environment only. Everything that can be checked before
- * listening is (configuration first, then the store and the bus), so a bad setting stops the
- * process before it accepts anything.
+ * listening is (configuration first, then DATA_DIR and the store, then the bus), so a bad setting
+ * stops the process before it accepts anything. Its configuration is read again with the secrets
+ * kept in DATA_DIR for the variables left unset.
  */
 export async function startComponent(name: ComponentName, env: Env, logger: Logger): Promise<RunningComponent> {
   const metrics = createMetricsRegistry();
   if (name === "gateway") {
-    const config = readGatewayConfig(env);
+    readGatewayConfig(env);
     const addresses = Object.fromEntries(serviceNames.map((service) => [service, requiredUrl(env, serviceUrlVariable(service))])) as Record<
       ServiceName,
       string
     >;
-    const store = await storeFromEnv(env, name, logger);
-    const gateway = await startGateway({ config, store, services: addresses, logger, metrics });
+    const data = await dataFromEnv(env, name, logger);
+    const config = readGatewayConfig({ ...env, ...data.secrets });
+    const gateway = await startGateway({ config, store: data.store, services: addresses, logger, metrics }).catch(async (error: unknown) => {
+      await data.close();
+      throw error;
+    });
     return {
       async close() {
         await gateway.close();
-        await store.close();
+        await data.close();
       },
     };
   }
 
-  const config = readServiceConfig(name, env);
+  readServiceConfig(name, env);
   const listen = listenFromEnv(env, 50051);
-  const store = await storeFromEnv(env, name, logger);
+  const data = await dataFromEnv(env, name, logger);
+  const config = readServiceConfig(name, { ...env, ...data.secrets });
+  const store = data.store;
   const bus = services[name].bus ? await busFromEnv(env, logger) : undefined;
   const server = await startService(name, { config, store, bus, logger, metrics, host: listen.host, port: listen.port });
   const metricsServer = await serveMetricsFromEnv(env, metrics, listen.host);
@@ -147,7 +154,7 @@ export async function startComponent(name: ComponentName, env: Env, logger: Logg
       await server.close();
       await metricsServer.close();
       await bus?.close();
-      await store.close();
+      await data.close();
     },
   };
 }

@@ -1,15 +1,56 @@
+import { resolve } from "node:path";
 import { ConfigError, envInt, envOptional, envString, envUrl, serveMetrics, type Logger, type MetricsServer, type Registry } from "@bayad/kit";
 import { openStore, type Store } from "@bayad/store";
 import { connectJetStreamBus, type EventBus } from "@bayad/events";
+import { openDataDir, type DataDir } from "../data-dir/data-dir.js";
+import { reason } from "../data-dir/data-dir-lock.js";
+import { componentSecrets, drawSecrets } from "../data-dir/generated-secrets.js";
+import type { ComponentName } from "./components.js";
 
 type Env = Record<string, string | undefined>;
 
-/** The component's store: MongoDB when MONGODB_URI is set, else an embedded one (data in memory). */
-export async function storeFromEnv(env: Env, component: string, logger: Logger): Promise<Store> {
+/** Where a component's process keeps what it must find again after a restart. */
+export interface ComponentData {
+  store: Store;
+  /** Values for the component's secret variables left unset: kept in DATA_DIR, else drawn for this run. */
+  secrets: Env;
+  /** Closes the store, then lets another process have DATA_DIR. */
+  close(): Promise<void>;
+}
+
+/**
+ * The component's store: MongoDB when MONGODB_URI is set; else an embedded store in DATA_DIR
+ * (the directory itself, held by this process alone, with the secrets it generated in its
+ * secrets.json); else a temporary embedded store, gone when the process stops.
+ */
+export async function dataFromEnv(env: Env, component: ComponentName, logger: Logger): Promise<ComponentData> {
   const mongodbUri = envUrl(env, "MONGODB_URI");
   const database = envString(env, "MONGODB_DATABASE", `bayad_${component}`);
-  if (!mongodbUri) logger.warn("MONGODB_URI is not set: using an embedded store (data lasts until the process stops)");
-  return openStore({ mongodbUri, database });
+  const dataDirSetting = envOptional(env, "DATA_DIR");
+  const names = componentSecrets[component];
+  if (mongodbUri || dataDirSetting === undefined) {
+    if (!mongodbUri) logger.warn("neither MONGODB_URI nor DATA_DIR is set: using a temporary embedded store (its data is deleted when the process stops)");
+    const store = await openStore({ mongodbUri, database });
+    return { store, secrets: drawSecrets(names, env), close: () => store.close() };
+  }
+  const data: DataDir = await openDataDir(resolve(dataDirSetting));
+  try {
+    const secrets = await data.secretsFor(names, env);
+    const store = await openStore({ database, dataDir: data.path }).catch((error: unknown) => {
+      throw new ConfigError("DATA_DIR", `${data.path} cannot be opened as a store (${reason(error)})`);
+    });
+    return {
+      store,
+      secrets,
+      async close() {
+        await store.close();
+        await data.close();
+      },
+    };
+  } catch (error) {
+    await data.close();
+    throw error;
+  }
 }
 
 /** NATS JetStream; services that publish or consume events cannot run without it. */

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
-import { ConfigError, envInt, randomBase62 } from "@bayad/kit";
+import { ConfigError, envInt, envOptional, envUrl } from "@bayad/kit";
 import { componentNames, serviceNames, serviceUrlVariable, type ComponentName } from "./components.js";
+import { componentStorePath, openDataDir, type DataDir } from "../data-dir/data-dir.js";
+import { drawSecrets, secretNames } from "../data-dir/generated-secrets.js";
+import type { DefaultProject } from "../data-dir/secrets-file.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -33,9 +36,13 @@ export interface ServicesMode {
   gatewayUrl: string;
   adminApiKey: string;
   adminApiKeyGenerated: boolean;
-  /** A project made once the platform was ready, with a ready test-mode API key. */
+  /** A project made once the platform was ready on its first start (kept in DATA_DIR), with a ready test-mode API key. */
   projectId: string;
   testApiKey: string;
+  /** DATA_DIR, when the launcher was given one. */
+  dataDir?: string;
+  /** The stores are in MongoDB (MONGODB_URI): DATA_DIR holds only the launcher's secrets. */
+  mongodb: boolean;
   /** Each component's Prometheus endpoint, on its METRICS_PORT. */
   metricsUrls: Map<ComponentName, string>;
   /** Each component's process, for operators' scripts and tests (e.g. SIGTERM one of them). */
@@ -50,24 +57,37 @@ export interface LaunchOptions {
   env: Env;
   /** Where each process's output goes, a line at a time, prefixed with its name. */
   output?: (name: ComponentName, line: string) => void;
+  /**
+   * DATA_DIR (`npm run start:services` passes it), held by the launcher while it runs: it keeps
+   * the secrets it generated and its default project there, and each process without
+   * MONGODB_URI gets `DATA_DIR/<component>` as its own DATA_DIR, for its store. Without it, the
+   * stores are temporary and the secrets drawn for this launch.
+   */
+  dataDir?: string;
 }
 
 /**
  * Services mode on one machine: every service and the gateway as separate processes, each
  * configured only by environment variables, talking gRPC to each other and events over NATS.
- * Secrets the processes must share (sandbox pages, cursors, OTP hashes, the gateway's) are drawn once here.
- * The gateway listens on PORT (default 8080; 0 picks a free port), the services on free ports.
+ * Secrets the processes must share (sandbox pages, cursors, OTP hashes, the gateway's) are drawn once here
+ * (and kept in DATA_DIR). The gateway listens on PORT (default 8080; 0 picks a free port), the services on free ports.
  */
 export async function launchServicesMode(options: LaunchOptions): Promise<ServicesMode> {
   const base = options.env;
   if (!base.NATS_URL) throw new ConfigError("NATS_URL", "is required for services mode (e.g. nats://127.0.0.1:4222)");
-  const shared: Env = {
-    SANDBOX_SECRET: base.SANDBOX_SECRET ?? randomBase62(32),
-    RECORDS_CURSOR_SECRET: base.RECORDS_CURSOR_SECRET ?? randomBase62(40),
-    OTP_HASH_SECRET: base.OTP_HASH_SECRET ?? randomBase62(40),
-    ADMIN_API_KEY: base.ADMIN_API_KEY ?? `adm_${randomBase62(32)}`,
-    GATEWAY_SECRET: base.GATEWAY_SECRET ?? randomBase62(43),
-  };
+  const mongodb = envUrl(base, "MONGODB_URI") !== undefined;
+  const data = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, mongodb ? [] : componentNames);
+  try {
+    return await launch(options, data, mongodb);
+  } catch (error) {
+    await data?.close();
+    throw error;
+  }
+}
+
+async function launch(options: LaunchOptions, data: DataDir | undefined, mongodb: boolean): Promise<ServicesMode> {
+  const base = options.env;
+  const shared: Env = data ? await data.secretsFor(secretNames, base) : drawSecrets(secretNames, base);
   // Drawn together before any process starts: a gRPC port for each service, a metrics port for
   // each component, and the gateway's when PORT is 0.
   const drawn = await freePorts(serviceNames.length * 2 + 2);
@@ -85,6 +105,9 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
   for (const name of componentNames) {
     const metricsPort = metricsPorts.get(name)!;
     const env: Env = { ...base, ...shared, PORT: String(ports.get(name)), METRICS_PORT: String(metricsPort), ...serviceUrls };
+    // Each embedded store in a directory of its own, which its process holds; none without DATA_DIR (temporary stores).
+    delete env.DATA_DIR;
+    if (data && !mongodb) env.DATA_DIR = componentStorePath(data.path, name);
     metricsUrls.set(name, `http://127.0.0.1:${metricsPort}/metrics`);
     const child = spawn(process.execPath, [runService, name], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     for (const stream of [child.stdout, child.stderr]) {
@@ -104,18 +127,21 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
   const stop = async () => {
     for (const child of processes.values()) if (child.exitCode === null) child.kill("SIGTERM");
     await Promise.all(exits.values());
+    await data?.close();
   };
   const gatewayUrl = urlOf("gateway");
-  const adminApiKey = shared.ADMIN_API_KEY!;
+  const adminApiKey = envOptional({ ...base, ...shared }, "ADMIN_API_KEY")!;
   try {
     await waitUntilReady(gatewayUrl, [...exits.entries()]);
-    const { projectId, testApiKey } = await createDefaultProject(gatewayUrl, adminApiKey);
+    const { projectId, testApiKey } = await defaultProject(gatewayUrl, adminApiKey, data);
     return {
       gatewayUrl,
       adminApiKey,
-      adminApiKeyGenerated: base.ADMIN_API_KEY === undefined,
+      adminApiKeyGenerated: envOptional(base, "ADMIN_API_KEY") === undefined,
       projectId,
       testApiKey,
+      dataDir: data?.path,
+      mongodb,
       metricsUrls,
       processes,
       exited: (name) => exits.get(name)!,
@@ -127,8 +153,21 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
   }
 }
 
+/** The project and test key kept in DATA_DIR while the key still works, else a new one, kept for the next launch. */
+async function defaultProject(gatewayUrl: string, adminApiKey: string, data: DataDir | undefined): Promise<DefaultProject> {
+  const kept = data?.defaultProject;
+  if (kept) {
+    const probe = await fetch(`${gatewayUrl}/api/v1/payments/capabilities`, { headers: { Authorization: `Bearer ${kept.testApiKey}` } });
+    await probe.body?.cancel();
+    if (probe.status === 200) return kept;
+  }
+  const made = await createDefaultProject(gatewayUrl, adminApiKey);
+  await data?.keepDefaultProject(made);
+  return made;
+}
+
 /** A project with a test-mode API key, made through the admin API as an operator would. */
-async function createDefaultProject(gatewayUrl: string, adminApiKey: string): Promise<{ projectId: string; testApiKey: string }> {
+async function createDefaultProject(gatewayUrl: string, adminApiKey: string): Promise<DefaultProject> {
   const admin = async (path: string, body: unknown) => {
     const response = await fetch(`${gatewayUrl}${path}`, {
       method: "POST",

@@ -18,7 +18,7 @@ export interface ServicesWorkerData extends Omit<LocalServicesOptions, "logger" 
 /** The worker's first message: its services are listening (or they could not start). */
 export type WorkerStarted =
   | { kind: "started"; urls: Record<ServiceName, string> }
-  | { kind: "failed"; message: string };
+  | { kind: "failed"; message: string; /** Set when a setting was at fault (a ConfigError's variable). */ variable?: string };
 
 export type ControlRequest =
   | { id: number; kind: "metrics" }

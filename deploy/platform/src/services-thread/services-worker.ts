@@ -1,6 +1,6 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import type { Transport } from "@connectrpc/connect";
-import { createPortTransport, type Logger } from "@bayad/kit";
+import { ConfigError, createPortTransport, type Logger } from "@bayad/kit";
 import type { ServiceName } from "../services-mode/components.js";
 import type { ControlReply, ControlRequest, ServicesWorkerData, WorkerStarted } from "./protocol.js";
 
@@ -45,6 +45,8 @@ export async function startServicesWorker(options: ServicesWorkerOptions): Promi
   if (started.kind === "failed") {
     await worker.terminate();
     channel.port1.close();
+    // A bad setting (DATA_DIR, …) stays the one line that names it.
+    if (started.variable) throw new ConfigError(started.variable, started.message.slice(started.variable.length + 1));
     throw new Error(`the services could not start: ${started.message}`);
   }
 

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { createLogger, Registry, servePortCalls } from "@bayad/kit";
+import { ConfigError, createLogger, Registry, servePortCalls } from "@bayad/kit";
 import { Health } from "@bayad/proto";
 import { runWithServices, startLocalServices, type LocalServices } from "../local-services.js";
 import { serviceDescriptors, serviceNames, type ServiceName } from "../services-mode/components.js";
@@ -50,6 +50,7 @@ start().then(
     port.postMessage({ kind: "started", urls } satisfies WorkerStarted);
   },
   (error: unknown) => {
-    port.postMessage({ kind: "failed", message: error instanceof Error ? error.message : String(error) } satisfies WorkerStarted);
+    const variable = error instanceof ConfigError ? error.variable : undefined;
+    port.postMessage({ kind: "failed", message: error instanceof Error ? error.message : String(error), variable } satisfies WorkerStarted);
   },
 );

@@ -109,8 +109,11 @@ export function startGatewayReplica(platform: InThreadPlatform): Promise<Running
   });
 }
 
-/** A client of a running platform's API that checks every response against the OpenAPI document. */
-export function apiClientFor(platform: RunningPlatform) {
+/**
+ * A client of a running platform's API that checks every response against the OpenAPI document
+ * (of a platform in this process, or one whose banner a test read).
+ */
+export function apiClientFor(platform: Pick<RunningPlatform, "gatewayUrl" | "testApiKey" | "adminApiKey">) {
   async function request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { ...options.headers };
     const credential = options.credential === undefined ? platform.testApiKey : options.credential;

@@ -1,0 +1,44 @@
+import { envOptional, randomBase62, type Env } from "@bayad/kit";
+import type { ComponentName } from "../services-mode/components.js";
+
+/**
+ * The secrets a launcher draws when their variable is unset, each long enough for its reader.
+ * With a DATA_DIR they are drawn once and kept in its secrets.json (data-dir.ts), so that what
+ * they key or seal (API access, idempotency records, signing keys, OTP codes, cursors, sandbox
+ * pages) still opens after a restart.
+ */
+export const generatedSecrets = {
+  ADMIN_API_KEY: () => `adm_${randomBase62(32)}`,
+  GATEWAY_SECRET: () => randomBase62(43),
+  SANDBOX_SECRET: () => randomBase62(43),
+  OTP_HASH_SECRET: () => randomBase62(43),
+  RECORDS_CURSOR_SECRET: () => randomBase62(43),
+} as const satisfies Record<string, () => string>;
+
+export type SecretName = keyof typeof generatedSecrets;
+
+export const secretNames = Object.keys(generatedSecrets) as SecretName[];
+
+export function isSecretName(name: string): name is SecretName {
+  return Object.hasOwn(generatedSecrets, name);
+}
+
+/** The secrets each component reads: a component's own process keeps only these. */
+export const componentSecrets: Record<ComponentName, readonly SecretName[]> = {
+  gateway: ["ADMIN_API_KEY", "GATEWAY_SECRET"],
+  payments: ["SANDBOX_SECRET"],
+  billing: ["SANDBOX_SECRET"],
+  links: ["SANDBOX_SECRET"],
+  records: ["RECORDS_CURSOR_SECRET"],
+  otp: ["OTP_HASH_SECRET"],
+};
+
+/** The names among `names` that `env` leaves unset (or blank, as the config readers see it). */
+export function unsetSecrets(names: readonly SecretName[], env: Env): SecretName[] {
+  return names.filter((name) => envOptional(env, name) === undefined);
+}
+
+/** Values for this run only, for the names `env` leaves unset (no DATA_DIR: temporary stores, tests). */
+export function drawSecrets(names: readonly SecretName[], env: Env): Env {
+  return Object.fromEntries(unsetSecrets(names, env).map((name) => [name, generatedSecrets[name]()]));
+}
