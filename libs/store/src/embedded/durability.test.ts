@@ -62,6 +62,14 @@ describe("createEmbeddedStore with a path", () => {
     }
   });
 
+  it("refuses a second store on a directory already open in this process, and opens it once the first closed", async () => {
+    const path = freshDirectory();
+    const first = createEmbeddedStore({ path });
+    expect(() => createEmbeddedStore({ path: `${path}/.` })).toThrow(/already open in this process/);
+    await first.close();
+    await createEmbeddedStore({ path }).close();
+  });
+
   it("reads after a restart a document of a shape first seen by a commit that aborted", async () => {
     const path = freshDirectory();
     const first = createEmbeddedStore({ path });

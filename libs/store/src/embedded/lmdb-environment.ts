@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { StoreUnavailableError } from "../port.js";
 
@@ -41,9 +41,15 @@ export interface EnvironmentOptions {
 
 const EMPTY = Buffer.alloc(0);
 
+/** The directories of the stores open in this process. */
+const openPaths = new Set<string>();
+
 export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
   const temporary = options.path === undefined;
-  const path = options.path ?? mkdtempSync(join(tmpdir(), "bayad-store-"));
+  const path = options.path === undefined ? mkdtempSync(join(tmpdir(), "bayad-store-")) : resolve(options.path);
+  // lmdb would hand a second open the same environment, but each store keeps its own catalog and
+  // lock: two on one directory would allocate the same ids and break each other's uniqueness.
+  if (openPaths.has(path)) throw new Error(`The embedded store in ${path} is already open in this process`);
   let root: RootDatabase;
   try {
     mkdirSync(path, { recursive: true });
@@ -54,6 +60,7 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
   } catch (error) {
     throw storageFault(error) ?? error;
   }
+  openPaths.add(path);
   // msgpackr records with shared structures: each document shape's field names are stored once
   // (under a key no document has) rather than in every document, which makes documents ~2.5×
   // smaller and decoding ~3× faster than plain maps (a page of 50 checkouts: ~145 µs, not ~200).
@@ -91,6 +98,7 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
     async close() {
       await flusher?.idle();
       await root.close();
+      openPaths.delete(path);
     },
   };
 }
