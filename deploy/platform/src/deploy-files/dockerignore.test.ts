@@ -26,7 +26,7 @@ describe(".dockerignore (at the repository root, the build context)", () => {
     expect(match("docs/CHANGES.md")).toBe(false);
   });
 
-  it("keeps host installs, build output, VCS data, test leftovers and secrets out of the context", () => {
+  it("keeps host installs, build output, VCS data, test leftovers, secrets and local data out of the context", () => {
     for (const path of [
       "node_modules/yaml/package.json",
       "deploy/platform/node_modules/.vite/results.json",
@@ -45,6 +45,9 @@ describe(".dockerignore (at the repository root, the build context)", () => {
       "deploy/.env",
       "services/otp/.env.local",
       ".npmrc",
+      ".bayad/secrets.json",
+      ".bayad/payments/data.mdb",
+      "deploy/platform/.bayad/secrets.json",
     ]) {
       expect(isIgnored(path), path).toBe(true);
     }
