@@ -127,6 +127,14 @@ describe("DATA_DIR (npm start)", () => {
         return { path: join(dataDir, "secrets.json"), problem: /"secrets\.GATEWAY_SECRET" is not a string of at least 16 characters/ };
       },
     ],
+    [
+      "a component's store whose data file is damaged",
+      () => {
+        mkdirSync(join(dataDir, "payments"), { recursive: true });
+        writeFileSync(join(dataDir, "payments", "data.mdb"), "this is not an LMDB data file\n".repeat(400));
+        return { path: join(dataDir, "payments"), problem: /cannot be opened as a store \(.*data\.mdb is not an LMDB data file/ };
+      },
+    ],
   ];
   it.each(unusable)("stops on %s with one line naming it", async (_case, prepare) => {
     const { path, problem } = prepare();

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,6 +60,16 @@ describe("createEmbeddedStore with a path", () => {
     } finally {
       await second.close();
     }
+  });
+
+  it.each([
+    ["text", Buffer.from("not a database, just some text that is long enough\n".repeat(200))],
+    ["zeros", Buffer.alloc(16_384)],
+    ["a few bytes", Buffer.from([1, 2, 3])],
+  ])("refuses a data file that is not LMDB's (%s) with an error naming it, rather than letting LMDB crash the process", (_case, bytes) => {
+    const path = freshDirectory();
+    writeFileSync(join(path, "data.mdb"), bytes);
+    expect(() => createEmbeddedStore({ path })).toThrow(`${join(path, "data.mdb")} is not an LMDB data file`);
   });
 
   it("refuses a second store on a directory already open in this process, and opens it once the first closed", async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
@@ -53,6 +53,7 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
   let root: RootDatabase;
   try {
     mkdirSync(path, { recursive: true });
+    assertLmdbDataFile(join(path, "data.mdb"));
     // noSubdir: a directory named like a file ("data.v1") must still be a directory.
     // Not useWritemap, though it makes commits ~30 % cheaper: pages written through the map
     // into a sparse file raise SIGBUS when the disk is full, where pwrite fails with ENOSPC.
@@ -187,4 +188,34 @@ export function storageFault(error: unknown): StoreUnavailableError | undefined 
   const code = (error as { code?: unknown }).code;
   const known = (typeof code === "number" && STORAGE_ERRNO.has(code)) || STORAGE_FAULT.test(`${String(code)} ${error.message}`);
   return known ? new StoreUnavailableError(`The embedded store cannot write: ${error.message}`, { cause: error }) : undefined;
+}
+
+/** LMDB's meta page: a 16-byte page header, then MDB_meta, which opens with this magic number. */
+const META_MAGIC_OFFSET = 16 + 8;
+const META_MAGIC = 0xbeefc0de;
+
+/**
+ * Refuses a data file that is not LMDB's before LMDB maps it: lmdb reads a damaged meta page
+ * without checking and the process dies of a segmentation fault, with no message to act on. An
+ * absent or empty file is a new store. A file with LMDB's magic but damage deeper in is beyond
+ * this check (restore a backup).
+ */
+function assertLmdbDataFile(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  try {
+    const head = Buffer.alloc(META_MAGIC_OFFSET + 4);
+    const read = readSync(fd, head, 0, head.length, 0);
+    if (read === 0) return;
+    if (read < head.length || head.readUInt32LE(META_MAGIC_OFFSET) !== META_MAGIC) {
+      throw new Error(`${file} is not an LMDB data file (damaged, or not a store's): restore it from a backup, or move it away to start afresh`);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
