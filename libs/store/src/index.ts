@@ -18,6 +18,7 @@ export {
   type UpdateResult,
 } from "./port.js";
 export { createEmbeddedStore, type EmbeddedStoreOptions } from "./embedded/embedded-store.js";
+export { backupEmbeddedStore, embeddedDataFileName } from "./embedded/backup.js";
 export { createMongoStore, type MongoStoreOptions } from "./mongo/mongo-store.js";
 export { openStore, type OpenStoreOptions } from "./open-store.js";
 export { createLease, type Lease } from "./lease.js";
