@@ -2,11 +2,13 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { BackupError, backupDataDir, restoreDataDir } from "./data-dir-backup.js";
 
 /**
  * `bayad` — the operator CLI. It talks to the gateway's admin HTTP API rather than to the store,
  * so it works against any deployment (one process, services mode, Kubernetes) and goes through
- * the same admin-key check and validation as any other admin client.
+ * the same admin-key check and validation as any other admin client. `backup` and `restore` are
+ * the exception: they work on the files of an embedded-store DATA_DIR, on the same machine.
  */
 
 export interface CliIo {
@@ -20,6 +22,8 @@ const processIo: CliIo = {
 };
 
 const defaultUrl = "http://127.0.0.1:8080";
+/** DATA_DIR's default, as `npm start` resolves it (deploy/platform/src/data-dir). */
+const defaultDataDir = ".bayad";
 const requestTimeoutMs = 30_000;
 
 const usage = `Usage: bayad <command> [options]
@@ -40,12 +44,20 @@ Commands:
   signing-keys rotate
       Replace the development token issuer's signing key now; tokens it signed keep working
       until they expire.
+  backup --to <file> [--data-dir <dir>]
+      Copy the data of the platform using DATA_DIR (running or stopped) into one file: each
+      store as it stood at one moment, and secrets.json. The file (mode 0600) holds the
+      platform's secrets and admin key: keep it private. Needs no admin key.
+  restore --from <file> --to <dir>
+      Unpack a backup into <dir>, which must not exist or be empty; then start with
+      DATA_DIR=<dir>.
   help
       Show this text.
 
 Environment:
   BAYAD_URL        the gateway's base URL (default ${defaultUrl})
-  ADMIN_API_KEY    the gateway's admin key (required)
+  ADMIN_API_KEY    the gateway's admin key (required, except for backup and restore)
+  DATA_DIR         backup's default --data-dir (default ./.bayad)
 
 Exit status: 0 on success, 1 when the request fails, 2 on a usage error.`;
 
@@ -168,6 +180,8 @@ export async function runCli(
     return 0;
   }
 
+  if (group === "backup" || group === "restore") return runDataDirCommand(group, argv.slice(1), env, io);
+
   let request: AdminRequest;
   try {
     const command = commands[`${group} ${action ?? ""}`];
@@ -224,6 +238,45 @@ export async function runCli(
     return 1;
   }
   return printOutcome(response, url, io);
+}
+
+/** `backup` and `restore`: files on this machine, no gateway involved. */
+async function runDataDirCommand(
+  name: "backup" | "restore",
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  io: CliIo,
+): Promise<number> {
+  let values: Values;
+  try {
+    const options: NonNullable<ParseArgsConfig["options"]> =
+      name === "backup" ? { to: { type: "string" }, "data-dir": { type: "string" } } : { from: { type: "string" }, to: { type: "string" } };
+    values = parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
+    required(values, name === "backup" ? "to" : "from");
+    required(values, "to");
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof TypeError) {
+      io.err(`error: ${error.message}\nRun "bayad help" for usage.`);
+      return 2;
+    }
+    throw error;
+  }
+  try {
+    if (name === "backup") {
+      const dataDir = typeof values["data-dir"] === "string" && values["data-dir"].trim() !== "" ? values["data-dir"].trim() : env.DATA_DIR?.trim() || defaultDataDir;
+      const outcome = await backupDataDir(dataDir, required(values, "to"));
+      io.out(`Backed up ${outcome.stores.length} stores (${outcome.stores.join(", ")}) and secrets.json to ${outcome.file} (${outcome.bytes} bytes).`);
+      io.out("The file holds the platform's secrets and admin key: keep it private.");
+    } else {
+      const outcome = await restoreDataDir(required(values, "from"), required(values, "to"));
+      io.out(`Restored ${outcome.stores.length} stores (${outcome.stores.join(", ")}) and secrets.json into ${outcome.dir}.`);
+      io.out(`Start on it with DATA_DIR=${outcome.dir} npm start.`);
+    }
+    return 0;
+  } catch (error) {
+    io.err(`error: ${error instanceof BackupError ? error.message : describe(error)}`);
+    return 1;
+  }
 }
 
 async function printOutcome(response: Response, url: URL, io: CliIo): Promise<number> {
