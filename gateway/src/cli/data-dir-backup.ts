@@ -58,6 +58,7 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
   const staging = join(dirname(target), `.${basename(target)}.${suffix}.files`);
   const partial = join(dirname(target), `.${basename(target)}.${suffix}.partial`);
   try {
+    await mkdir(dirname(target), { recursive: true });
     await mkdir(staging, { mode: 0o700 });
     // Started together, so the stores' snapshots are taken within moments of each other. The
     // records feed, fed by the others' events, comes last: it then misses none of the events

@@ -265,11 +265,11 @@ async function runDataDirCommand(
     if (name === "backup") {
       const dataDir = typeof values["data-dir"] === "string" && values["data-dir"].trim() !== "" ? values["data-dir"].trim() : env.DATA_DIR?.trim() || defaultDataDir;
       const outcome = await backupDataDir(dataDir, required(values, "to"));
-      io.out(`Backed up ${outcome.stores.length} stores (${outcome.stores.join(", ")}) and secrets.json to ${outcome.file} (${outcome.bytes} bytes).`);
+      io.out(`Backed up ${storesText(outcome.stores)} and secrets.json to ${outcome.file} (${outcome.bytes} bytes).`);
       io.out("The file holds the platform's secrets and admin key: keep it private.");
     } else {
       const outcome = await restoreDataDir(required(values, "from"), required(values, "to"));
-      io.out(`Restored ${outcome.stores.length} stores (${outcome.stores.join(", ")}) and secrets.json into ${outcome.dir}.`);
+      io.out(`Restored ${storesText(outcome.stores)} and secrets.json into ${outcome.dir}.`);
       io.out(`Start on it with DATA_DIR=${outcome.dir} npm start.`);
     }
     return 0;
@@ -277,6 +277,11 @@ async function runDataDirCommand(
     io.err(`error: ${error instanceof BackupError ? error.message : describe(error)}`);
     return 1;
   }
+}
+
+/** "6 stores (billing, gateway, …)", or "no store" (a DATA_DIR whose stores are in MongoDB). */
+function storesText(stores: readonly string[]): string {
+  return stores.length === 0 ? "no store" : `${stores.length} store${stores.length === 1 ? "" : "s"} (${stores.join(", ")})`;
 }
 
 async function printOutcome(response: Response, url: URL, io: CliIo): Promise<number> {

@@ -36,7 +36,9 @@ describe("bayad backup and restore", () => {
   let parent: string;
   let running: PlatformProcess[] = [];
   const start = (dataDir: string) => {
-    const platform = launchPlatform({ PORT: "0", METRICS_PORT: "0", DATA_DIR: dataDir });
+    // Limits no test writer reaches: it writes as fast as the platform answers while the backup runs.
+    const unlimited = { RATE_LIMIT_CREDENTIAL_READS: "100000", RATE_LIMIT_CREDENTIAL_WRITES: "100000", RATE_LIMIT_PROJECT_READS: "100000", RATE_LIMIT_PROJECT_WRITES: "100000" };
+    const platform = launchPlatform({ PORT: "0", METRICS_PORT: "0", DATA_DIR: dataDir, ...unlimited });
     running.push(platform);
     return platform;
   };
