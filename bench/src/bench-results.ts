@@ -1,5 +1,7 @@
 import type { BenchOptions } from "./cli-options.js";
 import type { MachineInfo } from "./machine-info.js";
+import { memoryAtScaleFigures } from "./memory-at-scale/figures.js";
+import type { MemoryAtScaleResult } from "./memory-at-scale/result.js";
 import { isValid, type Row } from "./row.js";
 import type { SoakResult } from "./soak.js";
 import { leakEstimate, recordsScaling, rowChecks } from "./targets.js";
@@ -12,6 +14,15 @@ export interface BenchResults {
   soak: SoakResult;
   /** The platform process's peak RSS over the whole run. */
   peakRss: number;
+  /** Memory at scale, a run of its own after the soak. */
+  memoryAtScale?: MemoryAtScaleResult;
+}
+
+/** `--memory`: only the memory-at-scale section. */
+export interface MemoryOnlyResults {
+  machine: MachineInfo;
+  options: BenchOptions;
+  memoryAtScale: MemoryAtScaleResult;
 }
 
 export const nodeHttpRowId = "baseline.node-http";
@@ -85,5 +96,15 @@ export function toJson(results: BenchResults): unknown {
         leak,
       },
     },
+    memoryAtScale: results.memoryAtScale ? memoryAtScaleJson(results.memoryAtScale) : null,
   };
+}
+
+/** The memory-at-scale readings (each phase's page row with its raw figures) and what they derive, verdicts included. */
+export function memoryAtScaleJson(result: MemoryAtScaleResult): unknown {
+  return { ...result, figures: memoryAtScaleFigures(result) };
+}
+
+export function memoryOnlyJson(results: MemoryOnlyResults): unknown {
+  return { machine: results.machine, options: results.options, memoryAtScale: memoryAtScaleJson(results.memoryAtScale) };
 }

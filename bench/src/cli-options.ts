@@ -19,6 +19,10 @@ export interface BenchOptions {
   quick: boolean;
   /** Record a CPU profile of the platform process. */
   profile: boolean;
+  /** Run only the memory-at-scale section (`--memory`). */
+  memoryOnly: boolean;
+  /** Checkouts stored for the memory-at-scale section. */
+  memoryCheckouts: number;
 }
 
 export const usage = `Usage: npm run bench -- [options]
@@ -34,11 +38,15 @@ export const usage = `Usage: npm run bench -- [options]
   --json <path>       also write the results as JSON (for comparing commits)
   --quick             a smoke run with the short defaults above; writes results/quick.md
   --profile           CPU-profile the platform (--cpu-prof) into results/profiles/
+  --memory            run only the memory-at-scale section; writes results/memory.md
+  --memory-checkouts <n>
+                      checkouts stored for the memory-at-scale section (default 1000000;
+                      --quick 20000)
   --help              this text
 `;
 
-const full = { duration: 10, warmup: 3, soak: 180, settle: 125, records: [10_000, 100_000] };
-const quick = { duration: 3, warmup: 1, soak: 20, settle: 0, records: [1_000, 5_000] };
+const full = { duration: 10, warmup: 3, soak: 180, settle: 125, records: [10_000, 100_000], memoryCheckouts: 1_000_000 };
+const quick = { duration: 3, warmup: 1, soak: 20, settle: 0, records: [1_000, 5_000], memoryCheckouts: 20_000 };
 
 /** Parses the command line; throws with a message naming the bad flag. Explicit flags win over --quick. */
 export function parseOptions(argv: string[]): BenchOptions | "help" {
@@ -55,6 +63,8 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       json: { type: "string" },
       quick: { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
+      memory: { type: "boolean", default: false },
+      "memory-checkouts": { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -70,6 +80,8 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     jsonPath: values.json === undefined ? undefined : fromInvocationDirectory(values.json),
     quick: values.quick,
     profile: values.profile,
+    memoryOnly: values.memory,
+    memoryCheckouts: number("--memory-checkouts", values["memory-checkouts"], defaults.memoryCheckouts, 1),
   };
 }
 

@@ -2,13 +2,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { listOperations, loadOpenApiDocument } from "@bayad/gateway";
 import type { BaselineReady } from "./baselines/baseline-response.js";
-import { toJson, type BenchResults } from "./bench-results.js";
+import { memoryOnlyJson, toJson, type BenchResults, type MemoryOnlyResults } from "./bench-results.js";
 import { forkChild, stopAllChildren } from "./child-process.js";
-import { parseOptions, usage } from "./cli-options.js";
-import { machineInfo } from "./machine-info.js";
+import { parseOptions, usage, type BenchOptions } from "./cli-options.js";
+import { machineInfo, type MachineInfo } from "./machine-info.js";
+import { memoryAtScale } from "./memory-at-scale/run.js";
 import { startPlatformProcess } from "./platform-handle.js";
 import { platformRows } from "./platform-rows.js";
-import { renderReport } from "./report.js";
+import { renderMemoryReport, renderReport } from "./report.js";
 import { measureScenario, type Row } from "./row.js";
 import type { LoadSettings } from "./run-autocannon.js";
 import { baseline } from "./scenarios.js";
@@ -16,8 +17,8 @@ import { soak } from "./soak.js";
 
 /**
  * `npm run bench`: the bare baselines (node:http, Koa, Koa with the gateway's routes), then the
- * platform's scenarios through the gateway, then the memory soak; one table, printed and written
- * to results/.
+ * platform's scenarios through the gateway, then the memory soak, then memory at scale (alone
+ * with `--memory`); one report, printed and written to results/.
  */
 
 const resultsDir = new URL("../results/", import.meta.url);
@@ -54,6 +55,10 @@ async function main(): Promise<void> {
       `at ${options.connections} connections; soak ${options.soakSeconds} s\n`,
   );
   const load: LoadSettings = { connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
+  if (options.memoryOnly) {
+    await memoryOnly(machine, options, load);
+    return;
+  }
 
   const rows: Row[] = [];
   // Each server is measured alone: started, measured and stopped before the next one starts.
@@ -75,8 +80,10 @@ async function main(): Promise<void> {
   const soakResult = await soak(platform, options.soakSeconds, options.settleSeconds, options.connections);
   const { peakRss } = await platform.memory();
   await platform.stop();
+  process.stdout.write(`  memory at scale: ${options.memoryCheckouts.toLocaleString("en-US")} checkouts …\n`);
+  const memoryAtScaleResult = await memoryAtScale(options.memoryCheckouts, load);
 
-  const results: BenchResults = { machine, options, rows, soak: soakResult, peakRss };
+  const results: BenchResults = { machine, options, rows, soak: soakResult, peakRss, memoryAtScale: memoryAtScaleResult };
   const report = renderReport(results);
   process.stdout.write(`\n${report}\n`);
   await mkdir(resultsDir, { recursive: true });
@@ -88,6 +95,22 @@ async function main(): Promise<void> {
     process.stdout.write(`JSON written to ${options.jsonPath}\n`);
   }
   if (profileDir) process.stdout.write(`CPU profile of the platform in ${profileDir}\n`);
+}
+
+/** `--memory`: the memory-at-scale section alone, written to results/memory.md (git-ignored). */
+async function memoryOnly(machine: MachineInfo, options: BenchOptions, load: LoadSettings): Promise<void> {
+  process.stdout.write(`Memory at scale: ${options.memoryCheckouts.toLocaleString("en-US")} checkouts stored; records page runs of ${options.warmupSeconds} s + ${options.durationSeconds} s\n`);
+  const results: MemoryOnlyResults = { machine, options, memoryAtScale: await memoryAtScale(options.memoryCheckouts, load) };
+  const report = renderMemoryReport(results);
+  process.stdout.write(`\n${report}\n`);
+  await mkdir(resultsDir, { recursive: true });
+  const reportFile = new URL("memory.md", resultsDir);
+  await writeFile(reportFile, report);
+  process.stdout.write(`Written to ${fileURLToPath(reportFile)}\n`);
+  if (options.jsonPath) {
+    await writeFile(options.jsonPath, `${JSON.stringify(memoryOnlyJson(results), null, 2)}\n`);
+    process.stdout.write(`JSON written to ${options.jsonPath}\n`);
+  }
 }
 
 /**

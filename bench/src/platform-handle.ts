@@ -20,6 +20,10 @@ export interface PlatformHandle extends PlatformReady {
 export interface PlatformStartOptions {
   /** Where `--cpu-prof` writes the platform's CPU profile; no profiling when absent. */
   profileDir?: string;
+  /** DATA_DIR, as `npm start` takes it: the stores are kept there. Without it, temporary stores. */
+  dataDir?: string;
+  /** The gateway's port (so its /readyz can be polled before it says it is ready); a free one when absent. */
+  port?: number;
 }
 
 /**
@@ -35,11 +39,13 @@ const countedButNeverRefused = {
 
 /**
  * Starts the platform as `npm start` would, on embedded defaults, in its own process: no
- * NATS_URL (the in-process bus), free ports (API and metrics), LOG_LEVEL warn, npm start's Node.js flags, and
+ * NATS_URL (the in-process bus), temporary stores unless given a DATA_DIR, free ports (API and metrics), LOG_LEVEL warn, npm start's Node.js flags, and
  * --expose-gc for the memory readings. The rest of the caller's environment passes through, as it would to `npm start`.
  */
 export async function startPlatformProcess(options: PlatformStartOptions = {}): Promise<PlatformHandle> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", METRICS_PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...countedButNeverRefused };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(options.port ?? 0), METRICS_PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...countedButNeverRefused };
+  delete env.DATA_DIR;
+  if (options.dataDir !== undefined) env.DATA_DIR = options.dataDir;
   delete env.NATS_URL;
   delete env.EVENTS_NAMESPACE;
   const execArgv = [...oneProcessNodeFlags, "--expose-gc"];

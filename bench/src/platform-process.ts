@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   process.once("SIGINT", stopAndExit);
   exitWithParent(() => stop(platform));
 
-  platform = await startPlatform({ env: process.env });
+  // DATA_DIR only when the benchmark set it (memory at scale): the other sections measure on temporary stores.
+  platform = await startPlatform({ env: process.env, dataDir: process.env.DATA_DIR });
   const running = platform;
   const handlers: Record<PlatformCommand, () => Promise<unknown>> = {
     // Both threads' heaps, each read after a full collection on its own thread.

@@ -1,4 +1,6 @@
-import { ratioBaseline, recordRows, type BenchResults } from "./bench-results.js";
+import { ratioBaseline, recordRows, type BenchResults, type MemoryOnlyResults } from "./bench-results.js";
+import type { MachineInfo } from "./machine-info.js";
+import { memoryAtScaleSection } from "./memory-at-scale/report-section.js";
 import { isValid, type Row } from "./row.js";
 import { leakEstimate, recordsScaling, rowChecks, type TargetCheck } from "./targets.js";
 
@@ -26,10 +28,7 @@ export function renderReport(results: BenchResults): string {
   const lines: string[] = [];
   lines.push(`# Bayad benchmark${options.quick ? " (quick run)" : ""}`, "");
   lines.push(
-    `- Date: ${machine.date}`,
-    `- Commit: ${machine.commit}`,
-    `- Node.js: ${machine.node}`,
-    `- CPU: ${machine.cpu}, ${machine.cores} cores, ${mib(machine.memoryBytes)} memory; load average at start ${machine.loadAverage.toFixed(2)}`,
+    ...machineLines(machine),
     `- Each row: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s at ${options.connections} connections (pipelining 1)`,
     `- Soak: ${options.soakSeconds} s, settle ${options.settleSeconds} s; records sizes: ${options.recordCounts.map(count).join(", ")}`,
     `- Server processes: each baseline and the platform in its own process; autocannon in the benchmark's`,
@@ -81,7 +80,30 @@ export function renderReport(results: BenchResults): string {
     ...soak.samples.map((sample) => `| ${sample.atSeconds} | ${mib(sample.rss)} | ${mib(sample.heapUsed)} |`),
     "",
   );
+  if (results.memoryAtScale) lines.push(...memoryAtScaleSection(results.memoryAtScale));
   return lines.join("\n");
+}
+
+function machineLines(machine: MachineInfo): string[] {
+  return [
+    `- Date: ${machine.date}`,
+    `- Commit: ${machine.commit}`,
+    `- Node.js: ${machine.node}`,
+    `- CPU: ${machine.cpu}, ${machine.cores} cores, ${mib(machine.memoryBytes)} memory; load average at start ${machine.loadAverage.toFixed(2)}`,
+  ];
+}
+
+/** `--memory`: the memory-at-scale section alone, under the same header of machine and settings. */
+export function renderMemoryReport(results: MemoryOnlyResults): string {
+  const { machine, options } = results;
+  return [
+    `# Bayad benchmark: memory at scale${options.quick ? " (quick run)" : ""}`,
+    "",
+    ...machineLines(machine),
+    `- Records page runs: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s at ${options.connections} connections (pipelining 1)`,
+    "",
+    ...memoryAtScaleSection(results.memoryAtScale),
+  ].join("\n");
 }
 
 /**

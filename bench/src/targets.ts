@@ -21,6 +21,14 @@ export const targets = {
   /** The soak's unexplained heap (see leakEstimate) must stay under both to count as no leak. */
   leakMaxBytes: 10 * 1024 * 1024,
   leakMaxBytesPerRequest: 100,
+  /** Memory at scale (issue 28 item 4), with `--memory-checkouts` stored against an empty platform. */
+  memoryAtScale: {
+    heapAboveEmptyBytes: 50 * 1024 * 1024,
+    anonymousAboveEmptyBytes: 150 * 1024 * 1024,
+    startToReadyMs: 2_000,
+    /** A records page's p50 at that size within this factor of its p50 at 10 000. */
+    recordsP50Ratio: 1.5,
+  },
 };
 
 /** One target's verdict: `met` is undefined when it cannot be judged (invalid row, other settings). */
