@@ -50,15 +50,15 @@ async function main(): Promise<void> {
     return;
   }
   const machine = machineInfo(new Date());
-  process.stdout.write(
-    `Bayad benchmark (${options.quick ? "quick" : "full"}): ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per row ` +
-      `at ${options.connections} connections; soak ${options.soakSeconds} s\n`,
-  );
   const load: LoadSettings = { connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
   if (options.memoryOnly) {
     await memoryOnly(machine, options, load);
     return;
   }
+  process.stdout.write(
+    `Bayad benchmark (${options.quick ? "quick" : "full"}): ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per row ` +
+      `at ${options.connections} connections; soak ${options.soakSeconds} s; memory at scale with ${options.memoryCheckouts.toLocaleString("en-US")} checkouts\n`,
+  );
 
   const rows: Row[] = [];
   // Each server is measured alone: started, measured and stopped before the next one starts.

@@ -7,6 +7,8 @@ import type { MemoryAtScaleResult, Phase, ProcessMemory } from "./result.js";
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const signedMib = (bytes: number) => `${bytes >= 0 ? "+" : "−"}${mib(Math.abs(bytes))}`;
 const count = (value: number) => Math.round(value).toLocaleString("en-US");
+/** One decimal, with a real minus sign: memory can shrink between two starts. */
+const signed = (value: number) => `${value < 0 ? "−" : ""}${Math.abs(value).toFixed(1)}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 function mark(check: TargetCheck): string {
@@ -59,8 +61,8 @@ export function memoryAtScaleSection(result: MemoryAtScaleResult): string[] {
     memoryRow("DATA_DIR on disk", (phase) => phase.dataDirDiskBytes, "—"),
     "",
     `- Per stored checkout: ${count(figures.perCheckout.diskBytes)} B on disk (payments and records stores), ` +
-      `${figures.perCheckout.heapBytes.toFixed(1)} B of heap` +
-      (figures.perCheckout.anonymousBytes === null ? "" : `, ${figures.perCheckout.anonymousBytes.toFixed(1)} B of anonymous memory`) +
+      `${signed(figures.perCheckout.heapBytes)} B of heap` +
+      (figures.perCheckout.anonymousBytes === null ? "" : `, ${signed(figures.perCheckout.anonymousBytes)} B of anonymous memory`) +
       " (the larger growth over empty, over the checkouts stored)",
     `- Seeding: ${result.seeding.map((step) => `${count(step.checkouts)} in ${step.seconds.toFixed(1)} s`).join(", ")} ` +
       `(${count(figures.seedingPerSecond)} checkouts/s, ${count(checkoutsPerTransaction)} per transaction in each store)`,
