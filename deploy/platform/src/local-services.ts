@@ -1,6 +1,7 @@
 import type { Logger, Registry, RunningServer } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
+import { RECORDS_DURABLE_NAME } from "@bayad/records-service";
 import { serviceNames, startService, type ServiceConfigs, type ServiceName } from "./services-mode/components.js";
 import { componentStorePath, openEmbeddedStore } from "./data-dir/data-dir.js";
 
@@ -12,13 +13,13 @@ export interface LocalServices {
   services: Record<ServiceName, RunningServer>;
   /** Where the services' outbox relays publish and the records service consumes. */
   bus: EventBus;
-  /** Stops the services (they flush their outboxes), then the bus, then the stores. */
+  /** Stops the services (they flush their outboxes), the records service last, then the bus, then the stores. */
   close(): Promise<void>;
 }
 
 export interface LocalServicesOptions {
   configs: ServiceConfigs;
-  /** NATS JetStream when set; else an in-process bus with the same guarantees. */
+  /** NATS JetStream when set; else an in-process bus whose publishes the records service holds. */
   natsUrl?: string;
   eventsNamespace?: string;
   /** The platform's DATA_DIR, opened by its launcher: each store in its own directory there. Else temporary stores. */
@@ -34,11 +35,15 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
   const stores = Object.fromEntries(
     serviceNames.map((name) => [name, openEmbeddedStore(dataDir && componentStorePath(dataDir, name))]),
   ) as Record<ServiceName, Store>;
+  // The in-process bus keeps its log in memory: a publish is done once the records service has
+  // projected the event, so an outbox keeps each event until then and a SIGKILL loses none.
   const bus = options.natsUrl
     ? await connectJetStreamBus({ url: options.natsUrl, namespace: options.eventsNamespace, logger: logger.child({ component: "bus" }) })
-    : createInProcessBus();
+    : createInProcessBus({ holdingDurables: [RECORDS_DURABLE_NAME] });
   const services = {} as Record<ServiceName, RunningServer>;
-  for (const name of serviceNames) {
+  // The records service consumes before the others' relays publish, and stops after their last flush.
+  const publishers = serviceNames.filter((name) => name !== "records");
+  for (const name of ["records", ...publishers] as const) {
     services[name] = await startService(name, {
       config: options.configs[name],
       store: stores[name],
@@ -52,7 +57,8 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
     services,
     bus,
     async close() {
-      await Promise.all(Object.values(services).map((service) => service.close()));
+      await Promise.all(publishers.map((name) => services[name].close()));
+      await services.records.close();
       await bus.close();
       await Promise.all(Object.values(stores).map((store) => store.close()));
     },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DeliveredMessage, EventBus } from "./bus.js";
+import { BusUnavailableError } from "./bus-unavailable-error.js";
 import { createInProcessBus } from "./in-process-bus.js";
 import { eventually } from "./test-support/eventually.js";
 
@@ -162,5 +163,82 @@ describe("createInProcessBus", () => {
     await bus.close();
     expect(bus.isConnected()).toBe(false);
     await expect(bus.publish(message("a"))).rejects.toThrow(/closed/);
+  });
+});
+
+describe("createInProcessBus with holding durables", () => {
+  let bus: EventBus;
+  afterEach(() => bus.close());
+
+  /** Whether `promise` has settled after the handlers had every chance to run. */
+  async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+    let settled = false;
+    void promise.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    return settled;
+  }
+
+  it("resolves a publish only once the holding consumer has handled the message", async () => {
+    bus = createInProcessBus({ holdingDurables: ["records"] });
+    let release!: () => void;
+    const handled: string[] = [];
+    await bus.consume("records", async (m) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      handled.push(m.eventId);
+    });
+    const published = bus.publish(message("a"));
+    // The log is in memory: until the records consumer has written what the event means, the
+    // publisher's outbox must keep it.
+    expect(await settledYet(published)).toBe(false);
+    release();
+    await published;
+    expect(handled).toEqual(["a"]);
+  });
+
+  it("refuses a publish while the holding consumer is not consuming, so the outbox keeps the event", async () => {
+    bus = createInProcessBus({ holdingDurables: ["records"] });
+    await expect(bus.publish(message("a"))).rejects.toBeInstanceOf(BusUnavailableError);
+    const c = collector();
+    const consumption = await bus.consume("records", c.handler);
+    await bus.publish(message("a"));
+    expect(c.ids()).toEqual(["a"]);
+    await consumption.stop();
+    await expect(bus.publish(message("b"))).rejects.toBeInstanceOf(BusUnavailableError);
+  });
+
+  it("fails a waiting publish when the holding consumer stops before handling it, and a publish again waits for the handling", async () => {
+    bus = createInProcessBus({ holdingDurables: ["records"], redeliveryDelayMs: 60_000 });
+    const failing = await bus.consume("records", async () => {
+      throw new Error("store down");
+    });
+    const first = bus.publish(message("a"));
+    expect(await settledYet(first)).toBe(false);
+    await failing.stop();
+    await expect(first).rejects.toBeInstanceOf(BusUnavailableError);
+
+    // The duplicate check knows "a", but nothing has handled it yet: a second publish waits too.
+    let release!: () => void;
+    const c = collector();
+    await bus.consume("records", async (m) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      await c.handler(m);
+    });
+    const again = bus.publish(message("a"));
+    expect(await settledYet(again)).toBe(false);
+    release();
+    await again;
+    expect(c.ids()).toEqual(["a"]);
+  });
+
+  it("does not wait for other consumers", async () => {
+    bus = createInProcessBus({ holdingDurables: ["records"] });
+    await bus.consume("records", collector().handler);
+    let release!: () => void;
+    await bus.consume("capture", () => new Promise<void>((resolve) => (release = resolve)));
+    await bus.publish(message("a"));
+    release();
   });
 });

@@ -20,6 +20,22 @@ export interface InProcessBusOptions {
   messagesPerTurn?: number;
   /** Where handler failures are reported (never with payloads). */
   logger?: Logger;
+  /**
+   * The durable consumers that hold what is published (the one-process platform: the records
+   * service's). This bus keeps its log in memory, so until they have handled a message, the
+   * publisher's outbox is its only durable copy: publish resolves only once each of them has
+   * handled it, and is refused (BusUnavailableError) while one of them is not consuming or stops
+   * before it has. The relay then deletes the outbox record only after the event was projected,
+   * and a crash (SIGKILL) in between loses nothing: the record is published again at the next
+   * start. Default none: publish resolves once the message is in the log.
+   */
+  holdingDurables?: readonly string[];
+}
+
+/** A message some holding durables have not handled yet, and the publishes waiting for them. */
+interface Unheld {
+  remaining: Set<string>;
+  waiting: Array<{ resolve: () => void; reject: (error: Error) => void }>;
 }
 
 /** Where one durable consumer stands; kept after stop() so a later consume() resumes there. */
@@ -50,13 +66,33 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
   const redeliveryDelayMs = options.redeliveryDelayMs ?? 1000;
   const messagesPerTurn = options.messagesPerTurn ?? 16;
   const logger = options.logger;
+  const holdingDurables = options.holdingDurables ?? [];
 
   /** The log; `log[i]` has sequence number `firstSeq + i`. */
   const log: BusMessage[] = [];
   let firstSeq = 0;
   const seen = new RecentIds(duplicateWindowMs, maxRememberedIds);
   const durables = new Map<string, Durable>();
+  /** By eventId: published messages a holding durable has not handled yet. */
+  const unheld = new Map<string, Unheld>();
   let closed = false;
+
+  function handled(durableName: string, eventId: string): void {
+    const entry = unheld.get(eventId);
+    if (!entry?.remaining.delete(durableName) || entry.remaining.size > 0) return;
+    unheld.delete(eventId);
+    for (const publisher of entry.waiting) publisher.resolve();
+  }
+
+  /** Fails the publishes waiting for what `durableName` has not handled (it stopped, or the bus closed). */
+  function refuseWaiting(durableName: string | undefined, reason: string): void {
+    for (const entry of unheld.values()) {
+      if (durableName !== undefined && !entry.remaining.has(durableName)) continue;
+      for (const publisher of entry.waiting) publisher.reject(new BusUnavailableError(reason));
+      // The entry stays: publishing the event again waits for it to be handled, not just for the duplicate check.
+      entry.waiting = [];
+    }
+  }
 
   /**
    * Drops what every durable has passed. Before the first durable exists nothing is dropped, so
@@ -74,7 +110,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
     }
   }
 
-  async function deliver(durable: Durable, active: ActiveConsumption, handler: MessageHandler): Promise<void> {
+  async function deliver(name: string, durable: Durable, active: ActiveConsumption, handler: MessageHandler): Promise<void> {
     const { signal } = active.controller;
     let handledThisTurn = 0;
     while (!signal.aborted) {
@@ -93,6 +129,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
       try {
         await handler({ ...message, redelivered });
         durable.next = seq + 1;
+        handled(name, message.eventId);
         trim();
         if (++handledThisTurn >= messagesPerTurn) {
           handledThisTurn = 0;
@@ -108,9 +145,16 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
   return {
     async publish(message) {
       if (closed) throw new BusUnavailableError("the in-process bus is closed");
-      if (seen.seenElseRemember(message.eventId, performance.now())) return;
-      log.push(message);
-      for (const durable of durables.values()) durable.active?.wake?.();
+      const absent = holdingDurables.filter((name) => !durables.get(name)?.active);
+      if (absent.length > 0) throw new BusUnavailableError(`no ${absent.join(", ")} consumer is consuming to hold the event`);
+      if (!seen.seenElseRemember(message.eventId, performance.now())) {
+        log.push(message);
+        if (holdingDurables.length > 0) unheld.set(message.eventId, { remaining: new Set(holdingDurables), waiting: [] });
+        for (const durable of durables.values()) durable.active?.wake?.();
+      }
+      // A second publish of an event not handled yet waits for it too: its publisher may delete its copy after.
+      const entry = unheld.get(message.eventId);
+      if (entry) await new Promise<void>((resolve, reject) => entry.waiting.push({ resolve, reject }));
     },
 
     async consume(durableName, handler) {
@@ -123,7 +167,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
       }
       const active: ActiveConsumption = { controller: new AbortController(), wake: null, done: Promise.resolve() };
       durable.active = active;
-      active.done = deliver(durable, active, handler);
+      active.done = deliver(durableName, durable, active, handler);
       const owner = durable;
       const consumption: Consumption = {
         async stop() {
@@ -131,6 +175,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
           active.wake?.();
           await active.done;
           if (owner.active === active) owner.active = null;
+          refuseWaiting(durableName, `the ${durableName} consumer stopped before it handled the event`);
         },
       };
       return consumption;
@@ -157,6 +202,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
           durable.active = null;
         }),
       );
+      refuseWaiting(undefined, "the in-process bus closed before the event was handled");
     },
   };
 }
