@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { memoryOnlyJson } from "../bench-results.js";
+import type { BenchOptions } from "../cli-options.js";
+import type { MachineInfo } from "../machine-info.js";
+import { renderMemoryReport } from "../report.js";
 import type { Row } from "../row.js";
 import { memoryAtScaleFigures } from "./figures.js";
 import { memoryAtScaleSection } from "./report-section.js";
@@ -107,5 +111,27 @@ describe("memoryAtScaleSection", () => {
     expect(text).toContain("- **Not judged**: 5 records stored where 1000000 were seeded");
     expect(text).toContain("INVALID: no responses at all");
     expect(text).toContain("≤ 2 s n/a");
+  });
+});
+
+describe("a --memory run's report and JSON", () => {
+  const machine: MachineInfo = { date: "2026-11-25T10:00:00.000Z", commit: "abc1234", node: "v20.20.2", cpu: "AMD EPYC", cores: 2, memoryBytes: 24 * 1024 * MiB, loadAverage: 2 };
+  const options = { warmupSeconds: 3, durationSeconds: 10, connections: 32, quick: false, memoryOnly: true, memoryCheckouts: 1_000_000 } as BenchOptions;
+
+  it("renders the section under the machine and the page runs' settings", () => {
+    const report = renderMemoryReport({ machine, options, memoryAtScale: result() });
+    expect(report).toContain("# Bayad benchmark: memory at scale\n");
+    expect(report).toContain("- Commit: abc1234");
+    expect(report).toContain("- Records page runs: 3 s warm-up, then 10 s at 32 connections (pipelining 1)");
+    expect(report).toContain("## Memory at scale: 1,000,000 checkouts stored");
+  });
+
+  it("writes the readings with the derived figures and verdicts", () => {
+    const json = memoryOnlyJson({ machine, options, memoryAtScale: result() }) as {
+      memoryAtScale: { large: { checkouts: number }; figures: { pageP50Ratio: number; checks: { heap: { met: boolean } } } };
+    };
+    expect(json.memoryAtScale.large.checkouts).toBe(1_000_000);
+    expect(json.memoryAtScale.figures.pageP50Ratio).toBe(1.25);
+    expect(json.memoryAtScale.figures.checks.heap.met).toBe(true);
   });
 });
