@@ -1,5 +1,6 @@
 export {
   DuplicateKeyError,
+  StoreNotWritableError,
   StoreUnavailableError,
   isDuplicateKeyError,
   type Collection,

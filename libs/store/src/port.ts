@@ -116,7 +116,7 @@ export interface Store {
    * so it must not have side effects outside the store.
    */
   transaction<R>(work: (session: Session) => Promise<R>): Promise<R>;
-  /** Resolves when the store answers; rejects otherwise. */
+  /** Resolves when the store answers and can write; rejects otherwise (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -150,6 +150,19 @@ export class StoreUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "StoreUnavailableError";
+  }
+}
+
+/**
+ * The store is up and reads go on, but it cannot write: its disk is full or read-only, or a flush
+ * failed. A write refused with it stored nothing; one whose flush failed is visible but was never
+ * acknowledged (see lmdb-environment.ts). Services answer 503 STORE_UNAVAILABLE, and `ping()`
+ * fails (readiness turns not-ready) until the store can write again, which it notices by itself.
+ */
+export class StoreNotWritableError extends StoreUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoreNotWritableError";
   }
 }
 

@@ -67,6 +67,11 @@ interface Declared {
  * the write's promise then waits for the commit to reach the disk (group commit), so no writer
  * queues behind another's flush, and nothing acknowledged is lost to a crash. Reads take no lock:
  * they see the last commit (plus, with `{ session }`, the transaction's staged writes).
+ *
+ * A disk that refuses writes (full, read-only) makes writes and `ping()` reject with
+ * StoreNotWritableError while reads go on; each later write or ping probes the disk, and the
+ * store writes again once it can, without a restart (lmdb-environment.ts says what a failed
+ * flush leaves visible).
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   const env = openEnvironment({ path: options.path });
@@ -136,6 +141,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     assertOpen();
     const transaction = transactionOf(session);
     if (transaction === undefined) {
+      await env.writable();
       const result = await exclusive(() => {
         const staged = new StagedTable(table(name));
         const outcome = change(staged);
@@ -274,6 +280,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
 
     async ensureIndexes() {
       assertOpen();
+      await env.writable();
       await exclusive(() => {
         try {
           env.write(() => {
@@ -289,13 +296,16 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
 
     async transaction<R>(work: (session: Session) => Promise<R>): Promise<R> {
       assertOpen();
+      await env.writable();
       const result = await exclusive(() => runTransaction(work));
       await env.durable();
       return result;
     },
 
+    // Readiness: a store that cannot write is not ready, and each ping probes whether it can again.
     async ping() {
       assertOpen();
+      await env.writable();
     },
 
     close() {

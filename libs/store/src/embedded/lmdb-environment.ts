@@ -1,8 +1,9 @@
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { open as openFile, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
-import { StoreUnavailableError } from "../port.js";
+import { StoreNotWritableError, StoreUnavailableError } from "../port.js";
 
 /**
  * One LMDB environment: the directory an embedded store lives in, with three sub-databases.
@@ -21,6 +22,16 @@ import { StoreUnavailableError } from "../port.js";
  * operating-system crash. lmdb's overlappingSync would order the flush for power loss too, but it
  * flushes inside every commit made on the JavaScript thread (≈0.4 ms each, measured), and its
  * asynchronous commits would make a transaction wait a worker round trip before it may read.
+ *
+ * When the disk fails a write (full, read-only, quota, I/O error), the environment is not
+ * writable until a probe shows it can write again (`writable()`):
+ * - a commit that fails is aborted by LMDB: nothing of it is stored or visible;
+ * - a commit that succeeded but whose flush failed is visible to readers (LMDB has no way to take
+ *   it back) but its caller gets StoreNotWritableError, never a success: it is an answer with an
+ *   unknown outcome, which the services reconcile by Idempotency-Key as after a crash. Further
+ *   commits are refused from then on, so no more unacknowledged writes pile up on top of it.
+ * The probe flushes what is pending and writes (and removes) a small file beside data.mdb, so a
+ * disk with a few free pages left in LMDB's map does not pass for writable.
  */
 export interface LmdbEnvironment {
   readonly path: string;
@@ -31,6 +42,11 @@ export interface LmdbEnvironment {
   write<R>(work: () => R): R;
   /** Resolves once everything committed so far is on disk (at once for a temporary store). */
   durable(): Promise<void>;
+  /**
+   * Resolves when the store can write: at once, unless a commit or flush failed for a storage
+   * reason; then only once a probe succeeds (else rejects with StoreNotWritableError).
+   */
+  writable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,7 +93,19 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
   // and the kernel frees the space when they close, however the process ends (a test that never
   // closes its store, a worker killed by the test runner) — nothing is left behind in tmpdir.
   if (temporary) rmSync(path, { recursive: true, force: true });
-  const flusher = temporary ? undefined : groupFlusher(root);
+  /** Set while the disk refuses writes (see the interface's comment); cleared by a probe that succeeds. */
+  let fault: StoreNotWritableError | undefined;
+  const failed = (error: StoreUnavailableError): StoreUnavailableError => {
+    if (error instanceof StoreNotWritableError) fault = error;
+    return error;
+  };
+  const flusher = temporary ? undefined : groupFlusher(root, failed);
+  let probing: Promise<void> | undefined;
+  const probe = async () => {
+    await flusher?.flush();
+    if (!temporary) await probeWrite(join(path, PROBE_FILE));
+    fault = undefined;
+  };
 
   return {
     path,
@@ -85,17 +113,28 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
     indexEntries,
     metadata,
     write<R>(work: () => R): R {
+      if (fault !== undefined) throw fault;
       let result: R;
       try {
         result = root.transactionSync(work);
       } catch (error) {
         forgetUnsavedStructures(documents);
-        throw storageFault(error) ?? error;
+        const storage = storageFault(error);
+        throw storage === undefined ? error : failed(storage);
       }
       flusher?.committed();
       return result;
     },
     durable: () => flusher?.flush() ?? Promise.resolve(),
+    writable() {
+      if (fault === undefined) return Promise.resolve();
+      probing ??= probe()
+        .catch((error: unknown) => {
+          throw failed(storageFault(error) ?? new StoreNotWritableError("The embedded store cannot write", { cause: error }));
+        })
+        .finally(() => (probing = undefined));
+      return probing;
+    },
     async close() {
       await flusher?.idle();
       await root.close();
@@ -128,7 +167,10 @@ export const NO_VALUE = EMPTY;
  * which then covers every commit made in between (group commit). With nothing committed since
  * the last flush, nobody waits.
  */
-function groupFlusher(root: RootDatabase): { committed(): void; flush(): Promise<void>; idle(): Promise<void> } {
+function groupFlusher(
+  root: RootDatabase,
+  failed: (error: StoreUnavailableError) => StoreUnavailableError,
+): { committed(): void; flush(): Promise<void>; idle(): Promise<void> } {
   let commits = 0;
   let flushedThrough = 0;
   let running: { through: number; done: Promise<void> } | undefined;
@@ -137,7 +179,7 @@ function groupFlusher(root: RootDatabase): { committed(): void; flush(): Promise
     new Promise<void>((resolve, reject) => {
       // lmdb's sync(callback) flushes on the thread pool (mdb_env_sync, forced); its types omit it.
       (root as unknown as { sync(done: (error?: unknown) => void): void }).sync((error?: unknown) => {
-        if (error) reject(storageFault(error) ?? new StoreUnavailableError("The embedded store could not flush to disk", { cause: error }));
+        if (error) reject(failed(storageFault(error) ?? new StoreNotWritableError("The embedded store could not flush to disk", { cause: error })));
         else {
           flushedThrough = Math.max(flushedThrough, through);
           resolve();
@@ -187,7 +229,24 @@ export function storageFault(error: unknown): StoreUnavailableError | undefined 
   if (!(error instanceof Error)) return undefined;
   const code = (error as { code?: unknown }).code;
   const known = (typeof code === "number" && STORAGE_ERRNO.has(code)) || STORAGE_FAULT.test(`${String(code)} ${error.message}`);
-  return known ? new StoreUnavailableError(`The embedded store cannot write: ${error.message}`, { cause: error }) : undefined;
+  return known ? new StoreNotWritableError(`The embedded store cannot write: ${error.message}`, { cause: error }) : undefined;
+}
+
+/** Beside data.mdb while a probe runs; a backup copies data.mdb only. */
+const PROBE_FILE = "write-probe.tmp";
+/** About what a small commit writes: a few 4 KiB pages plus the branch pages above them. */
+const PROBE_BYTES = 64 * 1024;
+
+/** Writes PROBE_BYTES to `file`, flushes them to the disk and removes the file. */
+async function probeWrite(file: string): Promise<void> {
+  const handle = await openFile(file, "w");
+  try {
+    await handle.write(Buffer.alloc(PROBE_BYTES, 1));
+    await handle.sync();
+  } finally {
+    await handle.close();
+    await unlink(file).catch(() => undefined);
+  }
 }
 
 /** LMDB's meta page: a 16-byte page header, then MDB_meta, which opens with this magic number. */

@@ -1,0 +1,92 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, openSync, closeSync, rmSync, rmdirSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoreNotWritableError, type Store } from "../port.js";
+import { createEmbeddedStore } from "./embedded-store.js";
+
+/**
+ * A full disk, for real: the store lives on a 2 MiB tmpfs, which a filler file then fills. Needs
+ * root (mount); elsewhere the suite is skipped and says why.
+ */
+const mountPoint = mkdtempSync(join(tmpdir(), "bayad-full-disk-"));
+const mountRefusal = mountTmpfs(mountPoint);
+if (mountRefusal !== undefined) console.warn(`disk-faults.test.ts skipped: ${mountRefusal}`);
+
+function mountTmpfs(dir: string): string | undefined {
+  if (process.getuid?.() !== 0) return "mounting a size-limited tmpfs needs root";
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir], { stdio: "pipe" });
+    return undefined;
+  } catch (error) {
+    return `mount -t tmpfs was refused (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})`;
+  }
+}
+
+/** Writes a file until the disk is full (ENOSPC); returns its path. */
+function fillDisk(file: string): void {
+  const fd = openSync(file, "w");
+  const chunk = Buffer.alloc(16 * 1024, 7);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe.skipIf(mountRefusal !== undefined)("the embedded store on a full disk", () => {
+  const path = join(mountPoint, "store");
+  const filler = join(mountPoint, "filler");
+  let store: Store;
+
+  beforeAll(async () => {
+    store = createEmbeddedStore({ path });
+  });
+
+  afterAll(async () => {
+    await store?.close().catch(() => undefined);
+    if (mountRefusal === undefined) execFileSync("umount", ["-l", mountPoint]);
+    rmdirSync(mountPoint);
+  });
+
+  it("refuses writes with StoreNotWritableError while reads go on, is not ready, and writes again once space returns", async () => {
+    const items = store.collection<{ _id: string; note: string }>({ name: "items" });
+    await items.insertOne({ _id: "before", note: "kept" });
+    await store.ping();
+
+    fillDisk(filler);
+    // A small commit may still fit in pages LMDB freed earlier; a large one must grow the file.
+    const large = "x".repeat(256 * 1024);
+    const refused = await store
+      .transaction(async (session) => {
+        await items.insertOne({ _id: "half-a", note: "small" }, { session });
+        await items.insertOne({ _id: "half-b", note: large }, { session });
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(StoreNotWritableError);
+    // Nothing half-written, and reads go on.
+    expect(await items.findOne({ _id: "half-a" })).toBeNull();
+    expect(await items.findOne({ _id: "before" })).toEqual({ _id: "before", note: "kept" });
+    // Not ready, and a small write is refused too while the disk stays full.
+    await expect(store.ping()).rejects.toBeInstanceOf(StoreNotWritableError);
+    await expect(items.insertOne({ _id: "while-full", note: "small" })).rejects.toBeInstanceOf(StoreNotWritableError);
+    expect(await items.findOne({ _id: "while-full" })).toBeNull();
+
+    rmSync(filler);
+    await store.ping();
+    await items.insertOne({ _id: "after", note: large });
+    expect((await items.find({})).map((doc) => doc._id).sort()).toEqual(["after", "before"]);
+
+    // What it acknowledged survives a reopen.
+    await store.close();
+    store = createEmbeddedStore({ path });
+    const reopened = store.collection<{ _id: string; note: string }>({ name: "items" });
+    expect((await reopened.find({})).map((doc) => doc._id).sort()).toEqual(["after", "before"]);
+  });
+});
