@@ -133,6 +133,35 @@ describe("startOutboxRelay", () => {
     await eventually(async () => expect(await unpublishedIds(store)).toEqual([]));
   });
 
+  it("publishes the next event while the previous one's delete is still being written", async () => {
+    await writeOutboxRecords(store, ["evt_1", "evt_2", "evt_3"]);
+    // The outbox's deletes wait until the test lets them commit: one commit per event, awaited
+    // before the next publish, would hold the relay at evt_1.
+    const heldDeletes: Array<() => void> = [];
+    const gated: Store = Object.create(store, {
+      collection: {
+        value: (def: Parameters<Store["collection"]>[0]) => {
+          const collection = store.collection(def);
+          return Object.create(collection, {
+            deleteOne: {
+              value: async (...args: Parameters<typeof collection.deleteOne>) => {
+                await new Promise<void>((resolve) => heldDeletes.push(resolve));
+                return collection.deleteOne(...args);
+              },
+            },
+          });
+        },
+      },
+    });
+    const consumer = await collect(inner, "while-deleting");
+    relay = startOutboxRelay({ store: gated, bus: inner, logger, intervalMs: 5 });
+    await eventually(() => expect(consumer.ids()).toEqual(["evt_1", "evt_2", "evt_3"]));
+    expect(await unpublishedIds(store)).toEqual(["evt_1", "evt_2", "evt_3"]);
+    for (const release of heldDeletes.splice(0)) release();
+    await eventually(async () => expect(await outboxOf(store).count({})).toBe(0));
+    await consumer.stop();
+  });
+
   it("retries through failed publishes until each event is published exactly once, in order", async () => {
     const consumer = await collect(inner, "records");
     const bus = flakyBus(inner);
