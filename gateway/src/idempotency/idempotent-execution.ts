@@ -89,6 +89,10 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
     }
     await records.markUnknown(id, begun.attempt, new Date());
     void reconciler.reconcileNow(id).catch(() => undefined);
+    // A store whose disk refuses writes answers as itself (503, retry later), not as a payment in
+    // doubt: what it refused is stored nowhere, and a commit whose flush failed is reconciled
+    // under this key like any other unknown outcome.
+    if (outcome.error.code === "STORE_UNAVAILABLE") throw outcome.error;
     throw new AppError(unknownOutcomeCode[kind], undefined, { cause: outcome.error });
   };
 }

@@ -1,4 +1,4 @@
-import { AppError, errorOutcome } from "@bayad/kit";
+import { AppError, appErrorOfStoreFault, errorOutcome } from "@bayad/kit";
 import { errorEnvelope } from "../envelope.js";
 import type { StoredResponse } from "./idempotency-records.js";
 
@@ -20,7 +20,7 @@ export async function settleOutcome(run: () => Promise<StoredResponse>, correlat
   try {
     return { known: true, response: await run() };
   } catch (thrown) {
-    const error = thrown instanceof AppError ? thrown : new AppError("INTERNAL_ERROR", undefined, { cause: thrown });
+    const error = thrown instanceof AppError ? thrown : (appErrorOfStoreFault(thrown) ?? new AppError("INTERNAL_ERROR", undefined, { cause: thrown }));
     switch (errorOutcome(error.code)) {
       case "decided":
         return { known: true, response: { status: error.httpStatus, body: errorEnvelope(error, correlationId) } };

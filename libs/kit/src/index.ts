@@ -1,6 +1,7 @@
 export { errorCatalogue, errorOutcome, isErrorCode, type ErrorCode, type ErrorOutcome } from "./errors/catalogue.js";
 export { AppError, notFound, invalidTransition, type AppErrorOptions } from "./errors/app-error.js";
 export { toConnectError, fromConnectError } from "./errors/connect-errors.js";
+export { appErrorOfStoreFault } from "./errors/store-faults.js";
 export { newId, randomBase62, type IdPrefix } from "./ids.js";
 export { CURRENCY, isValidAmountMinor, amountToDecimalText, type Money } from "./money.js";
 export {

@@ -4,9 +4,9 @@ import { Code, ConnectError, createRouterTransport, type ConnectRouter, type Int
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { create } from "@bufbuild/protobuf";
 import { Health, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus } from "@bayad/proto";
-import { StoreUnavailableError } from "@bayad/store";
 import { AppError } from "./errors/app-error.js";
 import { toConnectError } from "./errors/connect-errors.js";
+import { appErrorOfStoreFault } from "./errors/store-faults.js";
 import type { Logger } from "./logger.js";
 import { rpcMetricsInterceptor, type Registry } from "./metrics.js";
 import { correlationIdOf } from "./caller-context.js";
@@ -48,7 +48,8 @@ export interface RunningServer {
 
 /**
  * Converts what a handler throws into what crosses the wire: catalogue errors keep their code,
- * an unreachable store is UNAVAILABLE, and anything else becomes a bare INTERNAL with no text
+ * a store that is unreachable or cannot write is UNAVAILABLE (SERVICE_UNAVAILABLE or
+ * STORE_UNAVAILABLE), and anything else becomes a bare INTERNAL with no text
  * from inside (it is logged here instead). Exported so that the transports' tests run behind the
  * boundary every service runs behind.
  */
@@ -68,9 +69,10 @@ export function errorBoundary(logger: Logger): Interceptor {
         throw toConnectError(thrown);
       }
       if (thrown instanceof ConnectError) throw thrown;
-      if (thrown instanceof StoreUnavailableError) {
-        logger.warn({ ...fields(), err: thrown }, "store unavailable");
-        throw toConnectError(new AppError("SERVICE_UNAVAILABLE", undefined, { cause: thrown }));
+      const storeFault = appErrorOfStoreFault(thrown);
+      if (storeFault !== undefined) {
+        logger.warn({ ...fields(), err: thrown }, storeFault.code === "STORE_UNAVAILABLE" ? "store not writable" : "store unavailable");
+        throw toConnectError(storeFault);
       }
       logger.error({ ...fields(), err: thrown }, "unhandled error in handler");
       throw toConnectError(new AppError("INTERNAL_ERROR"));

@@ -57,6 +57,8 @@ export const errorCatalogue = {
   OTP_DELIVERY_FAILED: { http: 502, grpc: Code.FailedPrecondition, message: "The code could not be delivered to the recipient.", outcome: "decided" },
   NOT_IMPLEMENTED: { http: 501, grpc: Code.Unimplemented, message: "This operation is not available yet." },
   SERVICE_UNAVAILABLE: { http: 503, grpc: Code.Unavailable, message: "The service is temporarily unavailable." },
+  // The store is up and reads go on, but its disk refuses writes (full, read-only); it recovers by itself.
+  STORE_UNAVAILABLE: { http: 503, grpc: Code.Unavailable, message: "The store cannot accept writes right now; retry later with the same Idempotency-Key." },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
