@@ -1,5 +1,6 @@
 import type { Middleware } from "koa";
 import { rateLimitedError, type RateLimitCharge, type RateLimitLeases, type RateLimitSetting, type RateLimitState } from "@bayad/kit";
+import { StoreNotWritableError } from "@bayad/store";
 import type { OperationSpec } from "../openapi/document.js";
 import type { Caller } from "../auth/caller.js";
 
@@ -22,7 +23,8 @@ export interface RateLimitSettings {
  * authentication, so only an authenticated caller is counted; admin, health and docs routes are
  * not limited. Every answer after it carries the IETF draft's `RateLimit-Policy` and `RateLimit`
  * fields (draft-ietf-httpapi-ratelimit-headers); a refused request is 429 `RATE_LIMITED` with
- * `Retry-After` as well, and reaches nothing after this middleware.
+ * `Retry-After` as well, and reaches nothing after this middleware. While the store cannot write,
+ * requests pass uncounted (see below).
  */
 export function rateLimit(spec: OperationSpec, leases: RateLimitLeases, settings: RateLimitSettings): Middleware {
   const kind = spec.method === "GET" ? "reads" : "writes";
@@ -41,7 +43,18 @@ export function rateLimit(spec: OperationSpec, leases: RateLimitLeases, settings
       { ...credentialLimit, key: credential },
       { ...projectLimit, key: tenant },
     ];
-    const outcome = await leases.take(`${kind}:${credential}`, charges);
+    let outcome: Awaited<ReturnType<RateLimitLeases["take"]>>;
+    try {
+      outcome = await leases.take(`${kind}:${credential}`, charges);
+    } catch (error) {
+      // The gateway's store cannot write (full or read-only disk), so nothing can be counted: the
+      // request passes uncounted rather than refused, so reads go on (a write meets its own
+      // store's refusal). Counting resumes once the store can write again.
+      if (!(error instanceof StoreNotWritableError)) throw error;
+      ctx.set("RateLimit-Policy", policy);
+      await next();
+      return;
+    }
     const headers = { "RateLimit-Policy": policy, RateLimit: describeLimits(outcome.limits, Date.now()) };
     if (!outcome.allowed) throw rateLimitedError(outcome.retryAfterSeconds, headers);
     ctx.set(headers);

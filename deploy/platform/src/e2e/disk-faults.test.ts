@@ -61,10 +61,15 @@ if (prerequisiteMet("disk faults under DATA_DIR", mountRefusal)) {
     });
 
     it("answers writes 503 STORE_UNAVAILABLE and reads 200, is not ready, and recovers by itself when space returns", async () => {
-      const api = apiClientFor(await bannerOf(platform!));
+      const printed = await bannerOf(platform!);
+      const api = apiClientFor(printed);
       const before = await api.request("POST", "/api/v1/payments/customers", { body: customer() });
       expect(before.status).toBe(201);
       const customerPath = `/api/v1/payments/customers/${before.body.data.customerId}`;
+      // A key not used yet holds no rate-limit lease: its first read must count in the gateway's store.
+      const secondKey = await api.admin("POST", `/admin/v1/projects/${printed.projectId}/api-keys`, { environment: "test" });
+      expect(secondKey.status).toBe(201);
+      const secondApi = apiClientFor({ ...printed, testApiKey: secondKey.body.data.apiKey });
 
       fillDisk(filler);
       // A small commit may still fit in pages LMDB freed earlier: write until the disk tells.
@@ -80,6 +85,18 @@ if (prerequisiteMet("disk faults under DATA_DIR", mountRefusal)) {
       expect(refused!.response.body.success).toBe(false);
       expect(refused!.response.body.error.code).toBe("STORE_UNAVAILABLE");
       expect(refused!.response.body.meta.correlationId).toBe(refused!.response.headers.get("X-Correlation-Id"));
+
+      // The gateway's own store refuses writes too (projects live there): a 503, never a 500.
+      let gatewayRefusal: Awaited<ReturnType<typeof api.request>> | undefined;
+      for (let attempt = 0; attempt < 200 && gatewayRefusal === undefined; attempt++) {
+        const created = await api.admin("POST", "/admin/v1/projects", { name: `Filler ${attempt} ${"x".repeat(180)}` });
+        if (created.status === 503) gatewayRefusal = created;
+        else expect(created.status, platform!.output().slice(-3000)).toBe(201);
+      }
+      expect(gatewayRefusal?.body.error.code).toBe("STORE_UNAVAILABLE");
+      // A read still passes the rate limiter, which cannot count while the gateway's store is full.
+      const uncounted = await secondApi.request("GET", customerPath);
+      expect(uncounted.status, JSON.stringify(uncounted.body)).toBe(200);
 
       // Reads go on; the platform says it is not ready (and is still alive).
       const read = await api.request("GET", customerPath);

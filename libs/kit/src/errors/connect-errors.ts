@@ -3,6 +3,7 @@ import { ErrorDetailSchema } from "@bayad/proto";
 import { create } from "@bufbuild/protobuf";
 import { AppError } from "./app-error.js";
 import { errorCatalogue, isErrorCode } from "./catalogue.js";
+import { appErrorOfStoreFault } from "./store-faults.js";
 
 /** Turns an AppError into a ConnectError that carries the catalogue code as an error detail. */
 export function toConnectError(error: AppError): ConnectError {
@@ -19,10 +20,14 @@ export function toConnectError(error: AppError): ConnectError {
 
 /**
  * Turns whatever a gRPC call threw back into an AppError. A catalogue detail wins; otherwise the
- * gRPC code decides, and anything unexplained is an internal error (its text stays in `cause`).
+ * gRPC code decides, a store's own failure is a 503 (appErrorOfStoreFault), and anything
+ * unexplained is an internal error (its text stays in `cause`).
  */
 export function fromConnectError(thrown: unknown): AppError {
   if (thrown instanceof AppError) return thrown;
+  // A store called in this process (the gateway's own) throws its own errors, not a ConnectError.
+  const storeFault = appErrorOfStoreFault(thrown);
+  if (storeFault !== undefined) return storeFault;
   const error = ConnectError.from(thrown);
   const [detail] = error.findDetails(ErrorDetailSchema);
   if (detail && isErrorCode(detail.code)) {
