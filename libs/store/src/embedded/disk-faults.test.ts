@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreNotWritableError, type Store } from "../port.js";
 import { createEmbeddedStore } from "./embedded-store.js";
+import { storageFault } from "./lmdb-environment.js";
 
 /**
  * A full disk, for real: the store lives on a 2 MiB tmpfs, which a filler file then fills. Needs
@@ -12,7 +13,10 @@ import { createEmbeddedStore } from "./embedded-store.js";
  */
 const mountPoint = mkdtempSync(join(tmpdir(), "bayad-full-disk-"));
 const mountRefusal = mountTmpfs(mountPoint);
-if (mountRefusal !== undefined) console.warn(`disk-faults.test.ts skipped: ${mountRefusal}`);
+if (mountRefusal !== undefined) {
+  console.warn(`disk-faults.test.ts: the full-disk test is skipped: ${mountRefusal}`);
+  rmdirSync(mountPoint);
+}
 
 function mountTmpfs(dir: string): string | undefined {
   if (process.getuid?.() !== 0) return "mounting a size-limited tmpfs needs root";
@@ -36,6 +40,17 @@ function fillDisk(file: string): void {
     closeSync(fd);
   }
 }
+
+describe("storageFault", () => {
+  // A read-only file system cannot be made at run time here (remounting read-only is refused
+  // while LMDB holds data.mdb open for writing), so the errors it raises are checked by name.
+  it.each(["EROFS", "EACCES", "ENOSPC", "EDQUOT", "EIO"])("makes %s a StoreNotWritableError", (code) => {
+    expect(storageFault(Object.assign(new Error(`${code}: refused`), { code }))).toBeInstanceOf(StoreNotWritableError);
+  });
+  it("leaves other errors alone", () => {
+    expect(storageFault(new TypeError("not a storage fault"))).toBeUndefined();
+  });
+});
 
 describe.skipIf(mountRefusal !== undefined)("the embedded store on a full disk", () => {
   const path = join(mountPoint, "store");
