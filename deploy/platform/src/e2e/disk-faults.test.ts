@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmdirSync, rmSync, writeSync } from "node:fs";
+import { mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fillDisk, mountSmallTmpfs } from "@bayad/store/testing";
 import { apiClientFor, eventually, prerequisiteMet, unique } from "../test-support/harness.js";
 import { bannerOf, launchPlatform, type PlatformProcess } from "../test-support/platform-process.js";
 
@@ -13,30 +14,7 @@ import { bannerOf, launchPlatform, type PlatformProcess } from "../test-support/
  * is ready again without a restart. Needs root to mount the tmpfs.
  */
 const mountPoint = mkdtempSync(join(tmpdir(), "bayad-full-data-dir-"));
-const mountRefusal = mountTmpfs(mountPoint);
-
-function mountTmpfs(dir: string): string | undefined {
-  if (process.getuid?.() !== 0) return "mounting a size-limited tmpfs needs root";
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", dir], { stdio: "pipe" });
-    return undefined;
-  } catch (error) {
-    return `mount -t tmpfs was refused (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})`;
-  }
-}
-
-/** Writes a file until the disk is full (ENOSPC). */
-function fillDisk(file: string): void {
-  const fd = openSync(file, "w");
-  const chunk = Buffer.alloc(16 * 1024, 7);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
-  } finally {
-    closeSync(fd);
-  }
-}
+const mountRefusal = mountSmallTmpfs(mountPoint, "16m");
 
 const customer = () => ({ customerReference: unique("disk"), email: "maria@example.ph", name: "Maria Santos" });
 

@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, openSync, closeSync, rmSync, rmdirSync, writeSync } from "node:fs";
+import { mkdtempSync, rmSync, rmdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreNotWritableError, type Store } from "../port.js";
+import { fillDisk, mountSmallTmpfs } from "../testing/index.js";
 import { createEmbeddedStore } from "./embedded-store.js";
 import { storageFault } from "./lmdb-environment.js";
 
@@ -12,33 +13,10 @@ import { storageFault } from "./lmdb-environment.js";
  * root (mount); elsewhere the suite is skipped and says why.
  */
 const mountPoint = mkdtempSync(join(tmpdir(), "bayad-full-disk-"));
-const mountRefusal = mountTmpfs(mountPoint);
+const mountRefusal = mountSmallTmpfs(mountPoint, "2m");
 if (mountRefusal !== undefined) {
   console.warn(`disk-faults.test.ts: the full-disk test is skipped: ${mountRefusal}`);
   rmdirSync(mountPoint);
-}
-
-function mountTmpfs(dir: string): string | undefined {
-  if (process.getuid?.() !== 0) return "mounting a size-limited tmpfs needs root";
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir], { stdio: "pipe" });
-    return undefined;
-  } catch (error) {
-    return `mount -t tmpfs was refused (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})`;
-  }
-}
-
-/** Writes a file until the disk is full (ENOSPC); returns its path. */
-function fillDisk(file: string): void {
-  const fd = openSync(file, "w");
-  const chunk = Buffer.alloc(16 * 1024, 7);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 describe("storageFault", () => {

@@ -1,0 +1,1 @@
+export { fillDisk, mountSmallTmpfs } from "./small-disk.js";
