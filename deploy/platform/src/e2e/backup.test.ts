@@ -1,12 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiClientFor, eventually, unique } from "../test-support/harness.js";
-import { bannerOf, launchPlatform, type PlatformProcess, type PrintedBanner } from "../test-support/platform-process.js";
+import { bannerOf, temporaryPlatforms, type PrintedBanner } from "../test-support/platform-process.js";
 
 /**
  * `bayad backup` copies a running platform's DATA_DIR (every store from one snapshot, and
@@ -33,29 +32,15 @@ const keysOf = ({ adminApiKey, testApiKey, projectId }: PrintedBanner) => ({ adm
 const records = "/api/v1/payments/records";
 
 describe("bayad backup and restore", () => {
-  let parent: string;
-  let running: PlatformProcess[] = [];
+  const platforms = temporaryPlatforms("bayad-backup-");
   const start = (dataDir: string) => {
     // Limits no test writer reaches: it writes as fast as the platform answers while the backup runs.
     const unlimited = { RATE_LIMIT_CREDENTIAL_READS: "100000", RATE_LIMIT_CREDENTIAL_WRITES: "100000", RATE_LIMIT_PROJECT_READS: "100000", RATE_LIMIT_PROJECT_WRITES: "100000" };
-    const platform = launchPlatform({ PORT: "0", METRICS_PORT: "0", DATA_DIR: dataDir, ...unlimited });
-    running.push(platform);
-    return platform;
+    return platforms.launch({ DATA_DIR: dataDir, ...unlimited });
   };
-  beforeEach(() => {
-    parent = mkdtempSync(join(tmpdir(), "bayad-backup-"));
-  });
-  afterEach(async () => {
-    for (const platform of running) {
-      platform.child.kill("SIGKILL");
-      await platform.exited;
-    }
-    running = [];
-    rmSync(parent, { recursive: true, force: true });
-  });
 
   it("gives back, on a restored DATA_DIR, the keys and the data a running platform held when it was backed up", async () => {
-    const dataDir = join(parent, "data");
+    const dataDir = join(platforms.parent(), "data");
     const first = start(dataDir);
     const printedFirst = await bannerOf(first);
     const before = apiClientFor(printedFirst);
@@ -97,8 +82,8 @@ describe("bayad backup and restore", () => {
     })();
     await eventually(async () => (written.length >= 3 ? true : undefined));
     const writtenBefore = [...written];
-    const backupFile = join(parent, "backups", "bayad.tgz");
-    mkdirSync(join(parent, "backups"));
+    const backupFile = join(platforms.parent(), "backups", "bayad.tgz");
+    mkdirSync(join(platforms.parent(), "backups"));
     const backup = await bayad(["backup", "--to", backupFile, "--data-dir", dataDir]);
     const writtenDuring = written.length;
     await eventually(async () => (written.length >= writtenDuring + 3 ? true : undefined));
@@ -114,7 +99,7 @@ describe("bayad backup and restore", () => {
     const onRunning = await bayad(["restore", "--from", backupFile, "--to", dataDir]);
     expect(onRunning.code).toBe(1);
     expect(onRunning.stderr).toContain(`in use by a Bayad process (pid ${first.child.pid})`);
-    const occupied = join(parent, "occupied");
+    const occupied = join(platforms.parent(), "occupied");
     mkdirSync(occupied);
     writeFileSync(join(occupied, "notes.txt"), "keep me");
     const onOccupied = await bayad(["restore", "--from", backupFile, "--to", occupied]);
@@ -125,7 +110,7 @@ describe("bayad backup and restore", () => {
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
 
-    const restoredDir = join(parent, "restored");
+    const restoredDir = join(platforms.parent(), "restored");
     const restore = await bayad(["restore", "--from", backupFile, "--to", restoredDir]);
     expect(restore.stderr).toBe("");
     expect(restore.code).toBe(0);
@@ -156,9 +141,9 @@ describe("bayad backup and restore", () => {
   }, 90_000);
 
   it("refuses a file that is not a backup, and leaves nothing behind", async () => {
-    const bogus = join(parent, "bogus.tgz");
+    const bogus = join(platforms.parent(), "bogus.tgz");
     writeFileSync(bogus, "not an archive");
-    const target = join(parent, "restored");
+    const target = join(platforms.parent(), "restored");
     const outcome = await bayad(["restore", "--from", bogus, "--to", target]);
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain("is not a readable Bayad backup");
@@ -166,15 +151,15 @@ describe("bayad backup and restore", () => {
   });
 
   it("refuses a directory that is not a DATA_DIR, and a file that exists", async () => {
-    const empty = join(parent, "empty");
+    const empty = join(platforms.parent(), "empty");
     mkdirSync(empty);
-    const notDataDir = await bayad(["backup", "--to", join(parent, "b.tgz"), "--data-dir", empty]);
+    const notDataDir = await bayad(["backup", "--to", join(platforms.parent(), "b.tgz"), "--data-dir", empty]);
     expect(notDataDir.code).toBe(1);
     expect(notDataDir.stderr).toContain("holds no secrets.json");
-    const dataDir = join(parent, "data");
+    const dataDir = join(platforms.parent(), "data");
     mkdirSync(dataDir);
     writeFileSync(join(dataDir, "secrets.json"), "{}");
-    const earlier = join(parent, "earlier.tgz");
+    const earlier = join(platforms.parent(), "earlier.tgz");
     writeFileSync(earlier, "an earlier backup");
     const overwrite = await bayad(["backup", "--to", earlier, "--data-dir", dataDir]);
     expect(overwrite.code).toBe(1);

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { deleteJetStreamNamespace } from "@bayad/events/testing";
 import { launchServicesMode, type ServicesMode } from "../services-mode/services-launcher.js";
 import { apiClientFor, prerequisiteMet, unique } from "../test-support/harness.js";
-import { bannerOf, launchPlatform, type PlatformProcess, type PrintedBanner } from "../test-support/platform-process.js";
+import { bannerOf, temporaryPlatforms, type PrintedBanner } from "../test-support/platform-process.js";
 
 /**
  * What `npm start` acknowledged is there after a restart, whether it was stopped (Ctrl-C,
@@ -16,24 +16,8 @@ import { bannerOf, launchPlatform, type PlatformProcess, type PrintedBanner } fr
 const keysOf = ({ adminApiKey, testApiKey, projectId }: PrintedBanner) => ({ adminApiKey, testApiKey, projectId });
 
 describe("npm start after a restart", () => {
-  let parent: string;
-  let running: PlatformProcess[] = [];
-  const start = () => {
-    const platform = launchPlatform({ PORT: "0", METRICS_PORT: "0", DATA_DIR: join(parent, "data") });
-    running.push(platform);
-    return platform;
-  };
-  beforeEach(() => {
-    parent = mkdtempSync(join(tmpdir(), "bayad-restart-"));
-  });
-  afterEach(async () => {
-    for (const platform of running) {
-      platform.child.kill("SIGKILL");
-      await platform.exited;
-    }
-    running = [];
-    rmSync(parent, { recursive: true, force: true });
-  });
+  const platforms = temporaryPlatforms("bayad-restart-");
+  const start = () => platforms.launch({ DATA_DIR: join(platforms.parent(), "data") });
 
   it.each([
     ["SIGTERM", 0],

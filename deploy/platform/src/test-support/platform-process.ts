@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach } from "vitest";
 import { oneProcessNodeFlags } from "../node-flags.js";
 
 /** `npm start`'s entry, built: the platform as a developer starts it, in a child process. */
@@ -38,6 +42,35 @@ export function launchPlatform(env: Record<string, string>, options: { uid?: num
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, output: () => output, exited };
+}
+
+/**
+ * For a suite that starts platforms as child processes (call it inside `describe`): a fresh
+ * temporary directory per test (`parent()`), platforms launched on free ports (`launch`), and,
+ * after each test, every one of them killed and the directory removed.
+ */
+export function temporaryPlatforms(prefix: string) {
+  let parent = "";
+  let running: PlatformProcess[] = [];
+  beforeEach(() => {
+    parent = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    for (const platform of running) {
+      platform.child.kill("SIGKILL");
+      await platform.exited;
+    }
+    running = [];
+    rmSync(parent, { recursive: true, force: true });
+  });
+  return {
+    parent: () => parent,
+    launch(env: Record<string, string>, options: { uid?: number } = {}): PlatformProcess {
+      const platform = launchPlatform({ PORT: "0", METRICS_PORT: "0", ...env }, options);
+      running.push(platform);
+      return platform;
+    },
+  };
 }
 
 /** Polls the output until it matches `pattern`; fails if the process exits first. */
