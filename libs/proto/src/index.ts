@@ -5,6 +5,7 @@
 export * from "./gen/bayad/common/v1/common_pb.js";
 export * from "./gen/bayad/payments/v1/resources_pb.js";
 export * from "./gen/bayad/payments/v1/payments_pb.js";
+export * from "./gen/bayad/payments/v1/provider_accounts_pb.js";
 export * from "./gen/bayad/billing/v1/billing_pb.js";
 export * from "./gen/bayad/links/v1/links_pb.js";
 export * from "./gen/bayad/records/v1/records_pb.js";
