@@ -10,6 +10,8 @@ describe("errorOutcome", () => {
     // A write that lost every race to other writers wrote nothing: a retry may reuse the key.
     expect(errorOutcome("CONCURRENT_MODIFICATION")).toBe("refused");
     expect(errorOutcome("OTP_DELIVERY_FAILED")).toBe("decided");
+    // The payment provider certainly did nothing (a 429, a refused key, no connection).
+    expect(errorOutcome("PROVIDER_UNAVAILABLE")).toBe("refused");
   });
 
   it("marks a validation failure invalid: a service's 400 leaves its key unused, as the gateway's does", () => {
@@ -18,7 +20,7 @@ describe("errorOutcome", () => {
 
   it("defaults to decided below 500 and unresolved from 500 up", () => {
     const special = new Set<ErrorCode>([
-      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED",
+      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED", "PROVIDER_UNAVAILABLE",
     ]);
     for (const [code, entry] of Object.entries(errorCatalogue) as [ErrorCode, { http: number }][]) {
       if (special.has(code)) continue;

@@ -42,6 +42,8 @@ export const errorCatalogue = {
   INVALID_STATE_TRANSITION: { http: 409, grpc: Code.FailedPrecondition, message: "The resource's status does not allow this operation." },
   REFUND_EXCEEDS_REFUNDABLE: { http: 409, grpc: Code.FailedPrecondition, message: "The refund is larger than what is left to refund of the payment." },
   PROVIDER_NOT_CONFIGURED: { http: 409, grpc: Code.FailedPrecondition, message: "No payment provider is configured for this environment." },
+  // The provider answered with an error of its own (its 4xx): what it said is in details.
+  PROVIDER_REJECTED: { http: 422, grpc: Code.FailedPrecondition, message: "The payment provider refused the request." },
   IDEMPOTENCY_KEY_PAYLOAD_MISMATCH: { http: 409, grpc: Code.FailedPrecondition, message: "The Idempotency-Key was used with a different request." },
   IDEMPOTENCY_KEY_IN_PROGRESS: { http: 409, grpc: Code.Aborted, message: "A request with this Idempotency-Key is still being processed.", outcome: "unresolved" },
   IDEMPOTENCY_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of the request with this Idempotency-Key is being reconciled.", outcome: "unresolved" },
@@ -57,6 +59,8 @@ export const errorCatalogue = {
   OTP_DELIVERY_FAILED: { http: 502, grpc: Code.FailedPrecondition, message: "The code could not be delivered to the recipient.", outcome: "decided" },
   NOT_IMPLEMENTED: { http: 501, grpc: Code.Unimplemented, message: "This operation is not available yet." },
   SERVICE_UNAVAILABLE: { http: 503, grpc: Code.Unavailable, message: "The service is temporarily unavailable." },
+  // Thrown only where the provider certainly did nothing (a 429, a refused key, no connection, a read that kept failing), so the key is not used up.
+  PROVIDER_UNAVAILABLE: { http: 503, grpc: Code.Unavailable, message: "The payment provider is not available; try again.", outcome: "refused" },
   // The store is up and reads go on, but its disk refuses writes (full, read-only); it recovers by itself.
   STORE_UNAVAILABLE: { http: 503, grpc: Code.Unavailable, message: "The store cannot accept writes right now; retry later with the same Idempotency-Key." },
 } as const satisfies Record<string, ErrorEntry>;
