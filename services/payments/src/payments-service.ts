@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { SimulatedOutcome, type PaymentsService } from "@bayad/proto";
-import { callerOf, mutatingCallerOf } from "@bayad/kit";
-import { payerActionOf } from "@bayad/provider";
+import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
+import { chooseProvider, payerActionOf } from "@bayad/provider";
 import { describeCapabilities } from "./capabilities.js";
 import { createCustomer, getCustomer, type CustomersDeps } from "./customers/customers.js";
 import { customerToProto } from "./customers/customer.js";
@@ -44,9 +44,13 @@ export interface PaymentsServiceDeps {
 export function createPaymentsService(deps: PaymentsServiceDeps): Partial<ServiceImpl<typeof PaymentsService>> {
   const { checkouts, paymentIntents, refunds } = deps;
   return {
-    getCapabilities(_request, context) {
-      const provider = checkouts.providers[callerOf(context).environment];
-      return { capabilities: describeCapabilities(provider?.paymentMethods ?? []) };
+    async getCapabilities(_request, context) {
+      // The methods of the provider a new payment would go to (none in live mode without an account).
+      const choice = await chooseProvider(checkouts.providers, callerOf(context)).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === "PROVIDER_NOT_CONFIGURED") return undefined;
+        throw error;
+      });
+      return { capabilities: describeCapabilities(choice?.provider.paymentMethods ?? []) };
     },
 
     async createCustomer(request, context) {

@@ -12,7 +12,7 @@ import { expireDuePaymentIntents } from "./payment-intents/payment-intents.js";
 import { createPaymentsService } from "./payments-service.js";
 import { createRefundsRepository } from "./refunds/refunds-repository.js";
 import { startRefundSweep } from "./refunds/refund-sweep.js";
-import { providerOf, type PaymentProviders } from "@bayad/provider";
+import type { PaymentProviders } from "@bayad/provider";
 
 export interface PaymentsServerOptions {
   store: Store;
@@ -61,7 +61,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
       chk: { collection: checkouts.repository.collection, paidStatus: "paid" },
       pi: { collection: paymentIntents.repository.collection, paidStatus: "succeeded" },
     },
-    providerOf: (environment: "test" | "live") => providerOf(providers, environment),
+    providers,
     logger,
     keys,
   };

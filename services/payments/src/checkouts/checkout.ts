@@ -39,6 +39,10 @@ export interface CheckoutRecord {
   /** Proves that a hosted-page request came from checkoutUrl. */
   pageToken?: string;
   providerReference?: string;
+  /** The project's provider account the checkout was made with; absent: the environment's default (the sandbox). */
+  providerAccountId?: string;
+  /** The provider's id of the payment that paid it (PayMongo's `pay_…`), which refunds name. */
+  providerPaymentId?: string;
   /** What is left to refund once paid. */
   refundableMinor?: number;
   idempotencyKey: string;

@@ -7,7 +7,7 @@ import {
 } from "@bayad/provider";
 import type { Session, Store } from "@bayad/store";
 import { fromStoredMetadata, toStoredMetadata } from "@bayad/kit";
-import { askProvider, providerOf, type PaymentProviders } from "@bayad/provider";
+import { askProvider, chooseProvider, providerOfResource, type PaymentProviders } from "@bayad/provider";
 import { hostedPageResource } from "@bayad/provider";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
 import type { CheckoutsRepository } from "./checkouts-repository.js";
@@ -89,7 +89,7 @@ export async function createCheckout(
   caller: CallerContext & { idempotencyKey: string },
   input: CreateCheckoutInput,
 ): Promise<CreatedCheckout> {
-  const provider = providerOf(deps.providers, caller.environment);
+  const { provider, providerAccountId } = await chooseProvider(deps.providers, caller);
   const written = await createOnce(deps.keys, caller, "createCheckout", {
     existing: async (checkoutId) => {
       const existing = await deps.repository.findById(caller, checkoutId);
@@ -109,6 +109,7 @@ export async function createCheckout(
         cancelUrl: input.cancelUrl,
         metadata: toStoredMetadata(input.metadata),
         idempotencyKey: caller.idempotencyKey,
+        ...(providerAccountId === undefined ? {} : { providerAccountId }),
         aggregateVersion: 1,
         createdAt: now,
         updatedAt: now,
@@ -152,7 +153,7 @@ export async function createCheckout(
 /** Asks the provider whether a checkout still `created` got its session, and records it. */
 export async function reconcileCheckout(deps: CheckoutsDeps, record: CheckoutRecord): Promise<CheckoutRecord> {
   const context = { environment: record.environment, idempotencyKey: record.idempotencyKey };
-  const provider = providerOf(deps.providers, record.environment);
+  const provider = await providerOfResource(deps.providers, record);
   const session = await askProvider(
     async () =>
       (await provider.retrieveCheckoutSession(sessionRequest(record), context)) ??
@@ -200,7 +201,7 @@ type Claim = (session: Session, result: CheckoutRecord) => Promise<void>;
 /** What the payer did, decided by the provider (the sandbox declines its decline scenario). */
 async function applyPayerAction(deps: CheckoutsDeps, record: CheckoutRecord, action: PayerAction, claim?: Claim) {
   const amount = { amountMinor: record.amountMinor, currency: record.currency };
-  const decided = providerOf(deps.providers, record.environment).decidePayment(amount, fromStoredMetadata(record.metadata), action);
+  const decided = (await providerOfResource(deps.providers, record)).decidePayment(amount, fromStoredMetadata(record.metadata), action);
   const also = claim && ((next: CheckoutRecord, session: Session) => claim(session, next));
   return decided === "paid"
     ? moveResource(checkoutMover(deps), record, "pay", { extra: { refundableMinor: record.amountMinor }, also })

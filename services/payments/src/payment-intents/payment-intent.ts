@@ -50,6 +50,10 @@ export interface PaymentIntentRecord {
   currency: "PHP";
   description?: string;
   providerReference?: string;
+  /** The project's provider account the intent was made with; absent: the environment's default (the sandbox). */
+  providerAccountId?: string;
+  /** The provider's id of the payment that paid it (PayMongo's `pay_…`), which refunds name. */
+  providerPaymentId?: string;
   /** QR Ph: the EMVCo payload the code encodes. */
   qrPayload?: string;
   /** QR Ph: where the code's image is (a path for the sandbox, whose images the gateway serves). */

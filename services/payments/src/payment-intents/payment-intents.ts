@@ -5,8 +5,9 @@ import {
   askProvider,
   fitsQrPhText,
   MAX_QRPH_AMOUNT_MINOR,
+  chooseProvider,
   pageTokenMatches,
-  providerOf,
+  providerOfResource,
   renderQrPng,
   type PayerAction,
   type PaymentProviders,
@@ -83,6 +84,7 @@ function newRecord(
   deps: PaymentIntentsDeps,
   caller: MutatingCaller,
   input: CreatePaymentIntentInput,
+  providerAccountId: string | undefined,
 ): Omit<PaymentIntentRecord, "status" | "paymentMethod"> {
   const now = deps.now();
   return {
@@ -93,6 +95,7 @@ function newRecord(
     amountMinor: input.amountMinor,
     currency: CURRENCY,
     idempotencyKey: caller.idempotencyKey,
+    ...(providerAccountId === undefined ? {} : { providerAccountId }),
     aggregateVersion: 1,
     createdAt: now,
     updatedAt: now,
@@ -101,9 +104,9 @@ function newRecord(
 
 /** Creates a card payment intent, `requires_action` until confirmed. A repeated key returns it again. */
 export async function createPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, input: CreatePaymentIntentInput) {
-  providerOf(deps.providers, caller.environment);
+  const { providerAccountId } = await chooseProvider(deps.providers, caller);
   return insertOnce(deps, caller, "createPaymentIntent", async () => ({
-    ...newRecord(deps, caller, input),
+    ...newRecord(deps, caller, input, providerAccountId),
     status: "requires_action",
     paymentMethod: "card",
   }));
@@ -134,13 +137,13 @@ function qrPhProblems(input: CreateQrPhPaymentIntentInput, expirySeconds: number
  * the intent it created.
  */
 export async function createQrPhPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, input: CreateQrPhPaymentIntentInput) {
-  const provider = providerOf(deps.providers, caller.environment);
+  const { provider, providerAccountId } = await chooseProvider(deps.providers, caller);
   const expirySeconds = input.expirySeconds || qrPhExpirySeconds.default;
   const problems = qrPhProblems(input, expirySeconds);
   if (problems.length > 0) throw new AppError("VALIDATION_FAILED", undefined, { details: problems });
 
   return insertOnce(deps, caller, "createQrPhPaymentIntent", async () => {
-    const base = newRecord(deps, caller, input);
+    const base = newRecord(deps, caller, input, providerAccountId);
     const code = await askProvider(() =>
       provider.createQrPh(
         {
@@ -221,7 +224,7 @@ async function claimConfirmation(deps: PaymentIntentsDeps, caller: MutatingCalle
 export async function confirmPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, paymentIntentId: string) {
   return actOnce<PaymentIntentRecord>(deps.keys, caller, "confirmPaymentIntent", paymentIntentId, async (claim) => {
     const record = await getPaymentIntent(deps, caller, paymentIntentId);
-    const provider = providerOf(deps.providers, record.environment);
+    const provider = await providerOfResource(deps.providers, record);
     const claimed = await claimConfirmation(deps, caller, record);
     const confirmation = await askProvider(() =>
       provider.confirmPaymentIntent(
@@ -264,7 +267,7 @@ export async function simulatePaymentIntentOutcome(deps: PaymentIntentsDeps, cal
     // A code past its expiry cannot be paid, whether or not the sweep has reached it yet.
     if (isDue(record, deps.now())) record = await move(deps, record, "expire");
     const amount = { amountMinor: record.amountMinor, currency: record.currency };
-    const decided = providerOf(deps.providers, record.environment).decidePayment(amount, {}, action);
+    const decided = (await providerOfResource(deps.providers, record)).decidePayment(amount, {}, action);
     const also = (next: PaymentIntentRecord, session: Session) => claim(session, next);
     return decided === "paid"
       ? moveResource(paymentIntentMover(deps), record, "succeed", { extra: { refundableMinor: record.amountMinor }, also })

@@ -27,6 +27,10 @@ export interface RefundRecord {
   currency: "PHP";
   reason: string;
   providerReference?: string;
+  /** The refunded payment's provider account (absent: the sandbox). */
+  providerAccountId?: string;
+  /** The provider's id of the refunded payment (PayMongo's `pay_…`). */
+  providerPaymentId?: string;
   idempotencyKey: string;
   aggregateVersion: number;
   createdAt: Date;

@@ -10,6 +10,10 @@ interface RefundablePayment {
   amountMinor: number;
   /** Set to the amount when the payment completes; refunds take from it. */
   refundableMinor?: number;
+  /** The project's provider account the payment was made with (absent: the sandbox). */
+  providerAccountId?: string;
+  /** The provider's id of the payment (PayMongo's `pay_…`), which the provider's refund names. */
+  providerPaymentId?: string;
 }
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
@@ -50,6 +54,22 @@ export async function reserveRefund(
   if (!payment) return { reserved: false, reason: "not_found" };
   if (payment.status !== source.paidStatus) return { reserved: false, reason: "not_paid" };
   return { reserved: false, reason: "exceeds", refundableMinor: payment.refundableMinor ?? 0 };
+}
+
+/** Where a payment was made: the provider account and the provider's payment id, once paid (undefined: no such payment). */
+export async function providerSideOf(
+  collections: RefundableCollections,
+  scope: Scope,
+  paymentId: string,
+): Promise<Pick<RefundablePayment, "providerAccountId" | "providerPaymentId"> | undefined> {
+  const source = sourceOf(collections, paymentId);
+  if (!source) return undefined;
+  const payment = await source.collection.findOne({ _id: paymentId, projectId: scope.projectId, environment: scope.environment });
+  if (!payment) return undefined;
+  return {
+    ...(payment.providerAccountId === undefined ? {} : { providerAccountId: payment.providerAccountId }),
+    ...(payment.providerPaymentId === undefined ? {} : { providerPaymentId: payment.providerPaymentId }),
+  };
 }
 
 /** Gives a failed refund's amount back to the payment's refundable balance. */

@@ -1,10 +1,10 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
 import { actOnce, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
-import type { PaymentProvider } from "@bayad/provider";
+import { providerOfResource, type PaymentProvider, type PaymentProviders } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { refundStates, refundToProto, type RefundRecord } from "./refund.js";
 import type { RefundsRepository } from "./refunds-repository.js";
-import { releaseRefund, reserveRefund, type RefundableCollections, type Reservation } from "./refundable-payments.js";
+import { providerSideOf, releaseRefund, reserveRefund, type RefundableCollections, type Reservation } from "./refundable-payments.js";
 
 export interface RefundsDeps {
   store: Store;
@@ -12,7 +12,7 @@ export interface RefundsDeps {
   outbox: Outbox;
   /** The payments refunds draw on: paid checkouts and succeeded payment intents. */
   payments: RefundableCollections;
-  providerOf: (environment: CallerContext["environment"]) => PaymentProvider;
+  providers: PaymentProviders;
   logger: Logger;
   keys: IdempotencyKeys;
 }
@@ -64,7 +64,9 @@ export async function createRefund(
       return existing && { record: existing, created: false };
     },
     create: async (claim) => {
-      deps.providerOf(caller.environment);
+      // The refund goes to the provider the payment was made with (PROVIDER_NOT_CONFIGURED before anything is written).
+      const side = (await providerSideOf(deps.payments, caller, input.paymentId)) ?? {};
+      await providerOfResource(deps.providers, { environment: caller.environment, ...side });
       const now = new Date();
       const record: RefundRecord = {
         _id: newId("ref"),
@@ -75,6 +77,7 @@ export async function createRefund(
         amountMinor: input.amountMinor,
         currency: CURRENCY,
         reason: input.reason,
+        ...side,
         idempotencyKey: caller.idempotencyKey,
         aggregateVersion: 1,
         createdAt: now,
@@ -93,7 +96,7 @@ export async function createRefund(
   });
   if (!written.created) return written.record;
   const { record } = written;
-  const provider = deps.providerOf(caller.environment);
+  const provider = await providerOfResource(deps.providers, record);
 
   try {
     return await askProviderToRefund(deps, provider, record);
@@ -110,7 +113,13 @@ export async function createRefund(
  */
 async function askProviderToRefund(deps: RefundsDeps, provider: PaymentProvider, record: RefundRecord): Promise<RefundRecord> {
   const { providerReference } = await provider.createRefund(
-    { refundId: record._id, paymentId: record.paymentId, amount: { amountMinor: record.amountMinor, currency: CURRENCY }, reason: record.reason },
+    {
+      refundId: record._id,
+      paymentId: record.paymentId,
+      ...(record.providerPaymentId === undefined ? {} : { providerPaymentId: record.providerPaymentId }),
+      amount: { amountMinor: record.amountMinor, currency: CURRENCY },
+      reason: record.reason,
+    },
     { environment: record.environment, idempotencyKey: record.idempotencyKey },
   );
   await deps.repository.recordProviderReference(record._id, providerReference);
@@ -128,7 +137,7 @@ export async function redriveUnacknowledgedRefunds(deps: RefundsDeps, olderThanM
   let acknowledged = 0;
   for (const record of stuck) {
     try {
-      await askProviderToRefund(deps, deps.providerOf(record.environment), record);
+      await askProviderToRefund(deps, await providerOfResource(deps.providers, record), record);
       acknowledged += 1;
     } catch (error) {
       deps.logger.warn({ err: error, refundId: record._id }, "refund still not acknowledged by the provider");
