@@ -25,6 +25,11 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "inf
         "*.code",
         "secret",
         "*.secret",
+        // Provider accounts: a PayMongo secret key and its webhook secret.
+        "secretKey",
+        "*.secretKey",
+        "webhookSecret",
+        "*.webhookSecret",
       ],
       censor: "[redacted]",
     },

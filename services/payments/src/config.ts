@@ -1,4 +1,4 @@
-import { envInt, type Env } from "@bayad/kit";
+import { ConfigError, envInt, envOptional, envUrl, type Env } from "@bayad/kit";
 import { readIdempotencyWindowMs } from "@bayad/events";
 import { readSandboxOptions, type SandboxProviderOptions } from "@bayad/provider";
 
@@ -15,6 +15,21 @@ export interface PaymentsConfig {
   providerLeaseMs: number;
   /** PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS (86400, the gateway's): how long an Idempotency-Key's outcome is kept. */
   idempotencyWindowMs: number;
+  /**
+   * SECRETS_KEY (at least 32 characters; payments, links and billing share it): seals provider
+   * accounts' secret keys and webhook secrets (AES-256-GCM). `npm start` generates and keeps one;
+   * services mode on MongoDB requires it (a key drawn per run would lose every sealed secret).
+   * Unset: provider accounts cannot be put (503).
+   */
+  secretsKey?: string;
+  /** PAYMONGO_API_BASE (https://api.paymongo.com): where the PayMongo adapter calls (the simulator in tests). */
+  paymongoApiBase: string;
+  /**
+   * PUBLIC_URL: the gateway's public base URL, where PayMongo delivers a provider account's
+   * webhooks (`{PUBLIC_URL}/provider-webhooks/paymongo/{providerAccountId}`). `npm start` defaults
+   * it to the gateway's own URL; unset elsewhere, provider accounts cannot be put (503).
+   */
+  publicUrl?: string;
 }
 
 /** The payments service's environment; a bad value throws a one-line ConfigError. */
@@ -25,5 +40,15 @@ export function readPaymentsConfig(env: Env): PaymentsConfig {
     sandbox: readSandboxOptions(env),
     providerLeaseMs: envInt(env, "PAYMENTS_PROVIDER_LEASE_MS", 30_000, { min: 1_000, max: 3_600_000 }),
     idempotencyWindowMs: readIdempotencyWindowMs(env, "payment"),
+    secretsKey: readSecretsKey(env),
+    paymongoApiBase: envUrl(env, "PAYMONGO_API_BASE", "https://api.paymongo.com")!,
+    publicUrl: envUrl(env, "PUBLIC_URL"),
   };
+}
+
+/** SECRETS_KEY when set, checked for length; never drawn here (see PaymentsConfig.secretsKey). */
+export function readSecretsKey(env: Env): string | undefined {
+  const value = envOptional(env, "SECRETS_KEY");
+  if (value !== undefined && value.length < 32) throw new ConfigError("SECRETS_KEY", "must be at least 32 characters");
+  return value;
 }

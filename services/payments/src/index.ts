@@ -1,3 +1,14 @@
 export { createPaymentsService, type PaymentsServiceDeps } from "./payments-service.js";
 export { startPaymentsServer, type PaymentsServerOptions } from "./server.js";
 export { readPaymentsConfig, type PaymentsConfig } from "./config.js";
+export {
+  createProviderAccountsRepository,
+  openSecretKey,
+  openWebhookSecret,
+  sealWebhookSecret,
+  providerSecretPurposes,
+  providerWebhookUrl,
+  type ProviderAccountsRepository,
+  type ProviderAccountRecord,
+  type ProviderAccountSetup,
+} from "./provider-accounts/index.js";

@@ -1,4 +1,4 @@
-import { PaymentsService } from "@bayad/proto";
+import { PaymentsService, ProviderAccountsService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createIdempotencyKeys, createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider } from "@bayad/provider";
@@ -12,6 +12,8 @@ import { expireDuePaymentIntents } from "./payment-intents/payment-intents.js";
 import { createPaymentsService } from "./payments-service.js";
 import { createRefundsRepository } from "./refunds/refunds-repository.js";
 import { startRefundSweep } from "./refunds/refund-sweep.js";
+import { createProviderAccountsRepository, createProviderAccountsService, type ProviderAccountSetup } from "./provider-accounts/index.js";
+import { defaultAccountSetup } from "./provider-accounts/default-account-setup.js";
 import type { PaymentProviders } from "@bayad/provider";
 
 export interface PaymentsServerOptions {
@@ -24,6 +26,10 @@ export interface PaymentsServerOptions {
   logger: Logger;
   /** The providers by environment; the sandbox in test mode unless given (tests wrap it). */
   providers?: PaymentProviders;
+  /** The provider calls that put and remove provider accounts; PayMongo's at PAYMONGO_API_BASE unless given. */
+  accountSetup?: ProviderAccountSetup;
+  /** The gateway's public URL when PUBLIC_URL is unset (`npm start`: known once the gateway listens). */
+  publicUrl?: () => string | undefined;
   host?: string;
   port?: number;
 }
@@ -71,6 +77,13 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     paymentIntents,
     refunds,
   });
+  const providerAccounts = {
+    repository: createProviderAccountsRepository(store),
+    setup: options.accountSetup ?? defaultAccountSetup(config.paymongoApiBase),
+    secretsKey: config.secretsKey,
+    publicUrl: () => config.publicUrl ?? options.publicUrl?.(),
+    logger,
+  };
   await store.ensureIndexes();
 
   // Checkouts whose provider answer never arrived (silence, or a crash while waiting) are
@@ -97,7 +110,10 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
   if (options.metrics) registerOutboxMetrics(options.metrics, store, "payments");
   return startServiceServer({
     serviceName: PaymentsService.typeName,
-    routes: (router) => router.service(PaymentsService, service),
+    routes: (router) => {
+      router.service(PaymentsService, service);
+      router.service(ProviderAccountsService, createProviderAccountsService(providerAccounts));
+    },
     isReady: () => store.ping().then(() => true),
     logger,
     host: options.host,

@@ -1,0 +1,82 @@
+import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import type { Environment } from "@bayad/kit";
+import type { ProviderAccountRecord, ProviderWebhookState } from "./provider-account.js";
+
+const providerAccountsCollection: CollectionDef = {
+  name: "provider_accounts",
+  indexes: [
+    // One account per project and environment: a second insert for the same pair is refused.
+    { name: "provider_accounts_project", keys: { projectId: 1, environment: 1 }, unique: true },
+  ],
+};
+
+/**
+ * The only code that knows the `provider_accounts` collection. Lookups by providerAccountId are
+ * unscoped on purpose: a provider's webhook names the account in its URL, and the account tells
+ * the project and environment.
+ */
+export function createProviderAccountsRepository(store: Store) {
+  const accounts = store.collection<ProviderAccountRecord>(providerAccountsCollection);
+  return {
+    collection: accounts,
+
+    findByProject(projectId: string, environment: Environment): Promise<ProviderAccountRecord | null> {
+      return accounts.findOne({ projectId, environment });
+    },
+
+    findById(providerAccountId: string): Promise<ProviderAccountRecord | null> {
+      return accounts.findOne({ _id: providerAccountId });
+    },
+
+    /** Inserts a new account; false when the project and environment already have one (a concurrent put won). */
+    async insert(record: ProviderAccountRecord): Promise<boolean> {
+      try {
+        await accounts.insertOne(record);
+        return true;
+      } catch (error) {
+        if (isDuplicateKeyError(error, "provider_accounts_project")) return false;
+        throw error;
+      }
+    },
+
+    /** Replaces the account if it is still at `version`; false when another write came first. */
+    async replace(record: ProviderAccountRecord, version: number): Promise<boolean> {
+      const { _id, ...fields } = record;
+      const result = await accounts.updateOne({ _id, version }, { $set: { ...fields, version: version + 1 } });
+      return result.matched === 1;
+    },
+
+    /** Removes the account if it is still at `version`; false when another write came first. */
+    async remove(record: ProviderAccountRecord): Promise<boolean> {
+      return (await accounts.deleteOne({ _id: record._id, version: record.version })) === 1;
+    },
+
+    /** Records what the provider says of the account's webhook now (the reconciler re-enables a disabled one). */
+    async setWebhookStatus(providerAccountId: string, webhookId: string, status: ProviderWebhookState, now = new Date()): Promise<boolean> {
+      const result = await accounts.updateOne(
+        { _id: providerAccountId, "webhook.webhookId": webhookId },
+        { $set: { "webhook.status": status, updatedAt: now }, $inc: { version: 1 } },
+      );
+      return result.matched === 1;
+    },
+
+    /**
+     * Replaces the account's webhook by one registered afresh (its secret sealed with
+     * sealWebhookSecret for this account), if the account still has `previousWebhookId`.
+     */
+    async replaceWebhook(
+      providerAccountId: string,
+      previousWebhookId: string,
+      webhook: ProviderAccountRecord["webhook"],
+      now = new Date(),
+    ): Promise<boolean> {
+      const result = await accounts.updateOne(
+        { _id: providerAccountId, "webhook.webhookId": previousWebhookId },
+        { $set: { webhook, updatedAt: now }, $inc: { version: 1 } },
+      );
+      return result.matched === 1;
+    },
+  };
+}
+
+export type ProviderAccountsRepository = ReturnType<typeof createProviderAccountsRepository>;

@@ -1,0 +1,147 @@
+import { AppError, newId, type Environment, type Logger } from "@bayad/kit";
+import type { ProviderAccountSetup } from "./account-setup.js";
+import type { ProviderAccountRecord } from "./provider-account.js";
+import type { ProviderAccountsRepository } from "./provider-accounts-repository.js";
+import type { PutProviderAccountInput } from "./provider-account-input.js";
+import { openSecretKey, sealSecretKey, sealWebhookSecret } from "./provider-secrets.js";
+
+export interface ProviderAccountsDeps {
+  repository: ProviderAccountsRepository;
+  /** The provider's account calls (PayMongo's adapter). */
+  setup: ProviderAccountSetup;
+  /** SECRETS_KEY; without it accounts cannot be put (their secrets could not be sealed). */
+  secretsKey: string | undefined;
+  /** The gateway's public base URL (PUBLIC_URL), read when an account is put. */
+  publicUrl: () => string | undefined;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** Where PayMongo delivers an account's events: the gateway's inbound route for it. */
+export function providerWebhookUrl(publicUrl: string, providerAccountId: string): string {
+  return `${publicUrl.replace(/\/+$/, "")}/provider-webhooks/paymongo/${providerAccountId}`;
+}
+
+/**
+ * Creates or replaces the account of the input's project and environment. The key is checked
+ * and a fresh webhook registered at the provider before anything is stored, so a refused key or
+ * a failed registration leaves the store as it was. A replacement keeps the providerAccountId
+ * (the webhook URL stays the same) and then disables the previous webhook with the previous key,
+ * best effort: a webhook left enabled delivers to an account that no longer verifies its
+ * signatures, which the inbound route refuses.
+ */
+export async function putProviderAccount(
+  deps: ProviderAccountsDeps,
+  input: PutProviderAccountInput,
+): Promise<{ account: ProviderAccountRecord; created: boolean }> {
+  const secretsKey = requireSecretsKey(deps);
+  const publicUrl = deps.publicUrl();
+  if (!publicUrl) {
+    throw new AppError("SERVICE_UNAVAILABLE", "PUBLIC_URL is not set on the payments service: the provider's webhook has no URL to deliver to.");
+  }
+  const existing = await deps.repository.findByProject(input.projectId, input.environment);
+  const providerAccountId = existing?._id ?? newId("pa");
+  const url = providerWebhookUrl(publicUrl, providerAccountId);
+
+  await deps.setup.checkKey(input.secretKey);
+  const registered = await deps.setup.registerWebhook(input.secretKey, url);
+  const now = deps.now?.() ?? new Date();
+  const record: ProviderAccountRecord = {
+    _id: providerAccountId,
+    projectId: input.projectId,
+    environment: input.environment,
+    provider: input.provider,
+    secretKey: sealSecretKey(secretsKey, providerAccountId, input.secretKey),
+    secretKeyLast4: input.secretKey.slice(-4),
+    paymentMethodTypes: input.paymentMethodTypes,
+    webhook: {
+      webhookId: registered.webhookId,
+      secret: sealWebhookSecret(secretsKey, providerAccountId, registered.webhookSecret),
+      status: registered.status,
+      url,
+    },
+    version: existing ? existing.version + 1 : 1,
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+  };
+
+  const stored = existing ? await deps.repository.replace(record, existing.version) : await deps.repository.insert(record);
+  if (!stored) {
+    // Another put or delete of this project and environment came first: ours registered a
+    // webhook nobody will keep.
+    await disableQuietly(deps, input.secretKey, registered.webhookId, record, "a concurrent change won");
+    throw new AppError("CONCURRENT_MODIFICATION", "The provider account changed while this request was putting it; retry the request.");
+  }
+  deps.logger.info(
+    { providerAccountId, projectId: record.projectId, environment: record.environment, webhookId: registered.webhookId, created: !existing },
+    "provider account put",
+  );
+  if (existing) await disablePrevious(deps, existing, secretsKey);
+  return { account: record, created: !existing };
+}
+
+export async function getProviderAccount(deps: ProviderAccountsDeps, projectId: string, environment: Environment): Promise<ProviderAccountRecord> {
+  const account = await deps.repository.findByProject(projectId, environment);
+  if (!account) throw noAccount(projectId, environment);
+  return account;
+}
+
+/** Removes the account, then disables its webhook at the provider (best effort); answers what was removed. */
+export async function deleteProviderAccount(deps: ProviderAccountsDeps, projectId: string, environment: Environment): Promise<ProviderAccountRecord> {
+  const account = await getProviderAccount(deps, projectId, environment);
+  if (!(await deps.repository.remove(account))) {
+    throw new AppError("CONCURRENT_MODIFICATION", "The provider account changed while this request was deleting it; retry the request.");
+  }
+  deps.logger.info({ providerAccountId: account._id, projectId, environment }, "provider account deleted");
+  if (deps.secretsKey) await disablePrevious(deps, account, deps.secretsKey);
+  return account;
+}
+
+/** The account by project and environment, or by its id: for services that open its secrets themselves. */
+export async function resolveProviderAccount(
+  deps: ProviderAccountsDeps,
+  by: { projectId: string; environment: Environment } | { providerAccountId: string },
+): Promise<ProviderAccountRecord> {
+  if ("providerAccountId" in by) {
+    const account = await deps.repository.findById(by.providerAccountId);
+    if (!account) throw new AppError("RESOURCE_NOT_FOUND", `No provider account with id ${by.providerAccountId}.`);
+    return account;
+  }
+  return getProviderAccount(deps, by.projectId, by.environment);
+}
+
+function requireSecretsKey(deps: ProviderAccountsDeps): string {
+  if (!deps.secretsKey) {
+    throw new AppError("SERVICE_UNAVAILABLE", "SECRETS_KEY is not set on the payments service: provider secrets cannot be stored.");
+  }
+  return deps.secretsKey;
+}
+
+function noAccount(projectId: string, environment: Environment): AppError {
+  return new AppError("RESOURCE_NOT_FOUND", `Project ${projectId} has no provider account in ${environment} mode.`);
+}
+
+/** Disables a replaced or removed account's webhook with that account's own key. */
+async function disablePrevious(deps: ProviderAccountsDeps, previous: ProviderAccountRecord, secretsKey: string): Promise<void> {
+  let previousKey: string;
+  try {
+    previousKey = openSecretKey(previous, secretsKey);
+  } catch {
+    deps.logger.warn({ providerAccountId: previous._id, webhookId: previous.webhook.webhookId }, "previous provider webhook not disabled: its key does not open with SECRETS_KEY");
+    return;
+  }
+  await disableQuietly(deps, previousKey, previous.webhook.webhookId, previous, "replaced or removed");
+}
+
+async function disableQuietly(deps: ProviderAccountsDeps, secretKey: string, webhookId: string, account: ProviderAccountRecord, why: string): Promise<void> {
+  try {
+    await deps.setup.disableWebhook(secretKey, webhookId);
+    deps.logger.info({ providerAccountId: account._id, webhookId, why }, "provider webhook disabled");
+  } catch (error) {
+    // Logged by code and message only: an adapter's error must not carry the key into the log.
+    deps.logger.warn(
+      { providerAccountId: account._id, webhookId, why, error: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" },
+      "provider webhook could not be disabled",
+    );
+  }
+}
