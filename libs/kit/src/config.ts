@@ -66,6 +66,26 @@ export function envUrl(env: Env, name: string, fallback?: string): string | unde
   return text;
 }
 
+const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration written like `500ms`, `30s`, `5m`, `2h` or `1d`, in milliseconds; undefined when it is not one. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * durationUnits[match[2]!]!;
+}
+
+/** A duration variable (see parseDuration), in milliseconds, within `bounds` (also in milliseconds). */
+export function envDuration(env: Env, name: string, fallbackMs: number, bounds: { minMs: number; maxMs: number }): number {
+  const text = raw(env, name);
+  if (text === undefined) return fallbackMs;
+  const value = parseDuration(text);
+  if (value === undefined || value < bounds.minMs || value > bounds.maxMs) {
+    throw new ConfigError(name, `must be a duration such as 30s or 5m, from ${bounds.minMs} ms to ${bounds.maxMs} ms, got "${text}"`);
+  }
+  return value;
+}
+
 /**
  * A secret that replicas must share: the configured value (at least `minLength` characters), or,
  * when unset, one drawn for this process alone (fine for one process, wrong for several).

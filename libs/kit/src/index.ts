@@ -13,6 +13,8 @@ export {
   envEnum,
   envUrl,
   envSecret,
+  envDuration,
+  parseDuration,
   type Env,
 } from "./config.js";
 export { createLogger, type Logger } from "./logger.js";
