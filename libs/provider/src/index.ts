@@ -5,6 +5,7 @@ export {
   type CheckoutSession,
   type CheckoutSessionRequest,
   type PaymentIntentConfirmation,
+  type PaymentIntentConfirmationRequest,
   type QrPhRequest,
   type QrPhCode,
   type RefundRequest,
@@ -28,3 +29,24 @@ export {
 export { pageTokenMatches, hostedPageResource } from "./page-token.js";
 export { readSandboxOptions } from "./sandbox/sandbox-config.js";
 export { payerActionOf } from "./payer-action.js";
+export { createPaymongoClient, type PaymongoClient, type PaymongoClientOptions } from "./paymongo/paymongo-client.js";
+export { PAYMONGO_API_BASE_DEFAULT, type PaymongoDocument } from "./paymongo/paymongo-http.js";
+export {
+  createPaymongoProvider,
+  BAYAD_RESOURCE_ID,
+  BAYAD_IDEMPOTENCY_KEY,
+  type PaymongoProvider,
+  type PaymongoProviderOptions,
+} from "./paymongo/paymongo-provider.js";
+export type {
+  PaymongoPaymentState,
+  PaymongoCheckoutSessionState,
+  PaymongoPaymentIntentState,
+  PaymongoRefundState,
+  PaymongoLinkState,
+  PaymongoResource,
+} from "./paymongo/paymongo-resources.js";
+export { PaymongoRejectedError, PaymongoKeyRefusedError, type PaymongoErrorItem } from "./paymongo/paymongo-errors.js";
+export { createPaymongoAccountSetup, type ProviderAccountSetup, type PaymongoAccountSetupOptions } from "./paymongo/paymongo-account-setup.js";
+export { verifyPaymongoSignature, type PaymongoSignatureInput, type PaymongoSignatureResult } from "./paymongo/paymongo-signature.js";
+export { parsePaymongoEvent, PAYMONGO_WEBHOOK_EVENTS, type PaymongoEvent } from "./paymongo/paymongo-event.js";

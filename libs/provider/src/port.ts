@@ -32,6 +32,18 @@ export interface PaymentIntentConfirmation {
   providerReference: string;
   /** processing: the provider accepted it and will report the outcome; declined: it refused. */
   outcome: "processing" | "declined";
+  /** Where the payer completes the payment (an e-wallet's authorisation page), when the provider needs that. */
+  nextActionUrl?: string;
+}
+
+export interface PaymentIntentConfirmationRequest {
+  paymentIntentId: string;
+  referenceId: string;
+  amount: Money;
+  /** The provider's method type to pay with (PayMongo: `gcash`, `paymaya`…); default: the provider's choice. */
+  paymentMethodType?: string;
+  /** Where the provider sends the payer back after a redirect. */
+  returnUrl?: string;
 }
 
 export interface QrPhRequest {
@@ -39,6 +51,8 @@ export interface QrPhRequest {
   referenceId: string;
   amount: Money;
   description: string;
+  /** How long the code can be paid, 60–9000 s; default: the provider's (PayMongo: 1800 s). */
+  expirySeconds?: number;
 }
 
 export interface QrPhCode {
@@ -49,6 +63,8 @@ export interface QrPhCode {
   imageUrl: string;
   /** The secret part of imageUrl that proves an image request came from that URL. */
   pageToken: string;
+  /** The image's PNG in Base64, when the provider hands over the image itself (PayMongo) rather than a page to serve it. */
+  imagePngBase64?: string;
 }
 
 export interface RefundRequest {
@@ -56,6 +72,8 @@ export interface RefundRequest {
   paymentId: string;
   amount: Money;
   reason: string;
+  /** The provider's own id of the payment (PayMongo: `pay_…`), which its refunds need. */
+  providerPaymentId?: string;
 }
 
 /**
@@ -91,10 +109,7 @@ export interface PaymentProvider {
   createCheckoutSession(request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession>;
   /** For reconciliation after an unanswered create: the session if the provider has it, else null. */
   retrieveCheckoutSession(request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession | null>;
-  confirmPaymentIntent(
-    request: { paymentIntentId: string; referenceId: string; amount: Money },
-    context: ProviderCallContext,
-  ): Promise<PaymentIntentConfirmation>;
+  confirmPaymentIntent(request: PaymentIntentConfirmationRequest, context: ProviderCallContext): Promise<PaymentIntentConfirmation>;
   createQrPh(request: QrPhRequest, context: ProviderCallContext): Promise<QrPhCode>;
   /** Deterministic per resource: asking again for the same resource returns the same page. */
   createHostedPayment(request: HostedPaymentRequest, context: ProviderCallContext): Promise<HostedPayment>;

@@ -1,0 +1,183 @@
+import { Agent, request } from "undici";
+import { backoffDelay, pause, type BackoffSettings } from "@bayad/kit";
+import { ProviderNoAnswerError } from "../port.js";
+import { keyHint, PaymongoKeyRefusedError, PaymongoRejectedError, paymongoErrorItems, providerUnavailable } from "./paymongo-errors.js";
+
+export const PAYMONGO_API_BASE_DEFAULT = "https://api.paymongo.com";
+
+export interface PaymongoHttpOptions {
+  apiBase: string;
+  /** How long establishing a connection may take. Default 5 s. */
+  connectTimeoutMs?: number;
+  /** How long PayMongo may take to send the response's headers, and then each part of its body. Default 15 s. */
+  responseTimeoutMs?: number;
+  /** How many times a read (GET) is sent again after a network error, a 5xx or a 429. Default 3. */
+  readRetries?: number;
+  /** The backoff between read attempts (kit's jittered exponential schedule). */
+  readBackoff?: BackoffSettings;
+}
+
+/** A JSON:API document PayMongo answered with: `data` is a resource or, for lists, an array. */
+export interface PaymongoDocument {
+  data: unknown;
+  has_more?: boolean;
+}
+
+export interface PaymongoCall {
+  method: "GET" | "POST";
+  /** From the API root, e.g. `/v1/refunds`. */
+  path: string;
+  query?: Record<string, string>;
+  /** A POST's `data.attributes`; omitted for actions without a body (enable, expire). */
+  attributes?: Record<string, unknown>;
+  /** Names the call in errors and logs, e.g. `createRefund`. */
+  operation: string;
+  /** A POST that may be sent again as a read may (enabling a webhook): retried like a GET. */
+  idempotent?: boolean;
+}
+
+export interface PaymongoHttp {
+  send(secretKey: string, call: PaymongoCall): Promise<PaymongoDocument>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_READ_BACKOFF: BackoffSettings = { initialDelayMs: 200, maxDelayMs: 3_000 };
+// A Retry-After longer than this is not sat out by a read that a payer may be waiting on.
+const MAX_RETRY_AFTER_MS = 10_000;
+
+// Errors raised before the request left this process: PayMongo cannot have acted on it.
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function errorCodeOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** Seconds from a Retry-After header (delta seconds or an HTTP date), if it holds one. */
+function retryAfterSeconds(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === "") return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+type Answer = { kind: "answer"; status: number; body: unknown; retryAfter?: number } | { kind: "no-answer"; sent: boolean; cause: unknown };
+
+/**
+ * PayMongo's HTTP transport: one keep-alive undici Agent, Basic auth with the key of each call,
+ * JSON:API in and out, and the error mapping every PayMongo call shares.
+ *
+ * Reads are retried (network errors, 5xx, 429) with jittered exponential backoff, honouring
+ * Retry-After. A POST is never sent twice, because PayMongo has no idempotency header: when it
+ * may have acted but gave no usable answer (a timeout, a reset, a 5xx, an unreadable 200) the
+ * call throws ProviderNoAnswerError and reconciliation settles it by the metadata Bayad put on
+ * the object. When it certainly did not act (no connection, a 429, a refused key) the call is
+ * PROVIDER_UNAVAILABLE. Its other 4xx are PaymongoRejectedError (PROVIDER_REJECTED).
+ *
+ * The key travels only in the Authorization header; errors name it by its last four characters.
+ */
+export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
+  const apiBase = options.apiBase.replace(/\/+$/, "");
+  const responseTimeoutMs = options.responseTimeoutMs ?? 15_000;
+  const readRetries = options.readRetries ?? 3;
+  const readBackoff = options.readBackoff ?? DEFAULT_READ_BACKOFF;
+  const agent = new Agent({
+    connect: { timeout: options.connectTimeoutMs ?? 5_000 },
+    headersTimeout: responseTimeoutMs,
+    bodyTimeout: responseTimeoutMs,
+    keepAliveTimeout: 10_000,
+  });
+
+  const sendOnce = async (secretKey: string, call: PaymongoCall): Promise<Answer> => {
+    const url = new URL(`${apiBase}${call.path}`);
+    for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
+    const hasBody = call.method === "POST" && call.attributes !== undefined;
+    try {
+      const response = await request(url, {
+        dispatcher: agent,
+        method: call.method,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}`,
+          accept: "application/json",
+          ...(hasBody ? { "content-type": "application/json" } : {}),
+        },
+        body: hasBody ? JSON.stringify({ data: { attributes: call.attributes } }) : undefined,
+      });
+      const text = await response.body.text();
+      let body: unknown;
+      try {
+        body = text === "" ? undefined : JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      return { kind: "answer", status: response.statusCode, body, retryAfter: retryAfterSeconds(response.headers["retry-after"]) };
+    } catch (error) {
+      return { kind: "no-answer", sent: !NOT_SENT_CODES.has(errorCodeOf(error) ?? ""), cause: error };
+    }
+  };
+
+  const unreachable = (call: PaymongoCall, cause: unknown) =>
+    providerUnavailable(`PayMongo could not be reached (${call.operation}).`, { cause });
+
+  const rejected = (secretKey: string, call: PaymongoCall, status: number, body: unknown): Error => {
+    if (status === 401) return new PaymongoKeyRefusedError(keyHint(secretKey), call.operation);
+    return new PaymongoRejectedError(call.operation, status, paymongoErrorItems(status, body));
+  };
+
+  const hasData = (body: unknown): body is PaymongoDocument => typeof body === "object" && body !== null && "data" in body;
+
+  const read = async (secretKey: string, call: PaymongoCall): Promise<PaymongoDocument> => {
+    for (let failures = 0; ; failures++) {
+      const answer = await sendOnce(secretKey, call);
+      const retryable =
+        answer.kind === "no-answer" ||
+        answer.status === 429 ||
+        answer.status >= 500 ||
+        (answer.status >= 200 && answer.status < 300 && !hasData(answer.body));
+      if (!retryable) {
+        if (answer.status >= 200 && answer.status < 300) return answer.body as PaymongoDocument;
+        throw rejected(secretKey, call, answer.status, answer.body);
+      }
+      if (failures >= readRetries) {
+        if (answer.kind === "no-answer") throw unreachable(call, answer.cause);
+        if (answer.status === 429) {
+          throw providerUnavailable(`PayMongo is limiting the rate of requests (${call.operation}).`, { retryAfterSeconds: answer.retryAfter });
+        }
+        throw providerUnavailable(`PayMongo answered ${call.operation} with HTTP ${answer.status}.`);
+      }
+      const retryAfterMs = answer.kind === "answer" && answer.retryAfter !== undefined ? answer.retryAfter * 1000 : undefined;
+      await pause(retryAfterMs !== undefined ? Math.min(retryAfterMs, MAX_RETRY_AFTER_MS) : backoffDelay(readBackoff, failures + 1));
+    }
+  };
+
+  const write = async (secretKey: string, call: PaymongoCall): Promise<PaymongoDocument> => {
+    const answer = await sendOnce(secretKey, call);
+    if (answer.kind === "no-answer") {
+      if (!answer.sent) throw unreachable(call, answer.cause);
+      throw new ProviderNoAnswerError(call.operation);
+    }
+    // PayMongo has not processed a rate-limited request: nothing to reconcile, try later.
+    if (answer.status === 429) {
+      throw providerUnavailable(`PayMongo is limiting the rate of requests (${call.operation}).`, { retryAfterSeconds: answer.retryAfter });
+    }
+    // A 5xx, or a 200 whose body cannot be read, may have made the object: outcome unknown.
+    if (answer.status >= 500) throw new ProviderNoAnswerError(call.operation);
+    if (answer.status >= 200 && answer.status < 300) {
+      if (!hasData(answer.body)) throw new ProviderNoAnswerError(call.operation);
+      return answer.body;
+    }
+    throw rejected(secretKey, call, answer.status, answer.body);
+  };
+
+  return {
+    send: (secretKey, call) => (call.method === "GET" || call.idempotent ? read(secretKey, call) : write(secretKey, call)),
+    close: () => agent.close(),
+  };
+}

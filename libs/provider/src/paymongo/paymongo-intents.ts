@@ -1,0 +1,120 @@
+import { AppError, CURRENCY, type Money } from "@bayad/kit";
+import type { PaymentIntentConfirmation, PaymentIntentConfirmationRequest, QrPhCode, QrPhRequest } from "../port.js";
+import type { PaymongoClient } from "./paymongo-client.js";
+import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
+import { PaymongoRejectedError, providerUnavailable } from "./paymongo-errors.js";
+import { objectAt, paymentIntentStateOf, resourceOf, textAt, type PaymongoResource } from "./paymongo-resources.js";
+import { readQrDataUrl } from "./qr-data-url.js";
+
+/**
+ * PayMongo's three-step payment: a payment intent (with Bayad's metadata), a payment method, then
+ * attach. Each step is a create sent once. A step whose answer is lost leaves an intent nobody has
+ * a way to pay (its redirect URL or QR image never reached a payer), so it moves no money: the
+ * payments service may answer PAYMENT_OUTCOME_UNKNOWN and a retry makes a fresh intent.
+ */
+
+// Methods whose attach hands back a page for the payer ([3P]: next_action.redirect.url).
+const REDIRECT_METHODS = ["gcash", "paymaya", "grab_pay", "shopee_pay", "billease", "dob", "brankas_bdo", "brankas_landbank", "brankas_metrobank"];
+
+// Attach errors that mean the payer's method was declined, not that the request was wrong.
+const DECLINE_CODES = new Set([
+  "generic_decline", "card_declined", "insufficient_funds", "fraudulent", "lost_card", "stolen_card", "card_expired",
+  "cvc_invalid", "cvc_incorrect", "processor_declined", "processor_blocked", "blocked", "payment_failed", "do_not_honor",
+]);
+
+interface IntentDeps {
+  client: PaymongoClient;
+  paymentMethodTypes: readonly string[];
+}
+
+async function createIntent(
+  deps: IntentDeps,
+  input: { amount: Money; methods: string[]; description: string; metadata: Record<string, string> },
+  operation: string,
+): Promise<PaymongoResource> {
+  const document = await deps.client.post(PAYMONGO_PATHS.paymentIntents, operation, {
+    amount: input.amount.amountMinor,
+    currency: CURRENCY,
+    payment_method_allowed: input.methods,
+    description: input.description,
+    metadata: input.metadata,
+  });
+  return resourceOf(document, operation);
+}
+
+async function createMethod(deps: IntentDeps, attributes: Record<string, unknown>, operation: string): Promise<string> {
+  return resourceOf(await deps.client.post(PAYMONGO_PATHS.paymentMethods, operation, attributes), operation).id;
+}
+
+async function attach(deps: IntentDeps, intentId: string, attributes: Record<string, unknown>, operation: string): Promise<PaymongoResource> {
+  return resourceOf(await deps.client.post(pathOf(PAYMONGO_PATHS.paymentIntents, intentId, "attach"), operation, attributes), operation);
+}
+
+/** The method a server-side confirm pays with: asked for, else the account's first redirect method. */
+function methodFor(deps: IntentDeps, asked: string | undefined): string {
+  const method = asked ?? deps.paymentMethodTypes.find((type) => REDIRECT_METHODS.includes(type));
+  if (method === undefined || method === "card" || method === "qrph") {
+    // Card details never pass through Bayad (PayMongo collects them on its checkout page), and QR Ph has its own call.
+    throw new AppError("PROVIDER_REJECTED", "This PayMongo account has no method a server-side confirmation can use.", {
+      details: [`paymentMethodType: ${method ?? "none"} cannot be confirmed server-side; one of ${REDIRECT_METHODS.join(", ")} is needed`],
+    });
+  }
+  return method;
+}
+
+export async function confirmWithPaymongo(
+  deps: IntentDeps,
+  request: PaymentIntentConfirmationRequest,
+  metadata: Record<string, string>,
+): Promise<PaymentIntentConfirmation> {
+  const operation = "confirmPaymentIntent";
+  const method = methodFor(deps, request.paymentMethodType);
+  const intent = await createIntent(deps, { amount: request.amount, methods: [method], description: request.referenceId, metadata }, operation);
+  const methodId = await createMethod(deps, { type: method, metadata }, operation);
+  let attached: PaymongoResource;
+  try {
+    attached = await attach(deps, intent.id, { payment_method: methodId, ...(request.returnUrl ? { return_url: request.returnUrl } : {}) }, operation);
+  } catch (error) {
+    if (error instanceof PaymongoRejectedError && error.providerErrors.some((item) => DECLINE_CODES.has(item.code))) {
+      return { providerReference: intent.id, outcome: "declined" };
+    }
+    throw error;
+  }
+  const state = paymentIntentStateOf(attached);
+  // A failed attach sends the intent back to awaiting_payment_method with last_payment_error [O].
+  if (state.status === "awaiting_payment_method" && state.lastPaymentError) return { providerReference: intent.id, outcome: "declined" };
+  const nextActionUrl = textAt(objectAt(attached.attributes, "next_action.redirect") ?? {}, "url");
+  return { providerReference: intent.id, outcome: "processing", ...(nextActionUrl !== undefined ? { nextActionUrl } : {}) };
+}
+
+/** next_action.code.image_url [O]; other spellings seen in third-party code are read as well. */
+function qrImageOf(attached: PaymongoResource): string | undefined {
+  const nextAction = objectAt(attached.attributes, "next_action") ?? {};
+  return (
+    textAt(objectAt(nextAction, "code") ?? {}, "image_url") ??
+    textAt(objectAt(nextAction, "qr_code") ?? {}, "image_url") ??
+    textAt(nextAction, "image_url")
+  );
+}
+
+export async function createQrPhWithPaymongo(deps: IntentDeps, request: QrPhRequest, metadata: Record<string, string>): Promise<QrPhCode> {
+  const operation = "createQrPh";
+  const intent = await createIntent(deps, { amount: request.amount, methods: ["qrph"], description: request.description || request.referenceId, metadata }, operation);
+  const methodId = await createMethod(
+    deps,
+    { type: "qrph", metadata, ...(request.expirySeconds !== undefined ? { expiry_seconds: request.expirySeconds } : {}) },
+    operation,
+  );
+  const attached = await attach(deps, intent.id, { payment_method: methodId }, operation);
+  const image = qrImageOf(attached);
+  // Nobody has this code, so nobody can pay it: a retry may safely make another.
+  if (image === undefined) throw providerUnavailable("PayMongo answered the QR Ph attach without a QR image.");
+  const qr = readQrDataUrl(image);
+  return {
+    providerReference: intent.id,
+    payload: qr.payload,
+    imageUrl: qr.dataUrl,
+    pageToken: "",
+    ...(qr.pngBase64 !== undefined ? { imagePngBase64: qr.pngBase64 } : {}),
+  };
+}

@@ -1,0 +1,177 @@
+import { AppError, CURRENCY } from "@bayad/kit";
+import type { CheckoutSession, CheckoutSessionRequest, PaymentProvider, ProviderCallContext } from "../port.js";
+import type { PaymongoClient } from "./paymongo-client.js";
+import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
+import { confirmWithPaymongo, createQrPhWithPaymongo } from "./paymongo-intents.js";
+import {
+  checkoutSessionStateOf,
+  linkStateOf,
+  paymentIntentStateOf,
+  refundStateOf,
+  resourceOf,
+  resourcesOf,
+  textAt,
+  type PaymongoCheckoutSessionState,
+  type PaymongoLinkState,
+  type PaymongoPaymentIntentState,
+  type PaymongoRefundState,
+} from "./paymongo-resources.js";
+
+export interface PaymongoProviderOptions {
+  client: PaymongoClient;
+  /** The method types enabled on the PayMongo account (`qrph`, `gcash`, `card`…). */
+  paymentMethodTypes: readonly string[];
+  livemode: boolean;
+}
+
+/** The port, plus the look-ups that webhooks and reconciliation need. */
+export interface PaymongoProvider extends PaymentProvider {
+  retrieveCheckoutSessionById(id: string): Promise<PaymongoCheckoutSessionState>;
+  retrievePaymentIntentById(id: string): Promise<PaymongoPaymentIntentState>;
+  /** The refunds of a PayMongo payment (`pay_…`): how a refund whose answer was lost is found, by its metadata. */
+  listRefundsOfPayment(paymentId: string): Promise<PaymongoRefundState[]>;
+  retrieveRefundById(id: string): Promise<PaymongoRefundState>;
+  retrieveLinkById(id: string): Promise<PaymongoLinkState>;
+  createCustomer(input: { customerId: string; name?: string; email: string }): Promise<{ providerReference: string }>;
+}
+
+/** The metadata keys Bayad puts on every PayMongo object, so reconciliation can tell what a lost answer made. */
+export const BAYAD_RESOURCE_ID = "bayad_resource_id";
+export const BAYAD_IDEMPOTENCY_KEY = "bayad_idempotency_key";
+
+const REFUND_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "others"];
+const MAX_NOTES = 255;
+
+const bayadMetadata = (resourceId: string, context: ProviderCallContext): Record<string, string> => ({
+  [BAYAD_RESOURCE_ID]: resourceId,
+  [BAYAD_IDEMPOTENCY_KEY]: context.idempotencyKey,
+});
+
+/**
+ * The PayMongo adapter: live (and PayMongo test) mode behind the same port as the sandbox.
+ * PayMongo hosts its own pages, so no page tokens are issued (""), and PayMongo decides payments
+ * itself, so decidePayment refuses.
+ */
+export function createPaymongoProvider(options: PaymongoProviderOptions): PaymongoProvider {
+  const { client } = options;
+  // A test key in a live account (or the reverse) is a wiring mistake that must not move money.
+  if (client.livemode !== options.livemode) {
+    throw new AppError("VALIDATION_FAILED", "The PayMongo key's mode does not match the account's.", {
+      details: [`secretKey: a ${client.livemode ? "live" : "test"} key (${client.keyHint}) for a ${options.livemode ? "live" : "test"} account`],
+    });
+  }
+  const paymentMethods = [...options.paymentMethodTypes];
+  const intentDeps = { client, paymentMethodTypes: paymentMethods };
+
+  const createSession = async (request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession> => {
+    const operation = "createCheckoutSession";
+    const document = await client.post(PAYMONGO_PATHS.checkoutSessions, operation, {
+      line_items: [{ name: request.referenceId, amount: request.amount.amountMinor, currency: CURRENCY, quantity: 1 }],
+      payment_method_types: paymentMethods,
+      success_url: request.successUrl,
+      cancel_url: request.cancelUrl,
+      reference_number: request.referenceId,
+      send_email_receipt: false,
+      show_line_items: true,
+      metadata: bayadMetadata(request.checkoutId, context),
+    });
+    const session = resourceOf(document, operation);
+    return { providerReference: session.id, checkoutUrl: textAt(session.attributes, "checkout_url") ?? "", pageToken: "" };
+  };
+
+  return {
+    name: "paymongo",
+    paymentMethods,
+
+    createCheckoutSession: createSession,
+
+    // PayMongo cannot look a session up by its metadata, so the session a lost create may have
+    // made cannot be found. It needs no finding: an unpaid session moves no money, and its URL
+    // never reached anyone. So reconciliation makes a fresh session, and only that one's
+    // checkoutUrl is ever handed out.
+    retrieveCheckoutSession: createSession,
+
+    confirmPaymentIntent: (request, context) => confirmWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context)),
+
+    createQrPh: (request, context) => createQrPhWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context)),
+
+    // PayMongo's links carry no metadata; `remarks` holds the Bayad id. Unlike the sandbox, asking
+    // twice makes two links: the payments service keeps the first it was answered.
+    async createHostedPayment(request) {
+      const operation = "createHostedPayment";
+      const document = await client.post(PAYMONGO_PATHS.links, operation, {
+        amount: request.amount.amountMinor,
+        description: request.description || request.referenceId,
+        remarks: request.resourceId,
+      });
+      const link = linkStateOf(resourceOf(document, operation));
+      return { providerReference: link.id, referenceNumber: link.referenceNumber, url: link.checkoutUrl, pageToken: "" };
+    },
+
+    async createRefund(request, context) {
+      if (!request.providerPaymentId) {
+        throw new AppError("PROVIDER_REJECTED", "PayMongo refunds a payment by its own id, which is not known for this payment.", {
+          details: [`paymentId: no PayMongo payment (pay_…) is known for ${request.paymentId}`],
+        });
+      }
+      const operation = "createRefund";
+      const known = REFUND_REASONS.includes(request.reason);
+      const notes = known ? "" : request.reason.trim().slice(0, MAX_NOTES);
+      const document = await client.post(PAYMONGO_PATHS.refunds, operation, {
+        amount: request.amount.amountMinor,
+        payment_id: request.providerPaymentId,
+        reason: known ? request.reason : "others",
+        ...(notes !== "" ? { notes } : {}),
+        metadata: bayadMetadata(request.refundId, context),
+      });
+      return { providerReference: resourceOf(document, operation).id };
+    },
+
+    decidePayment() {
+      throw new AppError("INVALID_STATE_TRANSITION", "Payer actions are simulated only in the sandbox.");
+    },
+
+    async retrieveCheckoutSessionById(id) {
+      const operation = "retrieveCheckoutSession";
+      return checkoutSessionStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.checkoutSessions, id), operation), operation));
+    },
+
+    async retrievePaymentIntentById(id) {
+      const operation = "retrievePaymentIntent";
+      return paymentIntentStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.paymentIntents, id), operation), operation));
+    },
+
+    async listRefundsOfPayment(paymentId) {
+      // The payment_id filter is UNCONF: should PayMongo ignore it, the list is filtered here too.
+      const document = await client.get(PAYMONGO_PATHS.refunds, "listRefunds", { payment_id: paymentId });
+      return resourcesOf(document)
+        .map(refundStateOf)
+        .filter((refund) => refund.paymentId === undefined || refund.paymentId === paymentId);
+    },
+
+    async retrieveRefundById(id) {
+      const operation = "retrieveRefund";
+      return refundStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.refunds, id), operation), operation));
+    },
+
+    async retrieveLinkById(id) {
+      const operation = "retrieveLink";
+      return linkStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.links, id), operation), operation));
+    },
+
+    async createCustomer(input) {
+      const operation = "createCustomer";
+      const [first, ...rest] = (input.name ?? "").trim().split(/\s+/).filter((part) => part !== "");
+      // PayMongo wants both names; without a name the e-mail's local part stands in.
+      const firstName = first ?? input.email.split("@")[0] ?? input.email;
+      const document = await client.post(PAYMONGO_PATHS.customers, operation, {
+        first_name: firstName,
+        last_name: rest.length > 0 ? rest.join(" ") : firstName,
+        email: input.email,
+        default_device: "email",
+        metadata: { [BAYAD_RESOURCE_ID]: input.customerId },
+      });
+      return { providerReference: resourceOf(document, operation).id };
+    },
+  };
+}

@@ -1,0 +1,181 @@
+import { ProviderNoAnswerError } from "../port.js";
+import type { PaymongoDocument } from "./paymongo-http.js";
+
+/**
+ * Readers of PayMongo's resources. They read defensively: a field the docs mark unconfirmed may
+ * be missing or shaped otherwise, and a flat resource (`/v1/payment_links`) reads like a JSON:API
+ * one ({id, type, attributes}).
+ */
+
+export interface PaymongoResource {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface PaymongoPaymentState {
+  id: string;
+  status: "pending" | "paid" | "failed";
+  amount: number;
+  paymentIntentId?: string;
+  /** The payer's method (`gcash`, `qrph`, `card`…), from the payment's source. */
+  method?: string;
+  paidAt?: Date;
+  /** Why it failed, as PayMongo codes it (QR Ph: `RJCT`). */
+  failedCode?: string;
+}
+
+export interface PaymongoCheckoutSessionState {
+  id: string;
+  /** `active` | `paid` | `expired` (UNCONF: passed through as PayMongo says it). */
+  status: string;
+  payments: PaymongoPaymentState[];
+}
+
+export interface PaymongoPaymentIntentState {
+  id: string;
+  /** `awaiting_payment_method` | `awaiting_next_action` | `processing` | `succeeded` (and [3P] `cancelled`). */
+  status: string;
+  payments: PaymongoPaymentState[];
+  lastPaymentError?: { code?: string; message?: string };
+}
+
+export interface PaymongoRefundState {
+  id: string;
+  /** `pending` | `processing` | `succeeded` | `failed`. */
+  status: string;
+  amount: number;
+  metadata: Record<string, string>;
+  paymentId?: string;
+}
+
+export interface PaymongoLinkState {
+  id: string;
+  /** Legacy links: `unpaid` | `paid` | `refunded`; payment links: `active`…. */
+  status: string;
+  referenceNumber: string;
+  checkoutUrl: string;
+  payments: PaymongoPaymentState[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+export const textAt = (record: Record<string, unknown>, key: string): string | undefined => {
+  const value = record[key];
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+};
+
+const numberAt = (record: Record<string, unknown>, key: string): number | undefined => {
+  const value = record[key];
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+};
+
+/** A raw resource as {id, type, attributes}: JSON:API as it is, a flat object as its own attributes. */
+export function asResource(raw: unknown): PaymongoResource | undefined {
+  if (!isObject(raw) || typeof raw.id !== "string" || raw.id === "") return undefined;
+  const attributes = isObject(raw.attributes) ? raw.attributes : raw;
+  return { id: raw.id, type: typeof raw.type === "string" ? raw.type : "", attributes };
+}
+
+/**
+ * The resource a call answered with. PayMongo answered 200, so a create did happen: an answer
+ * without an id leaves its outcome as unknown as no answer at all.
+ */
+export function resourceOf(document: PaymongoDocument, operation: string): PaymongoResource {
+  const resource = asResource(document.data);
+  if (!resource) throw new ProviderNoAnswerError(operation);
+  return resource;
+}
+
+/** The resources of a list answer (`{data: [...]}`). */
+export function resourcesOf(document: PaymongoDocument): PaymongoResource[] {
+  return Array.isArray(document.data) ? document.data.flatMap((raw) => asResource(raw) ?? []) : [];
+}
+
+function paymentStatusOf(value: string | undefined): PaymongoPaymentState["status"] {
+  if (value === "paid" || value === "failed") return value;
+  // A refunded payment was paid first; its refunds are read on their own.
+  if (value !== undefined && value.includes("refund")) return "paid";
+  return "pending";
+}
+
+const dateOfUnixSeconds = (seconds: number | undefined) => (seconds === undefined ? undefined : new Date(seconds * 1000));
+
+export function paymentStateOf(raw: unknown): PaymongoPaymentState | undefined {
+  const resource = asResource(raw);
+  if (!resource) return undefined;
+  const attributes = resource.attributes;
+  const source = isObject(attributes.source) ? attributes.source : {};
+  const method = textAt(source, "type") ?? textAt(attributes, "payment_method_type");
+  const paymentIntentId = textAt(attributes, "payment_intent_id");
+  const paidAt = dateOfUnixSeconds(numberAt(attributes, "paid_at"));
+  const failedCode = textAt(attributes, "failed_code");
+  return {
+    id: resource.id,
+    status: paymentStatusOf(textAt(attributes, "status")),
+    amount: numberAt(attributes, "amount") ?? 0,
+    ...(paymentIntentId !== undefined ? { paymentIntentId } : {}),
+    ...(method !== undefined ? { method } : {}),
+    ...(paidAt !== undefined ? { paidAt } : {}),
+    ...(failedCode !== undefined ? { failedCode } : {}),
+  };
+}
+
+export const paymentsOf = (attributes: Record<string, unknown>): PaymongoPaymentState[] =>
+  Array.isArray(attributes.payments) ? attributes.payments.flatMap((raw) => paymentStateOf(raw) ?? []) : [];
+
+export function checkoutSessionStateOf(resource: PaymongoResource): PaymongoCheckoutSessionState {
+  return { id: resource.id, status: textAt(resource.attributes, "status") ?? "active", payments: paymentsOf(resource.attributes) };
+}
+
+export function paymentIntentStateOf(resource: PaymongoResource): PaymongoPaymentIntentState {
+  const attributes = resource.attributes;
+  const error = isObject(attributes.last_payment_error) ? attributes.last_payment_error : undefined;
+  // PayMongo's own shape is {failed_code, failed_message}; code/detail are read as well.
+  const code = error && (textAt(error, "failed_code") ?? textAt(error, "code"));
+  const message = error && (textAt(error, "failed_message") ?? textAt(error, "detail") ?? textAt(error, "message"));
+  return {
+    id: resource.id,
+    status: textAt(attributes, "status") ?? "awaiting_payment_method",
+    payments: paymentsOf(attributes),
+    ...(error ? { lastPaymentError: { ...(code ? { code } : {}), ...(message ? { message } : {}) } } : {}),
+  };
+}
+
+export function refundStateOf(resource: PaymongoResource): PaymongoRefundState {
+  const attributes = resource.attributes;
+  const metadata: Record<string, string> = {};
+  if (isObject(attributes.metadata)) {
+    for (const [key, value] of Object.entries(attributes.metadata)) if (typeof value === "string") metadata[key] = value;
+  }
+  const paymentId = textAt(attributes, "payment_id");
+  return {
+    id: resource.id,
+    status: textAt(attributes, "status") ?? "pending",
+    amount: numberAt(attributes, "amount") ?? 0,
+    metadata,
+    ...(paymentId !== undefined ? { paymentId } : {}),
+  };
+}
+
+/** A link: legacy `/v1/links` (checkout_url) or flat `/v1/payment_links` (url). */
+export function linkStateOf(resource: PaymongoResource): PaymongoLinkState {
+  const attributes = resource.attributes;
+  return {
+    id: resource.id,
+    status: textAt(attributes, "status") ?? "unpaid",
+    referenceNumber: textAt(attributes, "reference_number") ?? "",
+    checkoutUrl: textAt(attributes, "checkout_url") ?? textAt(attributes, "url") ?? "",
+    payments: paymentsOf(attributes),
+  };
+}
+
+/** The object at `path` (dot-separated) under `root`, if every step is an object. */
+export function objectAt(root: unknown, path: string): Record<string, unknown> | undefined {
+  let current: unknown = root;
+  for (const step of path.split(".")) {
+    if (!isObject(current)) return undefined;
+    current = current[step];
+  }
+  return isObject(current) ? current : undefined;
+}
