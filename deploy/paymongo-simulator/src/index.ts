@@ -1,0 +1,50 @@
+export interface PaymongoSimulatorOptions {
+  host?: string; // default 127.0.0.1
+  port?: number; // default 0 (a free port)
+  /** Milliseconds between a failed delivery and each retry; default 12 retries spread like PayMongo's (~136 min); tests pass e.g. [50, 50, 50]. */
+  retrySchedule?: number[];
+  /** A delivery that has not answered within this is a failure. Default 30 000. */
+  deliveryTimeoutMs?: number;
+  /** Consecutive events whose retries were all exhausted before the webhook is disabled (max_retries_exceeded). Default 3. */
+  disableAfterExhaustedEvents?: number;
+  /** Where the simulator writes one line per delivery attempt and webhook disabled; default nowhere. */
+  log?: (line: string) => void;
+}
+
+export interface PaymongoSimulator {
+  /** The API base, e.g. http://127.0.0.1:PORT; the API is at `${url}/v1/...`. */
+  readonly url: string;
+  close(): Promise<void>;
+  payCheckoutSession(id: string, options?: { method?: string }): Promise<{ paymentId: string }>;
+  expireCheckoutSession(id: string): Promise<void>;
+  payPaymentIntent(id: string, options?: { method?: string }): Promise<{ paymentId: string }>;
+  failPaymentIntent(id: string, options?: { code?: string; message?: string }): Promise<void>;
+  expireQrPh(paymentIntentId: string): Promise<void>;
+  /** Pays the link (with gcash unless `method` says otherwise). */
+  payLink(id: string, options?: { method?: string }): Promise<{ paymentId: string }>;
+  settleRefund(id: string, status: "succeeded" | "failed"): Promise<void>;
+  /** How webhook deliveries behave from now on. reorder: hold deliveries and send them newest-first at flushDeliveries(). */
+  setWebhookDelivery(mode: { mode: "deliver" | "drop" | "delay" | "duplicate" | "reorder"; delayMs?: number }): void;
+  /** The next `times` API requests matching method/path prefix answer with this fault instead. "timeout": never answer (hold the socket); "reset": destroy the socket; afterProcessing: the request takes effect, then its answer is lost (replaced by the fault). */
+  injectFault(fault: { method?: string; path?: string; status: number | "timeout" | "reset"; times?: number; afterProcessing?: boolean }): void;
+  /** Disarms every fault not yet used up. */
+  clearFaults(): void;
+  /** Every delivery attempt so far. */
+  deliveries(): Array<{ eventId: string; type: string; url: string; attempt: number; status?: number; error?: string; at: Date }>;
+  /** Every event generated so far (delivered or not). */
+  events(): Array<{ id: string; type: string; livemode: boolean; body: string }>;
+  /**
+   * Resolves once every delivery queued so far has been attempted (not dropped ones); in reorder
+   * mode sends the held ones first. With `untilSettled`, waits until each has succeeded or run out
+   * of retries (use with a short retrySchedule).
+   */
+  flushDeliveries(options?: { untilSettled?: boolean }): Promise<void>;
+  /** Re-sends an event by id to the webhook(s) (like the dashboard's Resend). */
+  resendEvent(eventId: string): Promise<void>;
+  /** Inspect a stored object by id (any kind) in PayMongo's JSON:API shape, or undefined. */
+  find(id: string): unknown;
+}
+
+export { startPaymongoSimulator } from "./simulator.js";
+export { PaymongoSimulatorError, type ErrorEntry } from "./api-error.js";
+export { paymongoSignature } from "./signature.js";

@@ -1,0 +1,93 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { PaymongoSimulator, PaymongoSimulatorOptions } from "./index.js";
+import { Faults } from "./faults.js";
+import { createRequestHandler } from "./request-handler.js";
+import { expireSession, paySession } from "./resources/checkout-sessions.js";
+import { payLink } from "./resources/links.js";
+import { expireQr, failIntent, payIntent } from "./resources/payment-intents.js";
+import { settleRefund } from "./resources/refunds.js";
+import { Timers, type Simulation } from "./simulation.js";
+import { SimulatorState } from "./state.js";
+import { PAYMONGO_RETRY_SCHEDULE, WebhookDeliveries } from "./webhook-deliveries.js";
+
+/** Starts the simulator on `host:port` (a free port by default) and resolves once it listens. */
+export async function startPaymongoSimulator(options: PaymongoSimulatorOptions = {}): Promise<PaymongoSimulator> {
+  const host = options.host ?? "127.0.0.1";
+  const server = createServer();
+  await listen(server, options.port ?? 0, host);
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${urlHost(host)}:${port}`;
+
+  const sim: Simulation = { state: new SimulatorState(url), timers: new Timers() };
+  const log = options.log ?? (() => undefined);
+  const deliveries = new WebhookDeliveries(sim, {
+    retrySchedule: options.retrySchedule ?? PAYMONGO_RETRY_SCHEDULE,
+    timeoutMs: options.deliveryTimeoutMs ?? 30_000,
+    disableAfterExhaustedEvents: options.disableAfterExhaustedEvents ?? 3,
+    log,
+  });
+  const faults = new Faults();
+  const { state } = sim;
+
+  const simulator: PaymongoSimulator = {
+    url,
+    async close() {
+      deliveries.close();
+      sim.timers.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Sockets held by a "timeout" fault, and idle keep-alive ones, would keep close() waiting.
+      server.closeAllConnections();
+      await closed;
+    },
+    async payCheckoutSession(id, opts) {
+      return paySession(sim, state.any(id, "checkout_session"), opts?.method);
+    },
+    async expireCheckoutSession(id) {
+      expireSession(sim, state.any(id, "checkout_session"));
+    },
+    async payPaymentIntent(id, opts) {
+      return payIntent(sim, state.any(id, "payment_intent"), opts?.method);
+    },
+    async failPaymentIntent(id, opts) {
+      failIntent(sim, state.any(id, "payment_intent"), opts);
+    },
+    async expireQrPh(paymentIntentId) {
+      expireQr(sim, state.any(paymentIntentId, "payment_intent"));
+    },
+    async payLink(id, opts) {
+      return payLink(sim, state.any(id, "link"), opts?.method);
+    },
+    async settleRefund(id, status) {
+      settleRefund(sim, state.any(id, "refund"), status);
+    },
+    setWebhookDelivery: (mode) => deliveries.setMode(mode),
+    injectFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    deliveries: () => deliveries.records(),
+    events: () => state.events.map(({ id, type, livemode, body }) => ({ id, type, livemode, body })),
+    flushDeliveries: (opts) => deliveries.flush(opts),
+    resendEvent: (eventId) => deliveries.resend(eventId),
+    find(id) {
+      const object = state.find(id);
+      return object ? state.render(object) : undefined;
+    },
+  };
+  server.on("request", createRequestHandler({ sim, simulator, deliveries, faults, log }));
+  return simulator;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
