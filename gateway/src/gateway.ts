@@ -28,6 +28,7 @@ import { createServiceClients, type ServiceAddresses } from "./rpc/service-clien
 import { renderDocsPage } from "./openapi/docs-page.js";
 import { hostedCheckoutRoutes } from "./sandbox/hosted-checkout.js";
 import { hostedQrPhRoutes } from "./sandbox/hosted-qrph.js";
+import { providerWebhookRoutes } from "./provider-webhooks/provider-webhook-routes.js";
 import { hostedInvoiceRoutes } from "./sandbox/hosted-invoice.js";
 import { hostedPaymentLinkRoutes } from "./sandbox/hosted-payment-link.js";
 import { publicUrlResolver } from "./routes/public-url.js";
@@ -96,7 +97,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const publicUrl = publicUrlResolver(() => publicBaseUrl);
   const handlers = {
     ...healthRoutes(store, clients),
-    ...adminRoutes({ projects, apiKeys, devIssuer }),
+    ...adminRoutes({ projects, apiKeys, devIssuer, providerAccounts: clients.providerAccounts }),
     ...paymentsRoutes(clients.payments, publicUrl, routedResources(clients)),
     // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.
     ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl) : {}),
@@ -162,6 +163,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       });
       hostedCheckoutRoutes(clients.payments)(router);
       hostedQrPhRoutes(clients.payments)(router);
+      providerWebhookRoutes(clients.payments)(router);
       if (clients.billing) hostedInvoiceRoutes(clients.billing)(router);
       if (clients.links) hostedPaymentLinkRoutes(clients.links)(router);
       if (devIssuer) {

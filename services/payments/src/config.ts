@@ -1,4 +1,4 @@
-import { ConfigError, envInt, envOptional, envUrl, type Env } from "@bayad/kit";
+import { ConfigError, envDuration, envInt, envOptional, envUrl, type Env } from "@bayad/kit";
 import { readIdempotencyWindowMs } from "@bayad/events";
 import { readSandboxOptions, type SandboxProviderOptions } from "@bayad/provider";
 
@@ -30,6 +30,10 @@ export interface PaymentsConfig {
    * it to the gateway's own URL; unset elsewhere, provider accounts cannot be put (503).
    */
   publicUrl?: string;
+  /** PROVIDER_RECONCILE_AFTER (5m): how old a non-final resource of a provider account is before PayMongo is asked about it. */
+  providerReconcileAfterMs: number;
+  /** PROVIDER_RECONCILE_INTERVAL (1m): how often the provider reconciler runs (webhooks re-enabled too). */
+  providerReconcileIntervalMs: number;
 }
 
 /** The payments service's environment; a bad value throws a one-line ConfigError. */
@@ -43,6 +47,8 @@ export function readPaymentsConfig(env: Env): PaymentsConfig {
     secretsKey: readSecretsKey(env),
     paymongoApiBase: envUrl(env, "PAYMONGO_API_BASE", "https://api.paymongo.com")!,
     publicUrl: envUrl(env, "PUBLIC_URL"),
+    providerReconcileAfterMs: envDuration(env, "PROVIDER_RECONCILE_AFTER", 300_000, { minMs: 1_000, maxMs: 86_400_000 }),
+    providerReconcileIntervalMs: envDuration(env, "PROVIDER_RECONCILE_INTERVAL", 60_000, { minMs: 1_000, maxMs: 3_600_000 }),
   };
 }
 

@@ -29,12 +29,14 @@ import {
 import { paymentIntentToProto } from "./payment-intents/payment-intent.js";
 import { createRefund, getRefund, simulateRefundOutcome, type RefundsDeps } from "./refunds/refunds.js";
 import { refundToProto } from "./refunds/refund.js";
+import { receiveProviderEvent, type ReceiveDeps } from "./provider-events/receive-provider-event.js";
 
 export interface PaymentsServiceDeps {
   customers: CustomersDeps;
   checkouts: CheckoutsDeps;
   paymentIntents: PaymentIntentsDeps;
   refunds: RefundsDeps;
+  providerEvents: ReceiveDeps;
 }
 
 /**
@@ -44,6 +46,15 @@ export interface PaymentsServiceDeps {
 export function createPaymentsService(deps: PaymentsServiceDeps): Partial<ServiceImpl<typeof PaymentsService>> {
   const { checkouts, paymentIntents, refunds } = deps;
   return {
+    async receiveProviderEvent(request) {
+      return receiveProviderEvent(deps.providerEvents, {
+        provider: request.provider,
+        providerAccountId: request.providerAccountId,
+        rawBody: request.rawBody,
+        signature: request.signature,
+      });
+    },
+
     async getCapabilities(_request, context) {
       // The methods of the provider a new payment would go to (none in live mode without an account).
       const choice = await chooseProvider(checkouts.providers, callerOf(context)).catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { PaymentsService, ProviderAccountsService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createIdempotencyKeys, createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
-import { createSandboxProvider } from "@bayad/provider";
+import { createPaymongoAccountSetup, createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import type { PaymentsConfig } from "./config.js";
 import { createCustomersRepository } from "./customers/customers-repository.js";
@@ -13,8 +13,11 @@ import { createPaymentsService } from "./payments-service.js";
 import { createRefundsRepository } from "./refunds/refunds-repository.js";
 import { startRefundSweep } from "./refunds/refund-sweep.js";
 import { createProviderAccountsRepository, createProviderAccountsService, type ProviderAccountSetup } from "./provider-accounts/index.js";
-import { defaultAccountSetup } from "./provider-accounts/default-account-setup.js";
 import type { PaymentProviders } from "@bayad/provider";
+import { createAccountProviders } from "./providers/account-providers.js";
+import { startProviderReconciler } from "./providers/provider-reconciler.js";
+import { createProviderEventsRepository } from "./provider-events/provider-events-repository.js";
+import { startProviderEventApplier } from "./provider-events/provider-event-applier.js";
 
 export interface PaymentsServerOptions {
   store: Store;
@@ -38,7 +41,14 @@ export interface PaymentsServerOptions {
 export async function startPaymentsServer(options: PaymentsServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
   const outbox = createOutbox(store, "payments");
-  const providers = options.providers ?? { test: createSandboxProvider(config.sandbox) };
+  const providerAccountsRepository = createProviderAccountsRepository(store);
+  const accountProviders = createAccountProviders({
+    accounts: providerAccountsRepository,
+    secretsKey: config.secretsKey,
+    paymongoApiBase: config.paymongoApiBase,
+  });
+  // The sandbox serves test mode by default; a project's own provider account wins for its environment.
+  const providers: PaymentProviders = { accounts: accountProviders, ...(options.providers ?? { test: createSandboxProvider(config.sandbox) }) };
   const keys = createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs });
   const checkouts = {
     store,
@@ -71,15 +81,31 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     logger,
     keys,
   };
+  const providerEvents = createProviderEventsRepository(store);
+  const applier = startProviderEventApplier({
+    deps: { checkouts, paymentIntents, refunds, logger },
+    events: providerEvents,
+    intervalMs: config.reconcileIntervalMs,
+    logger,
+    now: () => new Date(),
+  });
   const service = createPaymentsService({
     customers: { store, repository: createCustomersRepository(store), outbox, keys },
     checkouts,
     paymentIntents,
     refunds,
+    providerEvents: {
+      accounts: accountProviders,
+      events: providerEvents,
+      secretsKey: config.secretsKey,
+      logger,
+      now: () => new Date(),
+      received: () => void applier.drain(),
+    },
   });
   const providerAccounts = {
-    repository: createProviderAccountsRepository(store),
-    setup: options.accountSetup ?? defaultAccountSetup(config.paymongoApiBase),
+    repository: providerAccountsRepository,
+    setup: options.accountSetup ?? createPaymongoAccountSetup({ apiBase: config.paymongoApiBase }),
     secretsKey: config.secretsKey,
     publicUrl: () => config.publicUrl ?? options.publicUrl?.(),
     logger,
@@ -107,6 +133,24 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     holderId: `payments-${randomBase62(16)}`,
   });
 
+  // What PayMongo's webhooks did not tell (a delivery lost, a webhook disabled) is read from PayMongo.
+  const reconciler = startProviderReconciler({
+    store,
+    checkouts,
+    paymentIntents,
+    refunds,
+    accounts: providerAccountsRepository,
+    providers: accountProviders,
+    setup: providerAccounts.setup,
+    secretsKey: config.secretsKey,
+    afterMs: config.providerReconcileAfterMs,
+    intervalMs: config.providerReconcileIntervalMs,
+    holderId: `payments-${randomBase62(16)}`,
+    logger,
+    metrics: options.metrics,
+    now: () => new Date(),
+  });
+
   if (options.metrics) registerOutboxMetrics(options.metrics, store, "payments");
   return startServiceServer({
     serviceName: PaymentsService.typeName,
@@ -122,6 +166,8 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     workers: [
       { stop: async () => clearInterval(sweep) },
       refundSweep,
+      applier,
+      reconciler,
       ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : []),
     ],
   });

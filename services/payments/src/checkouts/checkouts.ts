@@ -232,3 +232,31 @@ export async function getHostedCheckout(deps: CheckoutsDeps, checkoutId: string,
 export async function submitHostedCheckout(deps: CheckoutsDeps, checkoutId: string, pageToken: string, action: PayerAction) {
   return applyPayerAction(deps, await getHostedCheckout(deps, checkoutId, pageToken), action);
 }
+
+/** What a provider reported of a checkout (its webhook, or the reconciler reading the session). */
+export type ProviderCheckoutOutcome = { status: "paid"; providerPaymentId: string } | { status: "failed" | "expired" };
+
+/**
+ * Applies what the provider account `providerAccountId` reported of checkout `checkoutId`.
+ * Idempotent (a checkout already there is answered as it is) and order-tolerant: a report that
+ * cannot apply yet (the session's own answer not recorded, so still `created`) throws
+ * INVALID_STATE_TRANSITION and is applied again later. A report from another account than the
+ * checkout's is ignored (undefined), as is one about a checkout this service does not have.
+ */
+export async function applyProviderCheckoutOutcome(
+  deps: CheckoutsDeps,
+  providerAccountId: string,
+  checkoutId: string,
+  outcome: ProviderCheckoutOutcome,
+): Promise<CheckoutRecord | undefined> {
+  const record = await deps.repository.findByIdForPage(checkoutId);
+  if (!record || record.providerAccountId !== providerAccountId) return undefined;
+  if (record.status === outcome.status) return record;
+  if (outcome.status === "paid") {
+    return moveResource(checkoutMover(deps), record, "pay", {
+      extra: { refundableMinor: record.amountMinor, providerPaymentId: outcome.providerPaymentId },
+    });
+  }
+  if (record.status !== "pending") return record;
+  return moveResource(checkoutMover(deps), record, outcome.status === "failed" ? "fail" : "expire");
+}

@@ -6,6 +6,8 @@ export const paymentIntentsCollection: CollectionDef = {
   name: "payment_intents",
   indexes: [
     { name: "payment_intents_status_expires", keys: { status: 1, expiresAt: 1 } },
+    // A provider's webhook names the provider's intent (PayMongo's pi_…), not Bayad's.
+    { name: "payment_intents_provider_reference", keys: { providerReference: 1 } },
   ],
   // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
   retiredIndexes: ["payment_intents_idempotency_key"],
@@ -27,6 +29,11 @@ export function createPaymentIntentsRepository(store: Store) {
     /** Unscoped: for the sandbox's QR images, which prove access with the page token instead. */
     findByIdForPage(paymentIntentId: string): Promise<PaymentIntentRecord | null> {
       return intents.findOne({ _id: paymentIntentId });
+    },
+
+    /** Unscoped: the intent a provider's report names by the provider's own id. */
+    findByProviderReference(providerReference: string): Promise<PaymentIntentRecord | null> {
+      return intents.findOne({ providerReference });
     },
 
     /** Unpaid QR Ph intents whose code has expired by `now`, soonest expired first. */

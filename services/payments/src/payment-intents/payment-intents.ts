@@ -303,3 +303,28 @@ export async function getQrPhImage(deps: PaymentIntentsDeps, paymentIntentId: st
   }
   return { png: await renderQrPng(record.qrPayload), payload: record.qrPayload };
 }
+
+/** What a provider reported of a payment intent (its webhook, or the reconciler reading the intent). */
+export type ProviderPaymentIntentOutcome = { status: "succeeded"; providerPaymentId: string } | { status: "failed" | "expired" };
+
+/**
+ * Applies what provider account `providerAccountId` reported of its intent `providerReference`.
+ * Idempotent and order-tolerant as applyProviderCheckoutOutcome: an intent already there is left
+ * as it is; one that cannot move yet throws INVALID_STATE_TRANSITION and is tried again later; a
+ * report about an intent of another account, or unknown here, is ignored (undefined).
+ */
+export async function applyProviderPaymentIntentOutcome(
+  deps: PaymentIntentsDeps,
+  providerAccountId: string,
+  providerReference: string,
+  outcome: ProviderPaymentIntentOutcome,
+): Promise<PaymentIntentRecord | undefined> {
+  const record = await deps.repository.findByProviderReference(providerReference);
+  if (!record || record.providerAccountId !== providerAccountId) return undefined;
+  if (record.status === outcome.status) return record;
+  if (outcome.status === "succeeded") {
+    return move(deps, record, "succeed", { refundableMinor: record.amountMinor, providerPaymentId: outcome.providerPaymentId });
+  }
+  if (outcome.status === "expired") return record.status === "awaiting_next_action" ? move(deps, record, "expire") : record;
+  return record.status === "processing" || record.status === "awaiting_next_action" ? move(deps, record, "fail") : record;
+}

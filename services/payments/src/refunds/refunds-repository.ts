@@ -25,6 +25,19 @@ export function createRefundsRepository(store: Store) {
       return refunds.findOne({ _id: refundId, projectId: scope.projectId, environment: scope.environment });
     },
 
+    /** Unscoped: a refund a provider's report names (by Bayad's id, from the metadata Bayad put on the provider's refund). */
+    findByIdForProvider(refundId: string): Promise<RefundRecord | null> {
+      return refunds.findOne({ _id: refundId });
+    },
+
+    /** Pending refunds made through a provider account, created before `before`, oldest first (the reconciler's). */
+    findPendingAtProviders(before: Date, limit: number): Promise<RefundRecord[]> {
+      return refunds.find(
+        { status: "pending", createdAt: { $lt: before }, providerAccountId: { $exists: true } },
+        { sort: { createdAt: 1 }, limit },
+      );
+    },
+
     /** Pending refunds created before `before` that have no provider reference yet, oldest first. */
     findUnacknowledged(before: Date, limit: number): Promise<RefundRecord[]> {
       return refunds.find(

@@ -170,3 +170,26 @@ export async function simulateRefundOutcome(
     }),
   );
 }
+
+/**
+ * Applies what provider account `providerAccountId` reported of refund `refundId` (Bayad's id,
+ * from the provider refund's metadata): succeeded, or failed (its amount goes back to the
+ * payment, in the same transaction). Idempotent; a refund of another account, or unknown here,
+ * is ignored (undefined).
+ */
+export async function applyProviderRefundOutcome(
+  deps: RefundsDeps,
+  providerAccountId: string,
+  refundId: string,
+  outcome: { status: "succeeded" | "failed"; providerReference: string },
+): Promise<RefundRecord | undefined> {
+  const record = await deps.repository.findByIdForProvider(refundId);
+  if (!record || record.providerAccountId !== providerAccountId) return undefined;
+  if (record.status !== "pending") return record;
+  return moveResource(refundMover(deps), record, outcome.status === "succeeded" ? "succeed" : "fail", {
+    extra: record.providerReference === undefined ? { providerReference: outcome.providerReference } : {},
+    also: async (next, session) => {
+      if (next.status === "failed") await releaseRefund(deps.payments, next.paymentId, next.amountMinor, session);
+    },
+  });
+}

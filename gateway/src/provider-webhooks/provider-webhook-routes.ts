@@ -1,0 +1,46 @@
+import type Router from "@koa/router";
+import type { Client } from "@connectrpc/connect";
+import getRawBody from "raw-body";
+import type { PaymentsService } from "@bayad/proto";
+import { AppError, fromConnectError } from "@bayad/kit";
+import { successEnvelope } from "../envelope.js";
+
+/** PayMongo's events are a few kilobytes; anything far larger is not one. */
+const BODY_LIMIT_BYTES = 1_048_576;
+const providerAccountIdPattern = /^pa_[A-Za-z0-9]{16,64}$/;
+
+/**
+ * `POST /provider-webhooks/paymongo/{providerAccountId}`: where PayMongo delivers a provider
+ * account's events (the URL Bayad registered for it). No credential: the body's signature is the
+ * proof, checked by the payments service over the exact bytes read here, so the body is passed on
+ * as received (never parsed and re-serialised). 200 once the event is stored (or was already);
+ * 401 INVALID_CREDENTIALS for a signature that does not verify; 404 for an unknown account.
+ */
+export function providerWebhookRoutes(payments: Client<typeof PaymentsService>) {
+  return (router: Router) => {
+    router.post("/provider-webhooks/paymongo/:providerAccountId", async (ctx) => {
+      const providerAccountId = ctx.params.providerAccountId ?? "";
+      if (!providerAccountIdPattern.test(providerAccountId)) throw new AppError("RESOURCE_NOT_FOUND", "No such provider webhook.");
+      let rawBody: Buffer;
+      try {
+        rawBody = await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: ctx.get("Content-Length") || undefined });
+      } catch (error) {
+        const status = (error as { status?: number }).status;
+        if (status === 413) throw new AppError("PAYLOAD_TOO_LARGE");
+        throw new AppError("MALFORMED_REQUEST", "The webhook's body could not be read.");
+      }
+      try {
+        const answer = await payments.receiveProviderEvent({
+          provider: "paymongo",
+          providerAccountId,
+          rawBody,
+          signature: ctx.get("Paymongo-Signature"),
+        });
+        ctx.status = 200;
+        ctx.body = successEnvelope({ received: true, eventId: answer.eventId, duplicate: answer.duplicate });
+      } catch (error) {
+        throw fromConnectError(error);
+      }
+    });
+  };
+}
