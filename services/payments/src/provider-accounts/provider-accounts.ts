@@ -24,7 +24,7 @@ export function providerWebhookUrl(publicUrl: string, providerAccountId: string)
 
 /**
  * Creates or replaces the account of the input's project and environment. The key is checked
- * and a fresh webhook registered at the provider before anything is stored, so a refused key or
+ * and a webhook registered at the provider before anything is stored, so a refused key or
  * a failed registration leaves the store as it was. A replacement keeps the providerAccountId
  * (the webhook URL stays the same) and then disables the previous webhook with the previous key,
  * best effort: a webhook left enabled delivers to an account that no longer verifies its
@@ -68,15 +68,20 @@ export async function putProviderAccount(
   const stored = existing ? await deps.repository.replace(record, existing.version) : await deps.repository.insert(record);
   if (!stored) {
     // Another put or delete of this project and environment came first: ours registered a
-    // webhook nobody will keep.
-    await disableQuietly(deps, input.secretKey, registered.webhookId, record, "a concurrent change won");
+    // webhook nobody will keep, unless the winner took over the same one (same key, same URL).
+    const winner = await deps.repository.findByProject(input.projectId, input.environment);
+    if (winner?.webhook.webhookId !== registered.webhookId) {
+      await disableQuietly(deps, input.secretKey, registered.webhookId, record, "a concurrent change won");
+    }
     throw new AppError("CONCURRENT_MODIFICATION", "The provider account changed while this request was putting it; retry the request.");
   }
   deps.logger.info(
     { providerAccountId, projectId: record.projectId, environment: record.environment, webhookId: registered.webhookId, created: !existing },
     "provider account put",
   );
-  if (existing) await disablePrevious(deps, existing, secretsKey);
+  // The same key at the same URL gets its webhook back from the provider (registration takes over
+  // a webhook already at the URL): that one is the account's now, not a previous one.
+  if (existing && existing.webhook.webhookId !== registered.webhookId) await disablePrevious(deps, existing, secretsKey);
   return { account: record, created: !existing };
 }
 

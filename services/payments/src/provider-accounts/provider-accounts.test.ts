@@ -1,0 +1,223 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createClient, type Client } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { toJsonString } from "@bufbuild/protobuf";
+import { ProviderAccountSchema, ProviderAccountsService, ProviderWebhookStatus } from "@bayad/proto";
+import { createLogger, fromConnectError, openSealed, randomBase62, type RunningServer } from "@bayad/kit";
+import { createEmbeddedStore, type Store } from "@bayad/store";
+import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
+import { startPaymentsServer } from "../server.js";
+import { readPaymentsConfig } from "../config.js";
+import { openSecretKey, openWebhookSecret, providerSecretPurposes } from "./provider-secrets.js";
+import type { ProviderAccountRecord } from "./provider-account.js";
+
+const SECRETS_KEY = "provider-accounts-test-secrets-key-0123456789";
+const PUBLIC_URL = "https://pay.bayad.example.ph";
+/** A key of its own for each test: each key is an account of its own at the simulator, which outlives the tests. */
+const freshKey = (mode: "test" | "live") => `sk_${mode}_${randomBase62(24)}`;
+
+interface SimulatedWebhook {
+  id: string;
+  attributes: { url: string; events: string[]; status: string; secret_key: string };
+}
+
+/** The provider accounts service over gRPC (Connect's gRPC transport on HTTP/2), in front of the PayMongo simulator. */
+describe("ProviderAccountsService over gRPC against the PayMongo simulator", () => {
+  let simulator: PaymongoSimulator;
+  let store: Store;
+  let server: RunningServer;
+  let client: Client<typeof ProviderAccountsService>;
+
+  const start = async (env: Record<string, string>) => {
+    store = createEmbeddedStore();
+    server = await startPaymentsServer({
+      store,
+      config: readPaymentsConfig({ PAYMONGO_API_BASE: simulator.url, PUBLIC_URL, ...env }),
+      logger: createLogger("test", "silent"),
+    });
+    client = createClient(ProviderAccountsService, createGrpcTransport({ baseUrl: server.url }));
+  };
+  const stored = () => store.collection<ProviderAccountRecord>({ name: "provider_accounts" }).find({});
+  const webhook = (id: string) => simulator.find(id) as SimulatedWebhook | undefined;
+  /** What the simulator holds for a key: its webhooks, as PayMongo lists them. */
+  const webhooksOf = async (secretKey: string) => {
+    const response = await fetch(`${simulator.url}/v1/webhooks`, {
+      headers: { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` },
+    });
+    return ((await response.json()) as { data: SimulatedWebhook[] }).data;
+  };
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error("expected the call to be refused");
+      },
+      (error: unknown) => fromConnectError(error),
+    );
+  const put = (environment: string, secretKey: string, paymentMethodTypes = ["qrph", "gcash"], projectId = "prj_shop1") =>
+    client.putProviderAccount({ projectId, environment, provider: "paymongo", secretKey, paymentMethodTypes });
+
+  beforeAll(async () => {
+    simulator = await startPaymongoSimulator();
+  });
+  afterAll(async () => {
+    await simulator.close();
+  });
+  afterEach(async () => {
+    await server?.close();
+    await store?.close();
+  });
+
+  it("puts an account: checks the key, registers the webhook at PUBLIC_URL for the account, answers without secrets", async () => {
+    await start({ SECRETS_KEY });
+    const testKey = freshKey("test");
+    const response = await put("test", testKey, ["qrph", "gcash", "qrph", "card"]);
+    const account = response.providerAccount!;
+    expect(response.created).toBe(true);
+    expect(account.providerAccountId).toMatch(/^pa_[A-Za-z0-9]{24}$/);
+    expect(account).toMatchObject({ projectId: "prj_shop1", environment: "test", provider: "paymongo", secretKeyLast4: testKey.slice(-4) });
+    expect(account.paymentMethodTypes).toEqual(["qrph", "gcash", "card"]);
+    expect(account.webhook?.status).toBe(ProviderWebhookStatus.ENABLED);
+    expect(account.webhook?.url).toBe(`${PUBLIC_URL}/provider-webhooks/paymongo/${account.providerAccountId}`);
+
+    const registered = webhook(account.webhook!.webhookId)!;
+    expect(registered.attributes.url).toBe(account.webhook!.url);
+    expect(registered.attributes.status).toBe("enabled");
+    expect(registered.attributes.events).toEqual(
+      expect.arrayContaining(["checkout_session.payment.paid", "payment.paid", "payment.failed", "payment.refunded", "payment.refund.updated", "link.payment.paid"]),
+    );
+    const shown = toJsonString(ProviderAccountSchema, account);
+    expect(shown).not.toContain(testKey);
+    expect(shown).not.toContain(registered.attributes.secret_key);
+  });
+
+  it("stores the secret key and the webhook secret sealed: neither is in the stored document, both open with SECRETS_KEY", async () => {
+    await start({ SECRETS_KEY });
+    const liveKey = freshKey("live");
+    const account = (await put("live", liveKey, ["card"])).providerAccount!;
+    const webhookSecret = webhook(account.webhook!.webhookId)!.attributes.secret_key;
+    const [record] = await stored();
+    const text = JSON.stringify(record);
+    expect(text).not.toContain(liveKey);
+    expect(text).not.toContain(liveKey.slice(8));
+    expect(text).not.toContain(webhookSecret);
+    expect(openSecretKey(record!, SECRETS_KEY)).toBe(liveKey);
+    expect(openWebhookSecret(record!, SECRETS_KEY)).toBe(webhookSecret);
+    expect(() => openSecretKey(record!, "another-secrets-key-of-enough-length-000")).toThrow();
+  });
+
+  it("refuses a key of the other mode, naming secretKey, and asks PayMongo nothing and stores nothing", async () => {
+    await start({ SECRETS_KEY });
+    const testKey = freshKey("test");
+    const liveKey = freshKey("live");
+    const live = await refusal(put("live", testKey));
+    expect(live.code).toBe("VALIDATION_FAILED");
+    expect(live.details).toEqual([expect.stringMatching(/^secretKey: .*sk_live_/)]);
+    const test = await refusal(put("test", liveKey));
+    expect(test.code).toBe("VALIDATION_FAILED");
+    expect(test.details).toEqual([expect.stringMatching(/^secretKey: .*sk_test_/)]);
+    expect(JSON.stringify([live.details, test.details, live.message, test.message])).not.toContain(testKey.slice(8));
+    expect(JSON.stringify([live.details, test.details, live.message, test.message])).not.toContain(liveKey.slice(8));
+    expect(await stored()).toEqual([]);
+    expect(await webhooksOf(testKey)).toEqual([]);
+    expect(await webhooksOf(liveKey)).toEqual([]);
+  });
+
+  it("refuses payment method types that are not PayMongo codes, or none, naming the field", async () => {
+    await start({ SECRETS_KEY });
+    const testKey = freshKey("test");
+    expect((await refusal(put("test", testKey, []))).details).toEqual(["paymentMethodTypes: must list at least one payment method type"]);
+    expect((await refusal(put("test", testKey, ["qrph", "G-Cash"]))).details).toEqual([expect.stringMatching(/^paymentMethodTypes\[1\]: /)]);
+    expect(await stored()).toEqual([]);
+  });
+
+  it("refuses a key PayMongo refuses, naming secretKey, and stores nothing", async () => {
+    await start({ SECRETS_KEY });
+    // Well-formed for Bayad, too short for the simulator's accounts: PayMongo answers 401.
+    const refused = await refusal(put("test", "sk_test_abcd1234"));
+    expect(refused.code).toBe("VALIDATION_FAILED");
+    expect(refused.details).toEqual([expect.stringMatching(/^secretKey: /)]);
+    expect(await stored()).toEqual([]);
+  });
+
+  it("gets the account, and answers NOT_FOUND for a project or mode without one", async () => {
+    await start({ SECRETS_KEY });
+    const put1 = (await put("test", freshKey("test"))).providerAccount!;
+    const got = (await client.getProviderAccount({ projectId: "prj_shop1", environment: "test" })).providerAccount!;
+    expect(got).toEqual(put1);
+    expect((await refusal(client.getProviderAccount({ projectId: "prj_shop1", environment: "live" }))).code).toBe("RESOURCE_NOT_FOUND");
+    expect((await refusal(client.getProviderAccount({ projectId: "prj_other", environment: "test" }))).code).toBe("RESOURCE_NOT_FOUND");
+  });
+
+  it("re-put keeps the providerAccountId, replaces the key, registers a fresh webhook and disables the previous one", async () => {
+    await start({ SECRETS_KEY });
+    const otherTestKey = freshKey("test");
+    const first = (await put("test", freshKey("test"), ["qrph"])).providerAccount!;
+    const second = await put("test", otherTestKey, ["card", "gcash"]);
+    const account = second.providerAccount!;
+    expect(second.created).toBe(false);
+    expect(account.providerAccountId).toBe(first.providerAccountId);
+    expect(account.secretKeyLast4).toBe(otherTestKey.slice(-4));
+    expect(account.paymentMethodTypes).toEqual(["card", "gcash"]);
+    expect(account.webhook!.webhookId).not.toBe(first.webhook!.webhookId);
+    expect(account.webhook!.url).toBe(first.webhook!.url);
+    expect(webhook(first.webhook!.webhookId)!.attributes.status).toBe("disabled");
+    expect(webhook(account.webhook!.webhookId)!.attributes.status).toBe("enabled");
+    expect(timestampMs(account.createdAt)).toBe(timestampMs(first.createdAt));
+    const records = await stored();
+    expect(records).toHaveLength(1);
+    expect(openSecretKey(records[0]!, SECRETS_KEY)).toBe(otherTestKey);
+  });
+
+  it("re-put with the same key keeps the webhook PayMongo already has at the account's URL enabled", async () => {
+    await start({ SECRETS_KEY });
+    const testKey = freshKey("test");
+    const first = (await put("test", testKey, ["qrph"])).providerAccount!;
+    const again = (await put("test", testKey, ["qrph", "card"])).providerAccount!;
+    expect(again.providerAccountId).toBe(first.providerAccountId);
+    expect(webhook(again.webhook!.webhookId)!.attributes.status).toBe("enabled");
+    expect((await webhooksOf(testKey)).filter((hook) => hook.attributes.status === "enabled")).toHaveLength(1);
+  });
+
+  it("deletes the account, answers it, and disables its webhook at PayMongo", async () => {
+    await start({ SECRETS_KEY });
+    const account = (await put("live", freshKey("live"), ["card"])).providerAccount!;
+    const removed = (await client.deleteProviderAccount({ projectId: "prj_shop1", environment: "live" })).providerAccount!;
+    expect(removed).toEqual(account);
+    expect(await stored()).toEqual([]);
+    expect(webhook(account.webhook!.webhookId)!.attributes.status).toBe("disabled");
+    expect((await refusal(client.getProviderAccount({ projectId: "prj_shop1", environment: "live" }))).code).toBe("RESOURCE_NOT_FOUND");
+    expect((await refusal(client.deleteProviderAccount({ projectId: "prj_shop1", environment: "live" }))).code).toBe("RESOURCE_NOT_FOUND");
+  });
+
+  it("resolves an account by project and mode or by its id, with its secrets sealed for holders of SECRETS_KEY", async () => {
+    await start({ SECRETS_KEY });
+    const testKey = freshKey("test");
+    const account = (await put("test", testKey)).providerAccount!;
+    const byProject = await client.resolveProviderAccount({ by: { case: "project", value: { projectId: "prj_shop1", environment: "test" } } });
+    const byId = await client.resolveProviderAccount({ by: { case: "providerAccountId", value: account.providerAccountId } });
+    expect(byProject.providerAccount).toEqual(account);
+    expect(byId).toEqual(byProject);
+    const sealed = byId.sealed!;
+    expect(sealed.secretKey).not.toContain(testKey);
+    expect(openSealed(SECRETS_KEY, providerSecretPurposes.secretKey, account.providerAccountId, sealed.secretKey)).toBe(testKey);
+    expect(openSealed(SECRETS_KEY, providerSecretPurposes.webhookSecret, account.providerAccountId, sealed.webhookSecret)).toBe(
+      webhook(account.webhook!.webhookId)!.attributes.secret_key,
+    );
+    const missing = await refusal(client.resolveProviderAccount({ by: { case: "providerAccountId", value: "pa_nosuchaccount000000000000" } }));
+    expect(missing.code).toBe("RESOURCE_NOT_FOUND");
+  });
+
+  it("refuses to put an account without SECRETS_KEY (503, naming it) and registers nothing", async () => {
+    await start({});
+    const testKey = freshKey("test");
+    const refused = await refusal(put("test", testKey));
+    expect(refused.code).toBe("SERVICE_UNAVAILABLE");
+    expect(refused.message).toContain("SECRETS_KEY");
+    expect(await stored()).toEqual([]);
+    expect(await webhooksOf(testKey)).toEqual([]);
+  });
+});
+
+function timestampMs(timestamp: { seconds: bigint; nanos: number } | undefined): number {
+  return Number(timestamp!.seconds) * 1000 + Math.floor(timestamp!.nanos / 1e6);
+}
