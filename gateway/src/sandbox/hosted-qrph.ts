@@ -9,13 +9,14 @@ import { setSandboxResponseHeaders } from "./sandbox-headers.js";
 const imagePolicy = contentSecurityPolicy({ "default-src": ["'none'"], "frame-ancestors": ["'none'"] });
 
 /**
- * The sandbox provider's QR Ph code images, served by the gateway at a QR Ph intent's
- * qrCodeImageUrl. Access is by the page token in the URL (the URL is the capability), never by a
+ * QR Ph code images, served by the gateway at a QR Ph intent's qrCodeImageUrl: the sandbox's,
+ * and those a provider hands back as images (PayMongo's). Access is by the page token in the URL (the URL is the capability), never by a
  * project credential; a wrong token reads as a missing image.
  */
 export function hostedQrPhRoutes(payments: Client<typeof PaymentsService>) {
   return (router: Router) => {
-    router.get("/sandbox/qrph/:paymentIntentId.png", async (ctx) => {
+    // /sandbox/qrph: the sandbox's codes, drawn from their payload; /qrph: a provider's own images (PayMongo's).
+    router.get(["/sandbox/qrph/:paymentIntentId.png", "/qrph/:paymentIntentId.png"], async (ctx) => {
       const token = String(ctx.query.token ?? "");
       setSandboxResponseHeaders(ctx, imagePolicy);
       try {

@@ -58,6 +58,8 @@ export interface PaymentIntentRecord {
   qrPayload?: string;
   /** QR Ph: where the code's image is (a path for the sandbox, whose images the gateway serves). */
   qrCodeImageUrl?: string;
+  /** QR Ph: the provider's own image of the code (base64 PNG; PayMongo's), served at qrCodeImageUrl. */
+  qrImagePng?: string;
   /** QR Ph: proves that an image request came from qrCodeImageUrl. */
   pageToken?: string;
   expirySeconds?: number;

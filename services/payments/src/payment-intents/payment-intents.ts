@@ -1,4 +1,4 @@
-import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
+import { AppError, CURRENCY, newId, notFound, randomBase62, type CallerContext, type Logger } from "@bayad/kit";
 import { actOnce, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
 import type { Session, Store } from "@bayad/store";
 import {
@@ -151,10 +151,20 @@ export async function createQrPhPaymentIntent(deps: PaymentIntentsDeps, caller: 
           referenceId: input.referenceId,
           amount: { amountMinor: input.amountMinor, currency: CURRENCY },
           description: input.description,
+          expirySeconds,
         },
         { environment: caller.environment, idempotencyKey: caller.idempotencyKey },
       ),
     );
+    // A provider that hands back the image itself (PayMongo: a base64 PNG) has it served by the
+    // gateway at a URL of Bayad's, reached with its own page token, like the sandbox's.
+    const image =
+      code.imagePngBase64 === undefined
+        ? { qrCodeImageUrl: code.imageUrl, pageToken: code.pageToken }
+        : (() => {
+            const pageToken = randomBase62(32);
+            return { qrImagePng: code.imagePngBase64, pageToken, qrCodeImageUrl: `/qrph/${base._id}.png?token=${pageToken}` };
+          })();
     return {
       ...base,
       status: "awaiting_next_action",
@@ -162,8 +172,7 @@ export async function createQrPhPaymentIntent(deps: PaymentIntentsDeps, caller: 
       ...(input.description ? { description: input.description } : {}),
       providerReference: code.providerReference,
       qrPayload: code.payload,
-      qrCodeImageUrl: code.imageUrl,
-      pageToken: code.pageToken,
+      ...image,
       expirySeconds,
       expiresAt: new Date(base.createdAt.getTime() + expirySeconds * 1000),
     };
@@ -298,9 +307,10 @@ export async function expireDuePaymentIntents(deps: PaymentIntentsDeps, limit = 
 /** The sandbox's QR Ph image, reached with the page token of qrCodeImageUrl. */
 export async function getQrPhImage(deps: PaymentIntentsDeps, paymentIntentId: string, pageToken: string) {
   const record = await deps.repository.findByIdForPage(paymentIntentId);
-  if (!record?.qrPayload || record.environment !== "test" || !pageTokenMatches(record.pageToken, pageToken)) {
-    throw new AppError("RESOURCE_NOT_FOUND", "No such QR code.");
-  }
+  if (!record || !pageTokenMatches(record.pageToken, pageToken)) throw new AppError("RESOURCE_NOT_FOUND", "No such QR code.");
+  // The provider's own image (PayMongo's), as it handed it back.
+  if (record.qrImagePng !== undefined) return { png: Buffer.from(record.qrImagePng, "base64"), payload: record.qrPayload ?? "" };
+  if (!record.qrPayload || record.environment !== "test") throw new AppError("RESOURCE_NOT_FOUND", "No such QR code.");
   return { png: await renderQrPng(record.qrPayload), payload: record.qrPayload };
 }
 

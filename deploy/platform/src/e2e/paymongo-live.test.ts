@@ -1,0 +1,217 @@
+import { createHmac, randomBytes } from "node:crypto";
+// jsqr is CommonJS typed as `export default`: under NodeNext the default import is the module object.
+import jsqr from "jsqr";
+import { PNG } from "pngjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
+import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+
+/**
+ * Live mode end to end against the PayMongo simulator: a project with a live PayMongo account
+ * takes a checkout at PayMongo, learns it was paid from PayMongo's signed webhook (or, with the
+ * webhook lost, from the reconciler reading PayMongo), shows it in the records feed, and refunds
+ * it at PayMongo.
+ */
+describe("live mode on PayMongo", () => {
+  let sim: PaymongoSimulator;
+  let api: TestPlatform;
+  let project: { projectId: string; liveKey: string; testKey: string };
+  let providerAccountId: string;
+  const secretKey = `sk_live_${randomBytes(16).toString("hex")}`;
+
+  beforeAll(async () => {
+    sim = await startPaymongoSimulator({ retrySchedule: [50, 50, 50] });
+    api = await startTestPlatform({
+      PAYMONGO_API_BASE: sim.url,
+      SECRETS_KEY: randomBytes(32).toString("hex"),
+      PROVIDER_RECONCILE_AFTER: "1s",
+      PROVIDER_RECONCILE_INTERVAL: "1s",
+    });
+    project = await api.newProject("Live shop");
+    const put = await api.admin("PUT", `/admin/v1/projects/${project.projectId}/provider-accounts/live`, {
+      provider: "paymongo",
+      secretKey,
+      paymentMethodTypes: ["gcash", "qrph", "card"],
+    });
+    expect(put.status).toBeLessThan(300);
+    providerAccountId = put.body.data.providerAccountId;
+  });
+  afterAll(async () => {
+    await api?.close();
+    await sim?.close();
+  });
+
+  const live = (method: string, path: string, body?: unknown) => api.request(method, path, { body, credential: project.liveKey });
+
+  async function liveCheckout() {
+    const created = await live("POST", "/api/v1/payments/checkouts", {
+      referenceId: unique("live-order"),
+      amount: { amountMinor: 250_00, currency: "PHP" },
+      successUrl: "https://shop.example.ph/paid",
+      cancelUrl: "https://shop.example.ph/cart",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.status).toBe("pending");
+    // The payer pays on PayMongo's page: the checkout URL is the session's, not Bayad's sandbox.
+    const checkoutUrl = new URL(created.body.data.checkoutUrl as string);
+    expect(checkoutUrl.origin).toBe(new URL(sim.url).origin);
+    const sessionId = checkoutUrl.pathname.split("/").pop()!;
+    expect(sessionId).toMatch(/^cs_/);
+    return { checkoutId: created.body.data.checkoutId as string, sessionId };
+  }
+
+  const checkoutStatus = async (checkoutId: string) => (await live("GET", `/api/v1/payments/checkouts/${checkoutId}`)).body.data.status as string;
+
+  async function feedRecord(id: string) {
+    const page = await live("GET", "/api/v1/payments/records?limit=200");
+    return (page.body.data.records as Array<{ id: string; status: string }>).find((record) => record.id === id);
+  }
+
+  it("takes a checkout at PayMongo, is told by the signed webhook that it was paid, and refunds it at PayMongo", async () => {
+    sim.setWebhookDelivery({ mode: "deliver" });
+    const { checkoutId, sessionId } = await liveCheckout();
+    const session = sim.find(sessionId) as { attributes: { metadata: Record<string, string>; reference_number: string } };
+    expect(session.attributes.metadata.bayad_resource_id).toBe(checkoutId);
+
+    const { paymentId } = await sim.payCheckoutSession(sessionId, { method: "gcash" });
+    await sim.flushDeliveries();
+    // Delivered to the account's webhook URL and taken (2xx) by the gateway, signed as PayMongo signs.
+    const delivered = sim.deliveries().filter((delivery) => delivery.type === "checkout_session.payment.paid" && delivery.url.endsWith(`/provider-webhooks/paymongo/${providerAccountId}`));
+    expect(delivered.at(-1)?.status).toBe(200);
+    await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined));
+    await eventually(async () => ((await feedRecord(checkoutId))?.status === "paid" ? true : undefined));
+
+    const refund = await live("POST", "/api/v1/payments/refunds", {
+      paymentId: checkoutId,
+      amount: { amountMinor: 100_00, currency: "PHP" },
+      reason: "customer request",
+    });
+    expect(refund.status).toBe(201);
+    expect(refund.body.data.status).toBe("pending");
+    const refundId = refund.body.data.refundId as string;
+    // PayMongo holds one refund of that payment, made for this Bayad refund.
+    const providerRefundId = await eventually(() => findProviderRefund(sim, secretKey, paymentId, refundId));
+    await sim.settleRefund(providerRefundId, "succeeded");
+    await sim.flushDeliveries();
+    expect(sim.deliveries().some((delivery) => delivery.type === "payment.refund.updated" && delivery.status === 200)).toBe(true);
+    await eventually(async () => ((await live("GET", `/api/v1/payments/refunds/${refundId}`)).body.data.status === "succeeded" ? true : undefined));
+  });
+
+  it("settles a checkout and a refund whose webhooks were lost, by reading PayMongo", async () => {
+    sim.setWebhookDelivery({ mode: "drop" });
+    try {
+      const { checkoutId, sessionId } = await liveCheckout();
+      const { paymentId } = await sim.payCheckoutSession(sessionId);
+      await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined), 20_000);
+
+      const refund = await live("POST", "/api/v1/payments/refunds", {
+        paymentId: checkoutId,
+        amount: { amountMinor: 250_00, currency: "PHP" },
+        reason: "duplicate",
+      });
+      const refundId = refund.body.data.refundId as string;
+      const providerRefundId = await eventually(() => findProviderRefund(sim, secretKey, paymentId, refundId));
+      await sim.settleRefund(providerRefundId, "succeeded");
+      await eventually(async () => ((await live("GET", `/api/v1/payments/refunds/${refundId}`)).body.data.status === "succeeded" ? true : undefined), 20_000);
+    } finally {
+      sim.setWebhookDelivery({ mode: "deliver" });
+    }
+  });
+
+  it("makes a QR Ph code at PayMongo, serves PayMongo's image at qrCodeImageUrl, and is told when it is paid", async () => {
+    const created = await live("POST", "/api/v1/payments/intents/qrph", {
+      referenceId: unique("qr-order"),
+      amount: { amountMinor: 180_00, currency: "PHP" },
+      description: "Two iced coffees",
+      expirySeconds: 600,
+    });
+    expect(created.status).toBe(201);
+    const intent = created.body.data;
+    expect(intent.status).toBe("awaiting_next_action");
+    expect(intent.qrCodeImageUrl).toMatch(new RegExp(`^${api.platform.gatewayUrl}/qrph/${intent.paymentIntentId}\\.png\\?token=`));
+    const image = await fetch(intent.qrCodeImageUrl);
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toBe("image/png");
+    const png = PNG.sync.read(Buffer.from(await image.arrayBuffer()));
+    expect(jsqr.default(Uint8ClampedArray.from(png.data), png.width, png.height)).not.toBeNull();
+    // Without its token the image is not there.
+    expect((await fetch(intent.qrCodeImageUrl.replace(/token=.*/, "token=wrong"))).status).toBe(404);
+
+    // The PayMongo intent behind it (Bayad keeps its id as the provider reference), paid by the payer's bank app.
+    const stored = await api.platform.stores.payments.collection<{ _id: string; providerReference: string }>({ name: "payment_intents" }).findOne({ _id: intent.paymentIntentId });
+    const providerIntent = sim.find(stored!.providerReference) as { attributes: { metadata: Record<string, string>; payment_method_allowed: string[] } };
+    expect(providerIntent.attributes.metadata.bayad_resource_id).toBe(intent.paymentIntentId);
+    expect(providerIntent.attributes.payment_method_allowed).toEqual(["qrph"]);
+    await sim.payPaymentIntent(stored!.providerReference, { method: "qrph" });
+    await sim.flushDeliveries();
+    await eventually(async () => ((await live("GET", `/api/v1/payments/intents/${intent.paymentIntentId}`)).body.data.status === "succeeded" ? true : undefined));
+  });
+
+  it("refuses a delivery whose signature does not verify with 401, and changes nothing", async () => {
+    const { checkoutId, sessionId } = await liveCheckout();
+    const now = Math.floor(Date.now() / 1000);
+    const body = JSON.stringify({
+      data: {
+        id: `evt_${randomBytes(12).toString("hex")}`,
+        type: "event",
+        attributes: {
+          type: "checkout_session.payment.paid",
+          livemode: true,
+          data: { id: sessionId, type: "checkout_session", attributes: { metadata: { bayad_resource_id: checkoutId }, payments: [{ id: "pay_forged", type: "payment", attributes: { status: "paid" } }] } },
+          created_at: now,
+          updated_at: now,
+        },
+      },
+    });
+    // Signed with a secret that is not the webhook's.
+    const forged = createHmac("sha256", "whsk_not_the_secret").update(`${now}.${body}`).digest("hex");
+    const response = await api.request("POST", `/provider-webhooks/paymongo/${providerAccountId}`, {
+      rawBody: body,
+      credential: null,
+      idempotencyKey: null,
+      headers: { "Content-Type": "application/json", "Paymongo-Signature": `t=${now},te=,li=${forged}` },
+      unchecked: true,
+    });
+    expectError(response, 401, "INVALID_CREDENTIALS");
+    expect(await checkoutStatus(checkoutId)).toBe("pending");
+  });
+
+  it("shows the account without its secrets", async () => {
+    const account = await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/live`);
+    expect(account.status).toBe(200);
+    expect(account.body.data).toMatchObject({ providerAccountId, provider: "paymongo", secretKeyLast4: secretKey.slice(-4), webhook: { status: "enabled" } });
+    const text = JSON.stringify(account.body);
+    expect(text).not.toContain(secretKey);
+    expect(text).not.toMatch(/whsk_/);
+  });
+
+  it("enables again a webhook PayMongo disabled", async () => {
+    const account = await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/live`);
+    const webhookId = account.body.data.webhook.webhookId as string;
+    const auth = { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` };
+    const disabled = await fetch(`${sim.url}/v1/webhooks/${webhookId}/disable`, { method: "POST", headers: auth });
+    expect(disabled.status).toBe(200);
+    await eventually(async () => {
+      const webhook = (await (await fetch(`${sim.url}/v1/webhooks/${webhookId}`, { headers: auth })).json()) as { data: { attributes: { status: string } } };
+      return webhook.data.attributes.status === "enabled" ? true : undefined;
+    }, 20_000);
+  });
+
+  it("answers PROVIDER_NOT_CONFIGURED for a live key of a project without a provider account", async () => {
+    const other = await api.newProject("No account");
+    const response = await api.request("POST", "/api/v1/payments/checkouts", {
+      credential: other.liveKey,
+      body: { referenceId: unique("order"), amount: { amountMinor: 100_00, currency: "PHP" }, successUrl: "https://a.example/ok", cancelUrl: "https://a.example/no" },
+    });
+    expectError(response, 409, "PROVIDER_NOT_CONFIGURED");
+  });
+});
+
+/** The PayMongo refund of payment `paymentId` that Bayad made for its refund `refundId` (by its metadata), if any yet. */
+async function findProviderRefund(sim: PaymongoSimulator, secretKey: string, paymentId: string, refundId: string): Promise<string | undefined> {
+  const response = await fetch(`${sim.url}/v1/refunds?payment_id=${paymentId}`, {
+    headers: { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` },
+  });
+  const list = (await response.json()) as { data: Array<{ id: string; attributes: { metadata?: Record<string, string> } }> };
+  return list.data.find((refund) => refund.attributes.metadata?.bayad_resource_id === refundId)?.id;
+}
