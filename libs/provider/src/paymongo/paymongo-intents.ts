@@ -25,6 +25,7 @@ const DECLINE_CODES = new Set([
 interface IntentDeps {
   client: PaymongoClient;
   paymentMethodTypes: readonly string[];
+  returnUrl?: string;
 }
 
 async function createIntent(
@@ -71,9 +72,10 @@ export async function confirmWithPaymongo(
   const method = methodFor(deps, request.paymentMethodType);
   const intent = await createIntent(deps, { amount: request.amount, methods: [method], description: request.referenceId, metadata }, operation);
   const methodId = await createMethod(deps, { type: method, metadata }, operation);
+  const returnUrl = request.returnUrl ?? deps.returnUrl;
   let attached: PaymongoResource;
   try {
-    attached = await attach(deps, intent.id, { payment_method: methodId, ...(request.returnUrl ? { return_url: request.returnUrl } : {}) }, operation);
+    attached = await attach(deps, intent.id, { payment_method: methodId, ...(returnUrl ? { return_url: returnUrl } : {}) }, operation);
   } catch (error) {
     if (error instanceof PaymongoRejectedError && error.providerErrors.some((item) => DECLINE_CODES.has(item.code))) {
       return { providerReference: intent.id, outcome: "declined" };

@@ -22,6 +22,8 @@ export interface PaymongoProviderOptions {
   /** The method types enabled on the PayMongo account (`qrph`, `gcash`, `card`…). */
   paymentMethodTypes: readonly string[];
   livemode: boolean;
+  /** Where PayMongo sends a payer back after an e-wallet's page, when a confirmation names no returnUrl (PayMongo requires one). */
+  returnUrl?: string;
 }
 
 /** The port, plus the look-ups that webhooks and reconciliation need. */
@@ -61,7 +63,7 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
     });
   }
   const paymentMethods = [...options.paymentMethodTypes];
-  const intentDeps = { client, paymentMethodTypes: paymentMethods };
+  const intentDeps = { client, paymentMethodTypes: paymentMethods, ...(options.returnUrl !== undefined ? { returnUrl: options.returnUrl } : {}) };
 
   const createSession = async (request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession> => {
     const operation = "createCheckoutSession";
@@ -159,6 +161,7 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
       return linkStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.links, id), operation), operation));
     },
 
+    // PayMongo documents no metadata on customers, so none is sent; a lost answer leaves at most an unused customer.
     async createCustomer(input) {
       const operation = "createCustomer";
       const [first, ...rest] = (input.name ?? "").trim().split(/\s+/).filter((part) => part !== "");
@@ -169,7 +172,6 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
         last_name: rest.length > 0 ? rest.join(" ") : firstName,
         email: input.email,
         default_device: "email",
-        metadata: { [BAYAD_RESOURCE_ID]: input.customerId },
       });
       return { providerReference: resourceOf(document, operation).id };
     },

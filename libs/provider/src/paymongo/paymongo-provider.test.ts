@@ -1,0 +1,379 @@
+import jsqr from "jsqr";
+import { PNG } from "pngjs";
+import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
+import { AppError } from "@bayad/kit";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ProviderNoAnswerError } from "../port.js";
+import { createPaymongoClient, type PaymongoClient } from "./paymongo-client.js";
+import { PaymongoRejectedError } from "./paymongo-errors.js";
+import { createPaymongoProvider, type PaymongoProvider } from "./paymongo-provider.js";
+import { context, newLiveKey, newTestKey, php, thrownBy } from "./test-support/simulator-fixture.js";
+
+let simulator: PaymongoSimulator;
+const clients: PaymongoClient[] = [];
+
+beforeAll(async () => {
+  simulator = await startPaymongoSimulator();
+});
+afterEach(() => simulator.clearFaults());
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await simulator.close();
+});
+
+/** A provider on a fresh live account of its own at the simulator. */
+function liveProvider(options: { paymentMethodTypes?: string[]; returnUrl?: string; responseTimeoutMs?: number } = {}): PaymongoProvider {
+  const client = createPaymongoClient({ apiBase: simulator.url, secretKey: newLiveKey(), responseTimeoutMs: options.responseTimeoutMs ?? 2_000 });
+  clients.push(client);
+  return createPaymongoProvider({
+    client,
+    paymentMethodTypes: options.paymentMethodTypes ?? ["qrph", "gcash", "card"],
+    livemode: true,
+    ...(options.returnUrl !== undefined ? { returnUrl: options.returnUrl } : {}),
+  });
+}
+
+const attributesOf = (id: string) => (simulator.find(id) as { attributes: Record<string, unknown> }).attributes;
+
+const checkoutRequest = (checkoutId: string, amountMinor = 25_000) => ({
+  checkoutId,
+  referenceId: `order-${checkoutId}`,
+  amount: php(amountMinor),
+  successUrl: "https://shop.example/paid",
+  cancelUrl: "https://shop.example/cart",
+  metadata: { cart: "12" },
+});
+
+/** A paid PayMongo payment of `amountMinor`, through a checkout session. */
+async function paidPayment(provider: PaymongoProvider, amountMinor: number): Promise<string> {
+  const session = await provider.createCheckoutSession(checkoutRequest(`chk_${Math.random().toString(36).slice(2)}`, amountMinor), context());
+  return (await simulator.payCheckoutSession(session.providerReference)).paymentId;
+}
+
+describe("createPaymongoProvider", () => {
+  it("is named paymongo and offers the account's method types", () => {
+    const provider = liveProvider({ paymentMethodTypes: ["qrph", "gcash"] });
+    expect(provider.name).toBe("paymongo");
+    expect(provider.paymentMethods).toEqual(["qrph", "gcash"]);
+  });
+
+  it("refuses a key of the other mode than the account's", () => {
+    const client = createPaymongoClient({ apiBase: simulator.url, secretKey: newTestKey() });
+    clients.push(client);
+    const error = (() => {
+      try {
+        createPaymongoProvider({ client, paymentMethodTypes: ["gcash"], livemode: true });
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toMatchObject({ code: "VALIDATION_FAILED", details: [expect.stringMatching(/^secretKey: a test key/)] });
+  });
+
+  it("leaves payer decisions to PayMongo", () => {
+    expect(() => liveProvider().decidePayment(php(10_000), {}, "pay")).toThrow(
+      expect.objectContaining({ code: "INVALID_STATE_TRANSITION", message: "Payer actions are simulated only in the sandbox." }),
+    );
+  });
+});
+
+describe("checkout sessions", () => {
+  it("creates a session with one line item, the reference, the URLs, the account's methods and Bayad's ids in metadata", async () => {
+    const provider = liveProvider();
+    const session = await provider.createCheckoutSession(checkoutRequest("chk_1"), context("idem-key-checkout-0001"));
+
+    expect(session.providerReference).toMatch(/^cs_/);
+    expect(session.pageToken).toBe("");
+    const stored = attributesOf(session.providerReference);
+    expect(session.checkoutUrl).toBe(stored.checkout_url);
+    expect(session.checkoutUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(stored).toMatchObject({
+      line_items: [expect.objectContaining({ name: "order-chk_1", amount: 25_000, currency: "PHP", quantity: 1 })],
+      payment_method_types: ["qrph", "gcash", "card"],
+      success_url: "https://shop.example/paid",
+      cancel_url: "https://shop.example/cart",
+      reference_number: "order-chk_1",
+      livemode: true,
+      metadata: { bayad_resource_id: "chk_1", bayad_idempotency_key: "idem-key-checkout-0001" },
+    });
+  });
+
+  it("reads a paid session back with its payment", async () => {
+    const provider = liveProvider();
+    const session = await provider.createCheckoutSession(checkoutRequest("chk_2", 30_000), context());
+    expect(await provider.retrieveCheckoutSessionById(session.providerReference)).toEqual({ id: session.providerReference, status: "active", payments: [] });
+
+    const { paymentId } = await simulator.payCheckoutSession(session.providerReference, { method: "gcash" });
+    const paid = await provider.retrieveCheckoutSessionById(session.providerReference);
+    expect(paid.status).toBe("paid");
+    expect(paid.payments).toEqual([
+      expect.objectContaining({ id: paymentId, status: "paid", amount: 30_000, method: "gcash", paymentIntentId: expect.stringMatching(/^pi_/), paidAt: expect.any(Date) }),
+    ]);
+  });
+
+  it("reconciles a lost create with a fresh session, since PayMongo cannot find one by metadata", async () => {
+    const provider = liveProvider({ responseTimeoutMs: 300 });
+    simulator.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: "timeout", afterProcessing: true });
+    await expect(provider.createCheckoutSession(checkoutRequest("chk_3"), context())).rejects.toBeInstanceOf(ProviderNoAnswerError);
+
+    const found = await provider.retrieveCheckoutSession(checkoutRequest("chk_3"), context());
+    expect(found?.providerReference).toMatch(/^cs_/);
+    expect(attributesOf(found!.providerReference)).toMatchObject({ status: "active", metadata: { bayad_resource_id: "chk_3" } });
+  });
+
+  it("passes PayMongo's refusal on with the field named", async () => {
+    const error = await thrownBy(() => liveProvider().createCheckoutSession(checkoutRequest("chk_4", 500), context()));
+    expect(error).toMatchObject({ code: "PROVIDER_REJECTED", details: [expect.stringMatching(/^line_items: .+ \(parameter_below_minimum\)$/)] });
+  });
+});
+
+describe("confirmPaymentIntent", () => {
+  const confirmation = (paymentIntentId: string, extra: { returnUrl?: string; paymentMethodType?: string } = {}) => ({
+    paymentIntentId,
+    referenceId: `order-${paymentIntentId}`,
+    amount: php(45_000),
+    ...extra,
+  });
+
+  it("creates an intent with Bayad's metadata, a method and attaches it, handing back the redirect", async () => {
+    const provider = liveProvider();
+    const confirmed = await provider.confirmPaymentIntent(confirmation("pi_bayad_1", { returnUrl: "https://shop.example/return" }), context("idem-key-confirm-0001"));
+
+    expect(confirmed.outcome).toBe("processing");
+    expect(confirmed.providerReference).toMatch(/^pi_/);
+    expect(confirmed.nextActionUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.+/);
+    const intent = attributesOf(confirmed.providerReference);
+    expect(intent).toMatchObject({
+      amount: 45_000,
+      payment_method_allowed: ["gcash"],
+      status: "awaiting_next_action",
+      metadata: { bayad_resource_id: "pi_bayad_1", bayad_idempotency_key: "idem-key-confirm-0001" },
+      next_action: { type: "redirect", redirect: { url: confirmed.nextActionUrl, return_url: "https://shop.example/return" } },
+    });
+
+    const { paymentId } = await simulator.payPaymentIntent(confirmed.providerReference);
+    expect(await provider.retrievePaymentIntentById(confirmed.providerReference)).toEqual({
+      id: confirmed.providerReference,
+      status: "succeeded",
+      payments: [expect.objectContaining({ id: paymentId, status: "paid", amount: 45_000, method: "gcash", paymentIntentId: confirmed.providerReference })],
+    });
+  });
+
+  it("uses the method asked for and the provider's return URL when the request has none", async () => {
+    const provider = liveProvider({ returnUrl: "https://bayad.example/return" });
+    const confirmed = await provider.confirmPaymentIntent(confirmation("pi_bayad_2", { paymentMethodType: "paymaya" }), context());
+    expect(attributesOf(confirmed.providerReference)).toMatchObject({
+      payment_method_allowed: ["paymaya"],
+      next_action: { redirect: { return_url: "https://bayad.example/return" } },
+    });
+  });
+
+  it("reads a decline after the payer's attempt as last_payment_error", async () => {
+    const provider = liveProvider({ returnUrl: "https://bayad.example/return" });
+    const confirmed = await provider.confirmPaymentIntent(confirmation("pi_bayad_3"), context());
+    await simulator.failPaymentIntent(confirmed.providerReference, { code: "insufficient_funds", message: "Not enough funds." });
+    expect(await provider.retrievePaymentIntentById(confirmed.providerReference)).toMatchObject({
+      status: "awaiting_payment_method",
+      lastPaymentError: { code: "insufficient_funds", message: "Not enough funds." },
+      payments: [expect.objectContaining({ status: "failed", failedCode: "insufficient_funds" })],
+    });
+  });
+
+  it("refuses without a return URL, as PayMongo does, naming it", async () => {
+    const error = await thrownBy(() => liveProvider().confirmPaymentIntent(confirmation("pi_bayad_4"), context()));
+    expect(error).toMatchObject({ code: "PROVIDER_REJECTED", details: [expect.stringMatching(/^return_url: .+ \(parameter_required\)$/)] });
+  });
+
+  it("refuses card and accounts without a redirect method: card details never pass through Bayad", async () => {
+    const onlyCards = liveProvider({ paymentMethodTypes: ["card", "qrph"] });
+    await expect(onlyCards.confirmPaymentIntent(confirmation("pi_bayad_5"), context())).rejects.toMatchObject({
+      code: "PROVIDER_REJECTED",
+      details: [expect.stringMatching(/^paymentMethodType: /)],
+    });
+    await expect(liveProvider().confirmPaymentIntent(confirmation("pi_bayad_6", { paymentMethodType: "card" }), context())).rejects.toMatchObject({
+      code: "PROVIDER_REJECTED",
+    });
+  });
+});
+
+describe("createQrPh", () => {
+  it("attaches a qrph method with its expiry and hands back the image, its PNG and the payload it holds", async () => {
+    const provider = liveProvider();
+    const qr = await provider.createQrPh(
+      { paymentIntentId: "pi_bayad_qr1", referenceId: "order-qr1", amount: php(12_345), description: "Kape", expirySeconds: 600 },
+      context("idem-key-qrph-00001"),
+    );
+
+    expect(qr.providerReference).toMatch(/^pi_/);
+    expect(qr.pageToken).toBe("");
+    expect(qr.imageUrl).toBe(`data:image/png;base64,${qr.imagePngBase64}`);
+    const png = PNG.sync.read(Buffer.from(qr.imagePngBase64!, "base64"));
+    const decoded = jsqr.default(Uint8ClampedArray.from(png.data), png.width, png.height)?.data;
+    expect(decoded).toBeTruthy();
+    expect(qr.payload).toBe(decoded);
+
+    const intent = attributesOf(qr.providerReference);
+    expect(intent).toMatchObject({
+      amount: 12_345,
+      payment_method_allowed: ["qrph"],
+      status: "awaiting_next_action",
+      metadata: { bayad_resource_id: "pi_bayad_qr1", bayad_idempotency_key: "idem-key-qrph-00001" },
+    });
+    const code = attributesOf((intent.next_action as { code: { id: string } }).code.id);
+    expect(Number(code.expires_at) - Number(code.created_at)).toBe(600);
+  });
+
+  it("is paid and expires as PayMongo reports it", async () => {
+    const provider = liveProvider();
+    const request = { referenceId: "order-qr2", amount: php(5_000), description: "Kape" };
+    const paid = await provider.createQrPh({ ...request, paymentIntentId: "pi_bayad_qr2" }, context());
+    await simulator.payPaymentIntent(paid.providerReference);
+    expect(await provider.retrievePaymentIntentById(paid.providerReference)).toMatchObject({
+      status: "succeeded",
+      payments: [expect.objectContaining({ status: "paid", method: "qrph" })],
+    });
+
+    const expired = await provider.createQrPh({ ...request, paymentIntentId: "pi_bayad_qr3" }, context());
+    await simulator.expireQrPh(expired.providerReference);
+    expect(await provider.retrievePaymentIntentById(expired.providerReference)).toMatchObject({ status: "awaiting_payment_method", payments: [] });
+  });
+
+  it("passes on an expiry PayMongo refuses, naming expiry_seconds", async () => {
+    const error = await thrownBy(() =>
+      liveProvider().createQrPh({ paymentIntentId: "pi_bayad_qr4", referenceId: "order-qr4", amount: php(5_000), description: "x", expirySeconds: 30 }, context()),
+    );
+    expect(error).toMatchObject({ code: "PROVIDER_REJECTED", details: [expect.stringMatching(/^expiry_seconds: .+ \(parameter_below_minimum\)$/)] });
+  });
+});
+
+describe("refunds", () => {
+  it("refunds a payment by PayMongo's id with Bayad's metadata, the reason mapped and the text in notes", async () => {
+    const provider = liveProvider();
+    const paymentId = await paidPayment(provider, 40_000);
+    const { providerReference } = await provider.createRefund(
+      { refundId: "re_bayad_1", paymentId: "pay_bayad_1", providerPaymentId: paymentId, amount: php(15_000), reason: "Customer changed their mind" },
+      context("idem-key-refund-0001"),
+    );
+
+    expect(providerReference).toMatch(/^ref_/);
+    expect(attributesOf(providerReference)).toMatchObject({
+      amount: 15_000,
+      payment_id: paymentId,
+      reason: "others",
+      notes: "Customer changed their mind",
+      status: "pending",
+      metadata: { bayad_resource_id: "re_bayad_1", bayad_idempotency_key: "idem-key-refund-0001" },
+    });
+    expect(await provider.retrieveRefundById(providerReference)).toEqual({
+      id: providerReference,
+      status: "pending",
+      amount: 15_000,
+      paymentId,
+      metadata: { bayad_resource_id: "re_bayad_1", bayad_idempotency_key: "idem-key-refund-0001" },
+    });
+    await simulator.settleRefund(providerReference, "succeeded");
+    expect((await provider.retrieveRefundById(providerReference)).status).toBe("succeeded");
+  });
+
+  it("keeps PayMongo's own reasons, and cuts notes at 255 characters", async () => {
+    const provider = liveProvider();
+    const paymentId = await paidPayment(provider, 40_000);
+    const duplicate = await provider.createRefund(
+      { refundId: "re_bayad_2", paymentId: "pay_bayad_2", providerPaymentId: paymentId, amount: php(1_000), reason: "duplicate" },
+      context(),
+    );
+    expect(attributesOf(duplicate.providerReference)).toMatchObject({ reason: "duplicate", notes: null });
+    const long = await provider.createRefund(
+      { refundId: "re_bayad_3", paymentId: "pay_bayad_2", providerPaymentId: paymentId, amount: php(1_000), reason: "x".repeat(300) },
+      context(),
+    );
+    expect(attributesOf(long.providerReference)).toMatchObject({ reason: "others", notes: "x".repeat(255) });
+  });
+
+  it("finds a refund whose answer was lost among the payment's refunds, made exactly once", async () => {
+    const provider = liveProvider({ responseTimeoutMs: 300 });
+    const paymentId = await paidPayment(provider, 40_000);
+    const other = await paidPayment(provider, 40_000);
+    await provider.createRefund({ refundId: "re_other", paymentId: "pay_o", providerPaymentId: other, amount: php(500), reason: "others" }, context());
+
+    simulator.injectFault({ method: "POST", path: "/v1/refunds", status: "timeout", afterProcessing: true });
+    await expect(
+      provider.createRefund({ refundId: "re_lost", paymentId: "pay_l", providerPaymentId: paymentId, amount: php(2_000), reason: "others" }, context("idem-key-lost-000001")),
+    ).rejects.toBeInstanceOf(ProviderNoAnswerError);
+
+    const refunds = await provider.listRefundsOfPayment(paymentId);
+    expect(refunds).toEqual([
+      expect.objectContaining({ amount: 2_000, paymentId, metadata: { bayad_resource_id: "re_lost", bayad_idempotency_key: "idem-key-lost-000001" } }),
+    ]);
+  });
+
+  it("refuses without PayMongo's payment id, naming paymentId, and passes on PayMongo's amount check", async () => {
+    const provider = liveProvider();
+    await expect(
+      provider.createRefund({ refundId: "re_bayad_4", paymentId: "pay_bayad_4", amount: php(1_000), reason: "others" }, context()),
+    ).rejects.toMatchObject({ code: "PROVIDER_REJECTED", details: [expect.stringMatching(/^paymentId: /)] });
+
+    const paymentId = await paidPayment(provider, 3_000);
+    const error = await thrownBy(() =>
+      provider.createRefund({ refundId: "re_bayad_5", paymentId: "pay_bayad_5", providerPaymentId: paymentId, amount: php(3_001), reason: "others" }, context()),
+    );
+    expect(error).toBeInstanceOf(PaymongoRejectedError);
+    expect((error as AppError).details).toEqual([expect.stringMatching(/^amount: .+ \(parameter_above_maximum\)$/)]);
+  });
+});
+
+describe("links", () => {
+  it("creates a /v1/links link with the Bayad id in remarks and reads it back paid", async () => {
+    const provider = liveProvider();
+    const link = await provider.createHostedPayment(
+      { kind: "payment_link", resourceId: "plink_1", referenceId: "order-l1", amount: php(9_900), description: "Tuition, first term" },
+      context(),
+    );
+
+    expect(link.providerReference).toMatch(/^link_/);
+    expect(link.referenceNumber).toMatch(/^[A-Za-z0-9]{7}$/);
+    expect(link.url).toContain(link.referenceNumber);
+    expect(link.pageToken).toBe("");
+    expect(attributesOf(link.providerReference)).toMatchObject({ amount: 9_900, description: "Tuition, first term", remarks: "plink_1" });
+    expect(await provider.retrieveLinkById(link.providerReference)).toEqual({
+      id: link.providerReference,
+      status: "unpaid",
+      referenceNumber: link.referenceNumber,
+      checkoutUrl: link.url,
+      payments: [],
+    });
+
+    const { paymentId } = await simulator.payLink(link.providerReference);
+    expect(await provider.retrieveLinkById(link.providerReference)).toMatchObject({
+      status: "paid",
+      payments: [expect.objectContaining({ id: paymentId, status: "paid", amount: 9_900 })],
+    });
+  });
+});
+
+describe("customers", () => {
+  it("creates a customer from a name and an e-mail", async () => {
+    const provider = liveProvider();
+    const { providerReference } = await provider.createCustomer({ customerId: "cus_bayad_1", name: "Maria Clara de los Santos", email: "maria@example.com" });
+    expect(providerReference).toMatch(/^cus_/);
+    expect(attributesOf(providerReference)).toMatchObject({
+      first_name: "Maria",
+      last_name: "Clara de los Santos",
+      email: "maria@example.com",
+      default_device: "email",
+    });
+    const nameless = await provider.createCustomer({ customerId: "cus_bayad_2", email: "juan@example.com" });
+    expect(attributesOf(nameless.providerReference)).toMatchObject({ first_name: "juan", last_name: "juan" });
+  });
+});
+
+describe("look-ups", () => {
+  it("answer PROVIDER_REJECTED (404, resource_not_found) for another account's object", async () => {
+    const session = await liveProvider().createCheckoutSession(checkoutRequest("chk_9"), context());
+    const error = await thrownBy(() => liveProvider().retrieveCheckoutSessionById(session.providerReference));
+    expect(error).toBeInstanceOf(PaymongoRejectedError);
+    expect(error).toMatchObject({ providerStatus: 404 });
+    expect((error as PaymongoRejectedError).hasCode("resource_not_found")).toBe(true);
+  });
+});
