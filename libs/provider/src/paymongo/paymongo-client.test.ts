@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { AppError } from "@bayad/kit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -155,6 +157,22 @@ describe("createPaymongoClient", () => {
         code: "PROVIDER_UNAVAILABLE",
       });
     });
+  });
+
+  it("passes a 429's Retry-After on to the caller of a create", async () => {
+    // The simulator's injected 429 has no Retry-After; this endpoint answers with one.
+    const server = createServer((_req, res) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "7" });
+      res.end(JSON.stringify({ errors: [{ code: "rate_limit_exceeded", detail: "Slow down." }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const error = await thrownBy(() => clientFor(undefined, { apiBase }).post("/v1/links", "createHostedPayment", { amount: 10_000 }));
+      expect(error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", headers: { "Retry-After": "7" } });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("knows its key's mode and shows only its last four characters", () => {

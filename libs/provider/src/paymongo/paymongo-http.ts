@@ -53,7 +53,8 @@ function errorCodeOf(error: unknown): string | undefined {
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string") return code;
-    current = current.cause;
+    // A host with several addresses fails with one error per address tried.
+    current = current instanceof AggregateError ? current.errors[0] : current.cause;
   }
   return undefined;
 }
@@ -92,7 +93,8 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
     connect: { timeout: options.connectTimeoutMs ?? 5_000 },
     headersTimeout: responseTimeoutMs,
     bodyTimeout: responseTimeoutMs,
-    keepAliveTimeout: 10_000,
+    // undici's default idle keep-alive (4 s, or less when the server says so) is kept: a socket
+    // the server closed while idle would fail a create after it was written, an unknown outcome.
   });
 
   const sendOnce = async (secretKey: string, call: PaymongoCall): Promise<Answer> => {
