@@ -13,6 +13,11 @@ export interface LocalServices {
   services: Record<ServiceName, RunningServer>;
   /** Where the services' outbox relays publish and the records service consumes. */
   bus: EventBus;
+  /**
+   * Tells the services the gateway's URL once it listens: the payments service registers provider
+   * webhooks there when PUBLIC_URL is unset.
+   */
+  useGatewayUrl(url: string): void;
   /** Stops the services (they flush their outboxes), the records service last, then the bus, then the stores. */
   close(): Promise<void>;
 }
@@ -41,6 +46,7 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
     ? await connectJetStreamBus({ url: options.natsUrl, namespace: options.eventsNamespace, logger: logger.child({ component: "bus" }) })
     : createInProcessBus({ holdingDurables: [RECORDS_DURABLE_NAME] });
   const services = {} as Record<ServiceName, RunningServer>;
+  let gatewayUrl: string | undefined;
   // The records service consumes before the others' relays publish, and stops after their last flush.
   const publishers = serviceNames.filter((name) => name !== "records");
   for (const name of ["records", ...publishers] as const) {
@@ -50,12 +56,16 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
       bus,
       logger: logger.child({ service: name }),
       metrics: options.metrics,
+      publicUrl: () => gatewayUrl,
     });
   }
   return {
     stores,
     services,
     bus,
+    useGatewayUrl(url) {
+      gatewayUrl = url;
+    },
     async close() {
       await Promise.all(publishers.map((name) => services[name].close()));
       await services.records.close();
@@ -63,6 +73,11 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
       await Promise.all(Object.values(stores).map((store) => store.close()));
     },
   };
+}
+
+/** For a platform whose services run on a worker: `useGatewayUrl` there, through `withServices`. */
+export function useGatewayUrl(services: LocalServices, url: string): void {
+  services.useGatewayUrl(url);
 }
 
 /**

@@ -57,7 +57,7 @@ export interface RunningPlatform {
 }
 
 /** The platform with its services on the caller's thread: their stores, servers and bus at hand (tests). */
-export interface InThreadPlatform extends RunningPlatform, Omit<LocalServices, "stores" | "close"> {
+export interface InThreadPlatform extends RunningPlatform, Omit<LocalServices, "stores" | "close" | "useGatewayUrl"> {
   servicesThread: "main";
   /** Each component's own store, the gateway's included. */
   stores: Record<ServiceName | "gateway", Store>;
@@ -151,6 +151,7 @@ async function startOn(
       await local.close();
       throw error;
     });
+    local.useGatewayUrl(gateway.url);
     const platform: InThreadPlatform = {
       ...front,
       servicesThread,
@@ -178,6 +179,8 @@ async function startOn(
     await worker.close();
     throw error;
   });
+  // From src/ or dist/ alike, the built module the worker runs.
+  await worker.run(new URL("../dist/local-services.js", import.meta.url).href, "useGatewayUrl", [started.gateway.url]);
   return {
     ...started.front,
     servicesThread,

@@ -1,4 +1,7 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runCli, type CliIo } from "./main.js";
@@ -271,6 +274,92 @@ describe("runCli", () => {
     expect(status).toBe(2);
     expect(io.stderr.join("\n")).toMatch(/^error: /);
     expect(recorded).toEqual([]);
+  });
+
+  describe("provider-accounts", () => {
+    const account = {
+      providerAccountId: "pa_abc",
+      projectId: "prj_abc",
+      environment: "live",
+      provider: "paymongo",
+      secretKeyLast4: "9xYz",
+      paymentMethodTypes: ["qrph", "gcash"],
+      webhook: { webhookId: "hook_1", status: "enabled", url: "https://pay.example.ph/provider-webhooks/paymongo/pa_abc" },
+      createdAt: "2030-01-01T00:00:00.000Z",
+      updatedAt: "2030-01-01T00:00:00.000Z",
+    };
+    const secretKey = "sk_live_fromAFileNotTheCommandLine9xYz";
+    let keyFile: string;
+
+    beforeAll(() => {
+      const dir = mkdtempSync(join(tmpdir(), "bayad-cli-"));
+      keyFile = join(dir, "paymongo.key");
+      writeFileSync(keyFile, `${secretKey}\n`, { mode: 0o600 });
+    });
+
+    it("puts an account with the key read from --secret-key-file, and prints it as JSON with --json", async () => {
+      reply = envelope(201, { success: true, data: account });
+      const io = capture();
+
+      const argv = ["provider-accounts", "put", "prj_abc", "live", "--secret-key-file", keyFile, "--payment-method-types", "qrph, gcash", "--json"];
+      const status = await runCli(argv, env(), fetch, io);
+
+      expect(status).toBe(0);
+      expect(recorded).toEqual([
+        {
+          method: "PUT",
+          url: "/admin/v1/projects/prj_abc/provider-accounts/live",
+          authorization: `Bearer ${adminKey}`,
+          contentType: "application/json",
+          body: { provider: "paymongo", secretKey, paymentMethodTypes: ["qrph", "gcash"] },
+        },
+      ]);
+      expect(JSON.parse(io.stdout.join("\n"))).toEqual(account);
+    });
+
+    it("reads the key from standard input when no file is named, and prints a summary without --json", async () => {
+      reply = envelope(200, { success: true, data: account });
+      const io = { ...capture(), readStdin: async () => `${secretKey}\n` };
+
+      const status = await runCli(["provider-accounts", "put", "prj_abc", "live", "--payment-method-types", "qrph,gcash"], env(), fetch, io);
+
+      expect(status).toBe(0);
+      expect(recorded[0]?.body).toMatchObject({ secretKey });
+      const printed = io.stdout.join("\n");
+      expect(printed).toContain("pa_abc");
+      expect(printed).toContain("…9xYz");
+      expect(printed).toContain("hook_1 (enabled)");
+      expect(printed).not.toContain(secretKey);
+    });
+
+    it("gets and deletes an account with GET and DELETE, sending no body", async () => {
+      reply = envelope(200, { success: true, data: account });
+      const io = capture();
+
+      expect(await runCli(["provider-accounts", "get", "prj_abc", "test", "--json"], env(), fetch, io)).toBe(0);
+      expect(await runCli(["provider-accounts", "delete", "prj_abc", "test"], env(), fetch, io)).toBe(0);
+
+      expect(recorded).toMatchObject([
+        { method: "GET", url: "/admin/v1/projects/prj_abc/provider-accounts/test", body: undefined },
+        { method: "DELETE", url: "/admin/v1/projects/prj_abc/provider-accounts/test", body: undefined },
+      ]);
+      expect(io.stdout.at(-1)).toMatch(/^Removed paymongo account pa_abc/);
+    });
+
+    it.each([
+      ["a key given on the command line", ["provider-accounts", "put", "prj_abc", "live", "--secret-key", "sk_live_x", "--payment-method-types", "qrph"]],
+      ["a missing --payment-method-types", ["provider-accounts", "put", "prj_abc", "live", "--secret-key-file", "/dev/null"]],
+      ["an unreadable key file", ["provider-accounts", "put", "prj_abc", "live", "--secret-key-file", "/no/such/key", "--payment-method-types", "qrph"]],
+      ["an empty key file", ["provider-accounts", "put", "prj_abc", "live", "--secret-key-file", "/dev/null", "--payment-method-types", "qrph"]],
+      ["a bad environment", ["provider-accounts", "get", "prj_abc", "prod"]],
+      ["a missing environment", ["provider-accounts", "delete", "prj_abc"]],
+    ])("refuses %s with exit status 2 and sends nothing", async (_label, argv) => {
+      const io = capture();
+
+      expect(await runCli(argv, env(), fetch, io)).toBe(2);
+      expect(io.stderr.join("\n")).toMatch(/^error: /);
+      expect(recorded).toEqual([]);
+    });
   });
 
   it("prints usage for help without needing the admin key", async () => {

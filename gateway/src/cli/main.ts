@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -14,11 +15,19 @@ import { BackupError, backupDataDir, restoreDataDir } from "./data-dir-backup.js
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** All of standard input (a secret piped in rather than named on the command line). */
+  readStdin?(): Promise<string>;
 }
 
 const processIo: CliIo = {
   out: (text) => void process.stdout.write(`${text}\n`),
   err: (text) => void process.stderr.write(`${text}\n`),
+  async readStdin() {
+    if (process.stdin.isTTY) throw new UsageError("give the secret key with --secret-key-file <file>, or pipe it to standard input");
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  },
 };
 
 const defaultUrl = "http://127.0.0.1:8080";
@@ -41,6 +50,16 @@ Commands:
   service-tokens create --project <prj_…> --environment test|live --subject <subject>
                         --scopes <scope,scope> --ttl <seconds>
       Mint a service access token (needed for the OTP API).
+  provider-accounts put <prj_…> test|live --payment-method-types <type,type>
+                        [--secret-key-file <file>] [--json]
+      Give the project its own PayMongo account in that mode: the secret key (sk_test_… for
+      test, sk_live_… for live) is read from <file>, or from standard input when the option is
+      absent or "-", never from the command line (it would show in the process list). Bayad
+      checks the key with PayMongo and registers its webhook; putting again replaces the key.
+  provider-accounts get <prj_…> test|live [--json]
+      Show the project's provider account in that mode (never its secrets).
+  provider-accounts delete <prj_…> test|live [--json]
+      Remove it: test mode goes back to the sandbox, live mode to not configured.
   signing-keys rotate
       Replace the development token issuer's signing key now; tokens it signed keep working
       until they expire.
@@ -65,7 +84,7 @@ Exit status: 0 on success, 1 when the request fails, 2 on a usage error.`;
 class UsageError extends Error {}
 
 interface AdminRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   /** Relative to the gateway base URL, without a leading slash. */
   path: string;
   /** Absent for operations that take no body. */
@@ -78,7 +97,9 @@ interface Command {
   options: NonNullable<ParseArgsConfig["options"]>;
   /** The names of the positional arguments the command takes, in order (all required). */
   positionals?: readonly string[];
-  toRequest(values: Values, positionals: readonly string[]): AdminRequest;
+  toRequest(values: Values, positionals: readonly string[], io: CliIo): AdminRequest | Promise<AdminRequest>;
+  /** A few lines for people; without it (or with --json) the answer's data is printed as JSON. */
+  summarize?(data: unknown): string;
 }
 
 const environmentOption = { type: "string" } as const;
@@ -107,6 +128,31 @@ const commands: Record<string, Command> = {
       method: "POST",
       path: `${projectPath(values)}/api-keys/${encodeURIComponent(keyId!)}/revoke`,
     }),
+  },
+  "provider-accounts put": {
+    options: { "secret-key-file": { type: "string" }, "payment-method-types": { type: "string" }, json: { type: "boolean" } },
+    positionals: ["project id", "environment"],
+    toRequest: async (values, [projectId, environment], io) => {
+      const paymentMethodTypes = required(values, "payment-method-types")
+        .split(",")
+        .map((type) => type.trim())
+        .filter((type) => type.length > 0);
+      const path = providerAccountPath(projectId!, environment!);
+      return { method: "PUT", path, body: { provider: "paymongo", secretKey: await readSecretKey(values, io), paymentMethodTypes } };
+    },
+    summarize: summarizeProviderAccount,
+  },
+  "provider-accounts get": {
+    options: { json: { type: "boolean" } },
+    positionals: ["project id", "environment"],
+    toRequest: (_values, [projectId, environment]) => ({ method: "GET", path: providerAccountPath(projectId!, environment!) }),
+    summarize: summarizeProviderAccount,
+  },
+  "provider-accounts delete": {
+    options: { json: { type: "boolean" } },
+    positionals: ["project id", "environment"],
+    toRequest: (_values, [projectId, environment]) => ({ method: "DELETE", path: providerAccountPath(projectId!, environment!) }),
+    summarize: (data) => `Removed ${summarizeProviderAccount(data)}`,
   },
   "signing-keys rotate": {
     options: {},
@@ -155,6 +201,48 @@ function environmentOf(values: Values): string {
   return environment;
 }
 
+function providerAccountPath(projectId: string, environment: string): string {
+  if (environment !== "test" && environment !== "live") throw new UsageError(`the environment must be test or live, got "${environment}"`);
+  return `admin/v1/projects/${encodeURIComponent(projectId)}/provider-accounts/${environment}`;
+}
+
+/** The provider's secret key, from --secret-key-file or standard input: never an argument, which `ps` shows. */
+async function readSecretKey(values: Values, io: CliIo): Promise<string> {
+  const file = values["secret-key-file"];
+  let text: string;
+  if (typeof file === "string" && file !== "-") {
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new UsageError(`--secret-key-file cannot be read: ${(error as NodeJS.ErrnoException).code ?? describe(error)}`);
+    }
+  } else {
+    if (!io.readStdin) throw new UsageError("give the secret key with --secret-key-file <file>");
+    text = await io.readStdin();
+  }
+  const key = text.trim();
+  if (key === "") throw new UsageError("the secret key is empty");
+  return key;
+}
+
+function summarizeProviderAccount(data: unknown): string {
+  const account = data as {
+    providerAccountId: string;
+    projectId: string;
+    environment: string;
+    provider: string;
+    secretKeyLast4: string;
+    paymentMethodTypes: string[];
+    webhook: { webhookId: string; status: string; url: string };
+  };
+  return [
+    `${account.provider} account ${account.providerAccountId} of ${account.projectId} (${account.environment})`,
+    `  secret key        …${account.secretKeyLast4}`,
+    `  payment methods   ${account.paymentMethodTypes.join(", ")}`,
+    `  webhook           ${account.webhook.webhookId} (${account.webhook.status}) ${account.webhook.url}`,
+  ].join("\n");
+}
+
 function ttlOf(values: Values): number {
   const text = required(values, "ttl");
   if (!/^\d+$/.test(text) || Number(text) < 1) {
@@ -183,6 +271,7 @@ export async function runCli(
   if (group === "backup" || group === "restore") return runDataDirCommand(group, argv.slice(1), env, io);
 
   let request: AdminRequest;
+  let summarize: ((data: unknown) => string) | undefined;
   try {
     const command = commands[`${group} ${action ?? ""}`];
     if (!command) throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(" ")}"`);
@@ -195,7 +284,8 @@ export async function runCli(
     });
     if (positionals.length < expected.length) throw new UsageError(`the ${expected[positionals.length]} is required`);
     if (positionals.length > expected.length) throw new UsageError(`unexpected argument "${positionals[expected.length]}"`);
-    request = command.toRequest(values, positionals);
+    request = await command.toRequest(values, positionals, io);
+    summarize = values.json === true ? undefined : command.summarize;
   } catch (error) {
     // parseArgs reports unknown options and missing values with a TypeError whose message is
     // already one readable line.
@@ -237,7 +327,7 @@ export async function runCli(
     io.err(`error: cannot reach ${url.origin}: ${describe(error)}`);
     return 1;
   }
-  return printOutcome(response, url, io);
+  return printOutcome(response, url, io, summarize);
 }
 
 /** `backup` and `restore`: files on this machine, no gateway involved. */
@@ -284,7 +374,7 @@ function storesText(stores: readonly string[]): string {
   return stores.length === 0 ? "no store" : `${stores.length} store${stores.length === 1 ? "" : "s"} (${stores.join(", ")})`;
 }
 
-async function printOutcome(response: Response, url: URL, io: CliIo): Promise<number> {
+async function printOutcome(response: Response, url: URL, io: CliIo, summarize?: (data: unknown) => string): Promise<number> {
   let envelope: unknown;
   try {
     envelope = await response.json();
@@ -293,7 +383,7 @@ async function printOutcome(response: Response, url: URL, io: CliIo): Promise<nu
   }
   if (isEnvelope(envelope)) {
     if (envelope.success) {
-      io.out(JSON.stringify(envelope.data, null, 2));
+      io.out(summarize ? summarize(envelope.data) : JSON.stringify(envelope.data, null, 2));
       return 0;
     }
     const { code, message, details } = envelope.error;

@@ -65,6 +65,9 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/admin/v1/signing-keys/rotate", "rotateSigningKeys", "Admin"],
   ["post", "/admin/v1/service-tokens", "createServiceToken", "Admin"],
   ["get", "/admin/v1/otp/messages", "listOtpDevMessages", "Admin"],
+  ["put", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "putProviderAccount", "Admin"],
+  ["get", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "getProviderAccount", "Admin"],
+  ["delete", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "deleteProviderAccount", "Admin"],
   ["get", "/healthz", "healthz", "Health"],
   ["get", "/readyz", "readyz", "Health"],
   ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/pay", "payCheckoutTestHelper", "Test helpers"],
@@ -109,6 +112,8 @@ const pathParameterRules: Record<string, { pattern?: string; minLength?: number;
   otpId: { minLength: 1, maxLength: 255, pattern: pathSafe },
   projectId: { pattern: "^prj_[A-Za-z0-9]+$" },
   apiKeyId: { pattern: "^key_[A-Za-z0-9]+$" },
+  // test or live (the Environment schema).
+  environment: {},
 };
 
 const bodylessOperations = [
@@ -308,7 +313,7 @@ describe("openapi document", () => {
 
   it("gives every request body a closed, referenced application/json schema", () => {
     for (const { method, op } of allOperations()) {
-      if (method !== "post" && method !== "patch") {
+      if (method !== "post" && method !== "patch" && method !== "put") {
         expect(op.requestBody, `${op.operationId}`).toBeUndefined();
         continue;
       }
@@ -337,7 +342,7 @@ describe("openapi document", () => {
       const health = path === "/healthz" || path === "/readyz";
       if (!health) must.push("401", "403", "503");
       if (path.includes("{")) must.push("404");
-      if (method === "post" || method === "patch") must.push("409", "413", "415");
+      if (method === "post" || method === "patch" || method === "put") must.push("409", "413", "415");
       // Every operation of a project credential is rate limited (README, "Rate limits").
       const limited = JSON.stringify(op.security ?? []).includes("bearerAuth");
       if (limited) must.push("429");

@@ -3,12 +3,15 @@ import type { createApiKeys } from "../auth/api-keys.js";
 import type { createDevTokenIssuer } from "../auth/service-tokens.js";
 import type { createProjects } from "../admin/projects.js";
 import type { OperationHandlers } from "./operation.js";
+import { providerAccountToJson, type ProviderAccountsClient } from "./provider-accounts.js";
 
 export interface AdminDeps {
   projects: ReturnType<typeof createProjects>;
   apiKeys: ReturnType<typeof createApiKeys>;
   /** Absent when the development token issuer is switched off. */
   devIssuer?: Awaited<ReturnType<typeof createDevTokenIssuer>>;
+  /** The payments service's provider accounts. */
+  providerAccounts: ProviderAccountsClient;
 }
 
 /** The operators' API: projects, their API keys (issue, list, revoke), and development service tokens and their signing keys. */
@@ -59,6 +62,34 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
         ttlSeconds: body.ttlSeconds as number,
       });
       return { status: 201, data: { accessToken: token.accessToken, expiresAt: token.expiresAt.toISOString() } };
+    },
+
+    // Provider accounts belong to the payments service; the project is checked here, where projects live.
+    async putProviderAccount({ params, body }, { call }) {
+      await requireProject(params.projectId!);
+      const response = await deps.providerAccounts.putProviderAccount(
+        {
+          projectId: params.projectId!,
+          environment: params.environment!,
+          provider: body.provider as string,
+          secretKey: body.secretKey as string,
+          paymentMethodTypes: body.paymentMethodTypes as string[],
+        },
+        call,
+      );
+      return { status: response.created ? 201 : 200, data: providerAccountToJson(response.providerAccount) };
+    },
+
+    async getProviderAccount({ params }, { call }) {
+      await requireProject(params.projectId!);
+      const response = await deps.providerAccounts.getProviderAccount({ projectId: params.projectId!, environment: params.environment! }, call);
+      return { status: 200, data: providerAccountToJson(response.providerAccount) };
+    },
+
+    async deleteProviderAccount({ params }, { call }) {
+      await requireProject(params.projectId!);
+      const response = await deps.providerAccounts.deleteProviderAccount({ projectId: params.projectId!, environment: params.environment! }, call);
+      return { status: 200, data: providerAccountToJson(response.providerAccount) };
     },
 
     async rotateSigningKeys() {

@@ -1,6 +1,6 @@
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { BillingService, Health, LinksService, OtpService, PaymentsService, RecordsService } from "@bayad/proto";
+import { BillingService, Health, LinksService, OtpService, PaymentsService, ProviderAccountsService, RecordsService } from "@bayad/proto";
 import { GuardedSessionManager } from "./guarded-session-manager.js";
 
 /**
@@ -19,6 +19,8 @@ export interface ServiceAddresses {
 
 export interface ServiceClients {
   payments: Client<typeof PaymentsService>;
+  /** The payments service's provider accounts (the admin API's), on the payments service's address. */
+  providerAccounts: Client<typeof ProviderAccountsService>;
   billing?: Client<typeof BillingService>;
   links?: Client<typeof LinksService>;
   records?: Client<typeof RecordsService>;
@@ -58,6 +60,7 @@ export function createServiceClients(addresses: ServiceAddresses): ServiceClient
   };
   return {
     payments: clientOf("payments")!,
+    providerAccounts: createClient(ProviderAccountsService, transports.get("payments")!),
     billing: clientOf("billing"),
     links: clientOf("links"),
     records: clientOf("records"),

@@ -13,6 +13,8 @@ export const generatedSecrets = {
   SANDBOX_SECRET: () => randomBase62(43),
   OTP_HASH_SECRET: () => randomBase62(43),
   RECORDS_CURSOR_SECRET: () => randomBase62(43),
+  // Seals provider accounts' secret keys and webhook secrets (payments; links and billing open them).
+  SECRETS_KEY: () => randomBase62(43),
 } as const satisfies Record<string, () => string>;
 
 export type SecretName = keyof typeof generatedSecrets;
@@ -26,9 +28,9 @@ export function isSecretName(name: string): name is SecretName {
 /** The secrets each component reads: a component's own process keeps only these. */
 export const componentSecrets: Record<ComponentName, readonly SecretName[]> = {
   gateway: ["ADMIN_API_KEY", "GATEWAY_SECRET"],
-  payments: ["SANDBOX_SECRET"],
-  billing: ["SANDBOX_SECRET"],
-  links: ["SANDBOX_SECRET"],
+  payments: ["SANDBOX_SECRET", "SECRETS_KEY"],
+  billing: ["SANDBOX_SECRET", "SECRETS_KEY"],
+  links: ["SANDBOX_SECRET", "SECRETS_KEY"],
   records: ["RECORDS_CURSOR_SECRET"],
   otp: ["OTP_HASH_SECRET"],
 };

@@ -57,7 +57,7 @@ describe("DATA_DIR (npm start)", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const kept = JSON.parse(readFileSync(file, "utf8"));
     expect(kept.secrets.ADMIN_API_KEY).toBe(banner.adminApiKey);
-    expect(Object.keys(kept.secrets).sort()).toEqual(["ADMIN_API_KEY", "GATEWAY_SECRET", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SANDBOX_SECRET"]);
+    expect(Object.keys(kept.secrets).sort()).toEqual(["ADMIN_API_KEY", "GATEWAY_SECRET", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SANDBOX_SECRET", "SECRETS_KEY"]);
     expect(kept.defaultProject).toEqual({ projectId: banner.projectId, testApiKey: banner.testApiKey });
     expect(first.output()).toContain(`Admin key:     ${banner.adminApiKey}   (generated once, kept in DATA_DIR; set ADMIN_API_KEY to choose one)`);
     first.child.kill("SIGTERM");

@@ -47,7 +47,7 @@ describe.skipIf(!natsReady)("services mode with a DATA_DIR (needs NATS_URL)", ()
     const file = join(dataDir, "secrets.json");
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const kept = JSON.parse(readFileSync(file, "utf8"));
-    expect(Object.keys(kept.secrets).sort()).toEqual(["ADMIN_API_KEY", "GATEWAY_SECRET", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SANDBOX_SECRET"]);
+    expect(Object.keys(kept.secrets).sort()).toEqual(["ADMIN_API_KEY", "GATEWAY_SECRET", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SANDBOX_SECRET", "SECRETS_KEY"]);
     expect(kept.secrets.ADMIN_API_KEY).toBe(mode.adminApiKey);
     expect(kept.defaultProject).toEqual({ projectId: mode.projectId, testApiKey: mode.testApiKey });
     expect(mode.dataDir).toBe(dataDir);

@@ -56,6 +56,8 @@ export interface ServiceDeps<N extends ServiceName = ServiceName> {
   bus?: EventBus;
   logger: Logger;
   metrics: Registry;
+  /** The gateway's URL once it listens, for the payments service when PUBLIC_URL is unset (the one-process platform). */
+  publicUrl?: () => string | undefined;
   host?: string;
   port?: number;
 }

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { ConfigError, createLogger, Registry, servePortCalls } from "@bayad/kit";
-import { Health } from "@bayad/proto";
+import { Health, ProviderAccountsService } from "@bayad/proto";
 import { runWithServices, startLocalServices, type LocalServices } from "../local-services.js";
 import { serviceDescriptors, serviceNames, type ServiceName } from "../services-mode/components.js";
 import type { ControlReply, ControlRequest, ServicesWorkerData, WorkerStarted } from "./protocol.js";
@@ -20,8 +20,10 @@ const metrics = new Registry();
 async function start(): Promise<LocalServices> {
   const services = await startLocalServices({ ...settings, logger, metrics });
   const served = serviceNames.map((name) => ({ service: serviceDescriptors[name], transport: services.services[name].transport }));
+  // The payments service also serves the admin API's provider accounts, on the same server.
+  const alsoServed = [{ service: ProviderAccountsService, transport: services.services.payments.transport }];
   const health = healthByService(served.map(({ service, transport }) => ({ typeName: service.typeName, transport })));
-  servePortCalls(rpcPort, [...served, { service: Health, transport: health }]);
+  servePortCalls(rpcPort, [...served, ...alsoServed, { service: Health, transport: health }]);
   return services;
 }
 
