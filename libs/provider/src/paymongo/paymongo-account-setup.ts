@@ -44,7 +44,7 @@ export function createPaymongoAccountSetup(options: PaymongoAccountSetupOptions)
     } catch (error) {
       if (error instanceof PaymongoKeyRefusedError) {
         throw new AppError("VALIDATION_FAILED", "PayMongo refused the secret key.", {
-          details: [`secretKey: PayMongo refused the key ending in ${error.keyHint.slice(1)}`],
+          details: [`secretKey: PayMongo refused the key${error.keyHint.length > 1 ? ` ending in ${error.keyHint.slice(1)}` : ""}`],
         });
       }
       throw error;

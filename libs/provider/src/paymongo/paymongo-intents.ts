@@ -3,7 +3,7 @@ import type { PaymentIntentConfirmation, PaymentIntentConfirmationRequest, QrPhC
 import type { PaymongoClient } from "./paymongo-client.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
 import { PaymongoRejectedError, providerUnavailable } from "./paymongo-errors.js";
-import { objectAt, paymentIntentStateOf, resourceOf, textAt, type PaymongoResource } from "./paymongo-resources.js";
+import { objectAt, paymentIntentStateOf, paymongoText, resourceOf, textAt, type PaymongoResource } from "./paymongo-resources.js";
 import { readQrDataUrl } from "./qr-data-url.js";
 
 /**
@@ -37,7 +37,7 @@ async function createIntent(
     amount: input.amount.amountMinor,
     currency: CURRENCY,
     payment_method_allowed: input.methods,
-    description: input.description,
+    description: paymongoText(input.description),
     metadata: input.metadata,
   });
   return resourceOf(document, operation);
@@ -101,7 +101,7 @@ function qrImageOf(attached: PaymongoResource): string | undefined {
 
 export async function createQrPhWithPaymongo(deps: IntentDeps, request: QrPhRequest, metadata: Record<string, string>): Promise<QrPhCode> {
   const operation = "createQrPh";
-  const intent = await createIntent(deps, { amount: request.amount, methods: ["qrph"], description: request.description || request.referenceId, metadata }, operation);
+  const intent = await createIntent(deps, { amount: request.amount, methods: ["qrph"], description: paymongoText(request.description, request.referenceId), metadata }, operation);
   const methodId = await createMethod(
     deps,
     { type: "qrph", metadata, ...(request.expirySeconds !== undefined ? { expiry_seconds: request.expirySeconds } : {}) },

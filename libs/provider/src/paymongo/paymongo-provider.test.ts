@@ -350,6 +350,17 @@ describe("links", () => {
       payments: [expect.objectContaining({ id: paymentId, status: "paid", amount: 9_900 })],
     });
   });
+
+  it("cuts a description to PayMongo's 255 characters, and falls back to the reference when it is blank", async () => {
+    const provider = liveProvider();
+    const long = await provider.createHostedPayment(
+      { kind: "invoice", resourceId: "in_1", referenceId: "inv-1", amount: php(9_900), description: "é".repeat(300) },
+      context(),
+    );
+    expect(attributesOf(long.providerReference)).toMatchObject({ description: "é".repeat(255), remarks: "in_1" });
+    const blank = await provider.createHostedPayment({ kind: "invoice", resourceId: "in_2", referenceId: "inv-2", amount: php(9_900), description: " " }, context());
+    expect(attributesOf(blank.providerReference)).toMatchObject({ description: "inv-2" });
+  });
 });
 
 describe("customers", () => {

@@ -7,6 +7,7 @@ import {
   checkoutSessionStateOf,
   linkStateOf,
   paymentIntentStateOf,
+  paymongoText,
   refundStateOf,
   resourceOf,
   resourcesOf,
@@ -42,7 +43,6 @@ export const BAYAD_RESOURCE_ID = "bayad_resource_id";
 export const BAYAD_IDEMPOTENCY_KEY = "bayad_idempotency_key";
 
 const REFUND_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "others"];
-const MAX_NOTES = 255;
 
 const bayadMetadata = (resourceId: string, context: ProviderCallContext): Record<string, string> => ({
   [BAYAD_RESOURCE_ID]: resourceId,
@@ -68,7 +68,7 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
   const createSession = async (request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession> => {
     const operation = "createCheckoutSession";
     const document = await client.post(PAYMONGO_PATHS.checkoutSessions, operation, {
-      line_items: [{ name: request.referenceId, amount: request.amount.amountMinor, currency: CURRENCY, quantity: 1 }],
+      line_items: [{ name: paymongoText(request.referenceId), amount: request.amount.amountMinor, currency: CURRENCY, quantity: 1 }],
       payment_method_types: paymentMethods,
       success_url: request.successUrl,
       cancel_url: request.cancelUrl,
@@ -103,7 +103,7 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
       const operation = "createHostedPayment";
       const document = await client.post(PAYMONGO_PATHS.links, operation, {
         amount: request.amount.amountMinor,
-        description: request.description || request.referenceId,
+        description: paymongoText(request.description, request.referenceId),
         remarks: request.resourceId,
       });
       const link = linkStateOf(resourceOf(document, operation));
@@ -118,7 +118,7 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
       }
       const operation = "createRefund";
       const known = REFUND_REASONS.includes(request.reason);
-      const notes = known ? "" : request.reason.trim().slice(0, MAX_NOTES);
+      const notes = known ? "" : paymongoText(request.reason.trim());
       const document = await client.post(PAYMONGO_PATHS.refunds, operation, {
         amount: request.amount.amountMinor,
         payment_id: request.providerPaymentId,

@@ -170,6 +170,14 @@ export function linkStateOf(resource: PaymongoResource): PaymongoLinkState {
   };
 }
 
+// PayMongo's text attributes (names, descriptions, remarks, notes) take at most 255 characters.
+const MAX_TEXT = 255;
+
+/** Text for a PayMongo attribute: the first of the candidates that is not blank, cut to 255 characters. */
+export function paymongoText(...candidates: string[]): string {
+  return (candidates.find((text) => text.trim() !== "") ?? "").slice(0, MAX_TEXT);
+}
+
 /** The object at `path` (dot-separated) under `root`, if every step is an object. */
 export function objectAt(root: unknown, path: string): Record<string, unknown> | undefined {
   let current: unknown = root;
