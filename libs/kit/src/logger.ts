@@ -1,13 +1,14 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 
 export type { Logger };
 
 /**
  * JSON logs. Credentials and passcodes are redacted by path wherever they appear, so a careless
- * log line cannot leak them.
+ * log line cannot leak them. Written to standard output, or to `destination` (tests read what
+ * was logged).
  */
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info", destination?: DestinationStream): Logger {
+  const options = {
     name,
     level,
     base: { service: name },
@@ -33,5 +34,6 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "inf
       ],
       censor: "[redacted]",
     },
-  });
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }

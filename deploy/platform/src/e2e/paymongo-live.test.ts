@@ -4,6 +4,7 @@ import jsqr from "jsqr";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
+import { createLogger } from "@bayad/kit";
 import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 /**
@@ -18,6 +19,8 @@ describe("live mode on PayMongo", () => {
   let project: { projectId: string; liveKey: string; testKey: string };
   let providerAccountId: string;
   const secretKey = `sk_live_${randomBytes(16).toString("hex")}`;
+  /** Every line the platform logs, at debug level: none may hold a secret. */
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     sim = await startPaymongoSimulator({ retrySchedule: [50, 50, 50] });
@@ -26,7 +29,7 @@ describe("live mode on PayMongo", () => {
       SECRETS_KEY: randomBytes(32).toString("hex"),
       PROVIDER_RECONCILE_AFTER: "1s",
       PROVIDER_RECONCILE_INTERVAL: "1s",
-    });
+    }, { logger: createLogger("bayad", "debug", { write: (line: string) => void logLines.push(line) }) });
     project = await api.newProject("Live shop");
     const put = await api.admin("PUT", `/admin/v1/projects/${project.projectId}/provider-accounts/live`, {
       provider: "paymongo",
@@ -195,6 +198,21 @@ describe("live mode on PayMongo", () => {
       const webhook = (await (await fetch(`${sim.url}/v1/webhooks/${webhookId}`, { headers: auth })).json()) as { data: { attributes: { status: string } } };
       return webhook.data.attributes.status === "enabled" ? true : undefined;
     }, 20_000);
+  });
+
+  it("logs neither the account's secret key nor its webhook secret", async () => {
+    const account = await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/live`);
+    const webhook = sim.find(account.body.data.webhook.webhookId as string) as { attributes: { secret_key: string } };
+    const webhookSecret = webhook.attributes.secret_key;
+    expect(webhookSecret).toMatch(/^whsk_/);
+    // The earlier tests logged the put, deliveries, applications and reconciliation rounds.
+    expect(logLines.length).toBeGreaterThan(10);
+    expect(logLines.some((line) => line.includes("provider webhook received"))).toBe(true);
+    for (const line of logLines) {
+      expect(line).not.toContain(secretKey);
+      expect(line).not.toContain(secretKey.slice(8));
+      expect(line).not.toContain(webhookSecret);
+    }
   });
 
   it("answers PROVIDER_NOT_CONFIGURED for a live key of a project without a provider account", async () => {
