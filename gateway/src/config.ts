@@ -5,8 +5,11 @@ import { readHttpServerSettings, type HttpServerSettings } from "./http-server.j
 export interface GatewayConfig {
   host: string;
   port: number;
-  /** Where payers' browsers reach the gateway (hosted pages, QR images); defaults to its own URL. */
-  publicBaseUrl?: string;
+  /**
+   * PUBLIC_URL: where payers' browsers (hosted pages, QR images) and PayMongo's webhooks reach
+   * the gateway; defaults to its own URL.
+   */
+  publicUrl?: string;
   adminApiKey: string;
   /** True when ADMIN_API_KEY was unset and a key was generated for this run. */
   adminApiKeyGenerated: boolean;
@@ -70,7 +73,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
   return {
     host: envString(env, "HOST", "127.0.0.1"),
     port: envInt(env, "PORT", 8080, { min: 0, max: 65535 }),
-    publicBaseUrl: envUrl(env, "PUBLIC_BASE_URL"),
+    publicUrl: envUrl(env, "PUBLIC_URL"),
     adminApiKey: givenAdminKey ?? `adm_${randomBase62(32)}`,
     adminApiKeyGenerated: givenAdminKey === undefined,
     secret: envSecret(env, "GATEWAY_SECRET", 32).value,

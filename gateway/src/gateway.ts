@@ -92,8 +92,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await store.ensureIndexes();
 
   const clients = createServiceClients(options.services);
-  // Known once listening when PUBLIC_BASE_URL is unset; only read while serving requests.
-  let publicBaseUrl = config.publicBaseUrl ?? "";
+  // Known once listening when PUBLIC_URL is unset; only read while serving requests.
+  let publicBaseUrl = config.publicUrl ?? "";
   const publicUrl = publicUrlResolver(() => publicBaseUrl);
   const handlers = {
     ...healthRoutes(store, clients),

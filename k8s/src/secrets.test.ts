@@ -15,15 +15,15 @@ const secretOf = (overrides: unknown[] = [], lookup?: RenderOptions["lookup"]) =
 describe("the chart's Secret", () => {
   it("generates the keys left empty, long enough for each process, and holds the MongoDB URI", () => {
     const [secret] = secretOf();
-    expect(Object.keys(secret!.data).sort()).toEqual(["admin-api-key", "gateway-secret", "mongodb-uri", "otp-hash-secret", "records-cursor-secret", "sandbox-secret"]);
+    expect(Object.keys(secret!.data).sort()).toEqual(["admin-api-key", "gateway-secret", "mongodb-uri", "otp-hash-secret", "records-cursor-secret", "sandbox-secret", "secrets-key"]);
     expect(decode(secret!, "admin-api-key")).toMatch(/^adm_[A-Za-z0-9]{32}$/);
-    for (const key of ["gateway-secret", "sandbox-secret", "otp-hash-secret", "records-cursor-secret"]) expect(decode(secret!, key).length).toBeGreaterThanOrEqual(32);
+    for (const key of ["gateway-secret", "sandbox-secret", "secrets-key", "otp-hash-secret", "records-cursor-secret"]) expect(decode(secret!, key).length).toBeGreaterThanOrEqual(32);
     expect(decode(secret!, "mongodb-uri")).toBe((chart.defaults.mongodb as Obj).uri);
     expect(decode(secretOf()[0]!, "admin-api-key")).not.toBe(decode(secret!, "admin-api-key"));
   });
 
   it("keeps on upgrade the keys it generated before", () => {
-    const previous = { data: { "admin-api-key": "a2VwdC1hZG1pbi1rZXktMTIzNDU=", "otp-hash-secret": "a2VwdA==", "sandbox-secret": "c2I=", "records-cursor-secret": "cmM=", "gateway-secret": "Z3c=" } };
+    const previous = { data: { "admin-api-key": "a2VwdC1hZG1pbi1rZXktMTIzNDU=", "otp-hash-secret": "a2VwdA==", "sandbox-secret": "c2I=", "records-cursor-secret": "cmM=", "gateway-secret": "Z3c=", "secrets-key": "c2s=" } };
     const asked: string[] = [];
     const [secret] = secretOf([], (apiVersion, kind, namespace, name) => {
       asked.push(`${apiVersion} ${kind} ${namespace}/${name}`);

@@ -19,11 +19,12 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
   const optional: string[] = [];
   if (component === "gateway") {
     required.push("ADMIN_API_KEY", "GATEWAY_SECRET", "DEV_TOKEN_ISSUER", "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL");
-    optional.push("PUBLIC_BASE_URL", "JWKS_URL", "JWT_ISSUER", "JWT_AUDIENCE");
+    optional.push("PUBLIC_URL", "JWKS_URL", "JWT_ISSUER", "JWT_AUDIENCE");
     return { required, optional };
   }
   if (component !== "otp") required.push("NATS_URL"), optional.push("EVENTS_NAMESPACE");
-  if (["payments", "billing", "links"].includes(component)) required.push("SANDBOX_SECRET");
+  if (["payments", "billing", "links"].includes(component)) required.push("SANDBOX_SECRET", "SECRETS_KEY");
+  if (component === "payments") required.push("PAYMONGO_API_BASE"), optional.push("PUBLIC_URL");
   if (component === "billing") required.push("BILLING_CLOCK_INTERVAL_MS", "BILLING_CLOCK_LEASE_MS");
   if (component === "records") required.push("RECORDS_CURSOR_SECRET");
   if (component === "otp") {

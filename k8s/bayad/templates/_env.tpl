@@ -43,6 +43,20 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
     secretKeyRef:
       name: {{ include "bayad.secretName" $root }}
       key: sandbox-secret
+- name: SECRETS_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" $root }}
+      key: secrets-key
+{{- end }}
+{{- if eq $name "payments" }}
+- name: PAYMONGO_API_BASE
+  value: {{ $root.Values.paymongo.apiBase | quote }}
+{{- with $root.Values.gateway.publicUrl }}
+{{- /* Where PayMongo delivers provider accounts' webhooks: the gateway's public URL. */}}
+- name: PUBLIC_URL
+  value: {{ . | quote }}
+{{- end }}
 {{- end }}
 {{- if eq $name "billing" }}
 - name: BILLING_CLOCK_INTERVAL_MS
@@ -78,8 +92,8 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
       key: gateway-secret
 - name: DEV_TOKEN_ISSUER
   value: {{ if .Values.gateway.devTokenIssuer }}"on"{{ else }}"off"{{ end }}
-{{- with .Values.gateway.publicBaseUrl }}
-- name: PUBLIC_BASE_URL
+{{- with .Values.gateway.publicUrl }}
+- name: PUBLIC_URL
   value: {{ . | quote }}
 {{- end }}
 {{- with .Values.gateway.jwt.jwksUrl }}

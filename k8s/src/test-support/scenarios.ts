@@ -40,13 +40,14 @@ const everythingOn = {
   secrets: {
     adminApiKey: "adm_0123456789abcdefghij",
     sandboxSecret: "sandbox-0123456789abcdef",
+    secretsKey: "secrets-key-0123456789abcdefghijklmnopqrstuvwxyz",
     otpHashSecret: "otp-hash-0123456789abcdefghijklmnopqrstuvwxyz",
     recordsCursorSecret: "cursor-0123456789abcdefghijklmnopqrstuvwxyz",
     smtpPass: "smtp password",
     semaphoreApiKey: "semaphore-key",
   },
   gateway: {
-    publicBaseUrl: "https://staging.bayad.example.ph",
+    publicUrl: "https://staging.bayad.example.ph",
     devTokenIssuer: true,
     jwt: { jwksUrl: "https://auth.example.ph/jwks.json", issuer: "https://auth.example.ph/", audience: "bayad" },
     service: { type: "LoadBalancer", port: 443, annotations: { "service.beta.kubernetes.io/aws-load-balancer-internal": "true" } },

@@ -27,6 +27,14 @@ describe("run-service configuration", () => {
     ["no service address for the gateway", "gateway", { ADMIN_API_KEY: "adm_0123456789abcdef" }, "PAYMENTS_URL"],
     ["an admin key that is too short", "gateway", { ADMIN_API_KEY: "short" }, "ADMIN_API_KEY"],
     ["an unknown OTP sender", "otp", { OTP_SMS_SENDER: "carrier-pigeon" }, "OTP_SMS_SENDER"],
+    [
+      "no SECRETS_KEY for payments on MongoDB",
+      "payments",
+      { MONGODB_URI: "mongodb://127.0.0.1:1/?replicaSet=rs0", NATS_URL: "nats://127.0.0.1:4222" },
+      "SECRETS_KEY",
+    ],
+    ["a SECRETS_KEY that is too short", "payments", { SECRETS_KEY: "short", NATS_URL: "nats://127.0.0.1:4222" }, "SECRETS_KEY"],
+    ["a PUBLIC_URL that is not a URL", "payments", { PUBLIC_URL: "pay dot example", NATS_URL: "nats://127.0.0.1:4222" }, "PUBLIC_URL"],
     ["a grace period out of range", "links", { SHUTDOWN_GRACE_MS: "-5", NATS_URL: "nats://127.0.0.1:4222" }, "SHUTDOWN_GRACE_MS"],
   ];
   it.each(cases)("stops on %s with one line naming the variable", async (_name, component, env, variable) => {

@@ -23,19 +23,19 @@ const serviceCommon = ["HOST", "PORT", "METRICS_PORT", "MONGODB_URI", "MONGODB_D
 /** What each component must be given in a container (the integrator's list). */
 export const requiredEnv: Record<Component, string[]> = {
   gateway: [
-    "HOST", "PORT", "METRICS_PORT", "ADMIN_API_KEY", "GATEWAY_SECRET", "PUBLIC_BASE_URL",
+    "HOST", "PORT", "METRICS_PORT", "ADMIN_API_KEY", "GATEWAY_SECRET", "PUBLIC_URL",
     "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL",
     "MONGODB_URI", "DEV_TOKEN_ISSUER", "LOG_LEVEL", "SHUTDOWN_GRACE_MS",
   ],
-  payments: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET"],
-  billing: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET"],
-  links: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET"],
+  payments: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY", "PUBLIC_URL"],
+  billing: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY"],
+  links: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY"],
   records: [...serviceCommon, "NATS_URL", "RECORDS_CURSOR_SECRET"],
   otp: [...serviceCommon, "OTP_HASH_SECRET", "OTP_EMAIL_SENDER", "OTP_SMS_SENDER"],
 };
 
 /** Secrets: their compose defaults must say development-only, their examples CHANGE-ME. */
-export const secretVariables = ["ADMIN_API_KEY", "GATEWAY_SECRET", "SANDBOX_SECRET", "RECORDS_CURSOR_SECRET", "OTP_HASH_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
+export const secretVariables = ["ADMIN_API_KEY", "GATEWAY_SECRET", "SANDBOX_SECRET", "SECRETS_KEY", "RECORDS_CURSOR_SECRET", "OTP_HASH_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
 
 /** The gateway variable that addresses each service. */
 export const serviceUrlVariable: Record<ServiceName, string> = {
