@@ -150,6 +150,14 @@ describe("live mode on PayMongo", () => {
     await eventually(async () => ((await live("GET", `/api/v1/payments/intents/${intent.paymentIntentId}`)).body.data.status === "succeeded" ? true : undefined));
   });
 
+  it("refuses a card payment intent in live mode, pointing at checkouts, and writes nothing", async () => {
+    const referenceId = unique("card-order");
+    const response = await live("POST", "/api/v1/payments/intents", { referenceId, amount: { amountMinor: 100_00, currency: "PHP" } });
+    expectError(response, 422, "PROVIDER_REJECTED");
+    expect(response.body.error.message).toMatch(/checkout/);
+    expect(await api.platform.stores.payments.collection({ name: "payment_intents" }).count({ referenceId })).toBe(0);
+  });
+
   it("refuses a delivery whose signature does not verify with 401, and changes nothing", async () => {
     const { checkoutId, sessionId } = await liveCheckout();
     const now = Math.floor(Date.now() / 1000);

@@ -105,6 +105,13 @@ function newRecord(
 /** Creates a card payment intent, `requires_action` until confirmed. A repeated key returns it again. */
 export async function createPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, input: CreatePaymentIntentInput) {
   const { providerAccountId } = await chooseProvider(deps.providers, caller);
+  // A card never passes through Bayad, so a card intent cannot be confirmed at a provider account:
+  // PayMongo's own page collects the card (a checkout). Refused before anything is written.
+  if (providerAccountId !== undefined) {
+    throw new AppError("PROVIDER_REJECTED", "Card payment intents cannot be made at this project's provider account; take card payments through a checkout.", {
+      details: ["body: card payment intents are served by the sandbox only; create a checkout instead"],
+    });
+  }
   return insertOnce(deps, caller, "createPaymentIntent", async () => ({
     ...newRecord(deps, caller, input, providerAccountId),
     status: "requires_action",
