@@ -5,7 +5,7 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { createLogger } from "@bayad/kit";
-import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { eventually, expectError, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 /**
  * Live mode end to end against the PayMongo simulator: a project with a live PayMongo account
@@ -29,6 +29,10 @@ describe("live mode on PayMongo", () => {
       SECRETS_KEY: randomBytes(32).toString("hex"),
       PROVIDER_RECONCILE_AFTER: "1s",
       PROVIDER_RECONCILE_INTERVAL: "1s",
+      // Lost provider answers are reconciled within a second or two.
+      PROVIDER_TIMEOUT_MS: "1000",
+      PAYMENTS_RECONCILE_INTERVAL_MS: "200",
+      PAYMENTS_PROVIDER_LEASE_MS: "1000",
     }, { logger: createLogger("bayad", "debug", { write: (line: string) => void logLines.push(line) }) });
     project = await api.newProject("Live shop");
     const put = await api.admin("PUT", `/admin/v1/projects/${project.projectId}/provider-accounts/live`, {
@@ -148,6 +152,52 @@ describe("live mode on PayMongo", () => {
     await sim.payPaymentIntent(stored!.providerReference, { method: "qrph" });
     await sim.flushDeliveries();
     await eventually(async () => ((await live("GET", `/api/v1/payments/intents/${intent.paymentIntentId}`)).body.data.status === "succeeded" ? true : undefined));
+  });
+
+  it("recovers a checkout whose session answer was lost: one checkoutUrl is handed out, and paying it pays the checkout", async () => {
+    const body = {
+      referenceId: unique("lost-order"),
+      amount: { amountMinor: 120_00, currency: "PHP" },
+      successUrl: "https://shop.example.ph/paid",
+      cancelUrl: "https://shop.example.ph/cart",
+    };
+    const idempotencyKey = newIdempotencyKey();
+    // PayMongo makes the session, and the answer never arrives.
+    sim.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: "reset", afterProcessing: true, times: 1 });
+    const first = await api.request("POST", "/api/v1/payments/checkouts", { body, idempotencyKey, credential: project.liveKey });
+    expectError(first, 409, "PAYMENT_OUTCOME_UNKNOWN");
+
+    // Retried with its key, the request settles on one checkout with one URL.
+    const settled = await eventually(async () => {
+      const again = await api.request("POST", "/api/v1/payments/checkouts", { body, idempotencyKey, credential: project.liveKey });
+      return again.status === 201 && again.body.data.status === "pending" ? again.body.data : undefined;
+    }, 20_000);
+    const read = await live("GET", `/api/v1/payments/checkouts/${settled.checkoutId}`);
+    expect(read.body.data.checkoutUrl).toBe(settled.checkoutUrl);
+    const sessionId = new URL(settled.checkoutUrl as string).pathname.split("/").pop()!;
+    await sim.payCheckoutSession(sessionId);
+    await sim.flushDeliveries();
+    await eventually(async () => ((await checkoutStatus(settled.checkoutId)) === "paid" ? true : undefined));
+  });
+
+  it("asks for a refund whose answer was lost again without refunding twice", async () => {
+    const { checkoutId, sessionId } = await liveCheckout();
+    const { paymentId } = await sim.payCheckoutSession(sessionId);
+    await sim.flushDeliveries();
+    await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined));
+
+    // PayMongo makes the refund, and the answer never arrives: the refund is pending, unacknowledged.
+    sim.injectFault({ method: "POST", path: "/v1/refunds", status: "reset", afterProcessing: true, times: 1 });
+    const refund = await live("POST", "/api/v1/payments/refunds", { paymentId: checkoutId, amount: { amountMinor: 50_00, currency: "PHP" }, reason: "requested_by_customer" });
+    expect(refund.status).toBe(201);
+    const refundId = refund.body.data.refundId as string;
+    // The sweep asks again, finds the refund PayMongo made (by its metadata), and sends none other.
+    const stored = api.platform.stores.payments.collection<{ _id: string; providerReference?: string }>({ name: "refunds" });
+    await eventually(async () => ((await stored.findOne({ _id: refundId }))?.providerReference ? true : undefined), 20_000);
+    const auth = { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` };
+    const atPaymongo = (await (await fetch(`${sim.url}/v1/refunds?payment_id=${paymentId}`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+    expect(atPaymongo.data).toHaveLength(1);
+    expect((await stored.findOne({ _id: refundId }))?.providerReference).toBe(atPaymongo.data[0]!.id);
   });
 
   it("refuses a card payment intent in live mode, pointing at checkouts, and writes nothing", async () => {
