@@ -5,9 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { randomBase62 } from "@bayad/kit";
+import { createLogger, randomBase62 } from "@bayad/kit";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { startPlatform, type RunningPlatform } from "../platform.js";
 import { apiClientFor, expectError, startTestPlatform, testLogger, testPlatformEnv, type TestPlatform } from "../test-support/harness.js";
@@ -31,13 +30,14 @@ interface SimulatedWebhook {
 
 let simulator: PaymongoSimulator;
 let api: TestPlatform;
-/** Every log line the platform wrote, at debug level, with no redaction of its own. */
+/** Every log line the platform wrote, at debug level, as the production logger writes it. */
 const logLines: string[] = [];
 
 beforeAll(async () => {
   simulator = await startPaymongoSimulator();
-  const logger = pino(
-    { level: "debug" },
+  const logger = createLogger(
+    "test",
+    "debug",
     new Writable({
       write(chunk: Buffer, _encoding, done) {
         logLines.push(chunk.toString("utf8"));

@@ -3,6 +3,8 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { toJsonString } from "@bufbuild/protobuf";
 import { ProviderAccountSchema, ProviderAccountsService, ProviderWebhookStatus } from "@bayad/proto";
+import { Writable } from "node:stream";
+import { createServer } from "node:net";
 import { createLogger, fromConnectError, openSealed, randomBase62, type RunningServer } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
@@ -28,12 +30,21 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
   let server: RunningServer;
   let client: Client<typeof ProviderAccountsService>;
 
+  /** Every line the service logged, at debug level, as the production logger writes it. */
+  let logLines: string[] = [];
   const start = async (env: Record<string, string>) => {
     store = createEmbeddedStore();
+    logLines = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logLines.push(chunk.toString("utf8"));
+        done();
+      },
+    });
     server = await startPaymentsServer({
       store,
       config: readPaymentsConfig({ PAYMONGO_API_BASE: simulator.url, PUBLIC_URL, ...env }),
-      logger: createLogger("test", "silent"),
+      logger: createLogger("test", "debug", sink),
     });
     client = createClient(ProviderAccountsService, createGrpcTransport({ baseUrl: server.url }));
   };
@@ -205,6 +216,62 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
     );
     const missing = await refusal(client.resolveProviderAccount({ by: { case: "providerAccountId", value: "pa_nosuchaccount000000000000" } }));
     expect(missing.code).toBe("RESOURCE_NOT_FOUND");
+  });
+
+  it("stores nothing when PayMongo fails the webhook registration, and leaves no webhook behind", async () => {
+    await start({ SECRETS_KEY });
+    const testKey = freshKey("test");
+    simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: 500 });
+    const refused = await refusal(put("test", testKey));
+    simulator.clearFaults();
+    expect(refused.code).toBe("PROVIDER_UNAVAILABLE");
+    expect(await stored()).toEqual([]);
+    expect(await webhooksOf(testKey)).toEqual([]);
+  });
+
+  it("answers PROVIDER_UNAVAILABLE when PayMongo cannot be reached, stores nothing and logs no key", async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    await start({ SECRETS_KEY, PAYMONGO_API_BASE: `http://127.0.0.1:${closed}` });
+    const testKey = freshKey("test");
+    const refused = await refusal(put("test", testKey));
+    expect(refused.code).toBe("PROVIDER_UNAVAILABLE");
+    expect(await stored()).toEqual([]);
+    const logs = logLines.join("");
+    expect(logs).not.toContain(testKey.slice(8));
+    expect(logs).not.toContain(Buffer.from(`${testKey}:`).toString("base64").slice(0, 24));
+  });
+
+  it("keeps one account and one enabled webhook when two puts for a new project race", async () => {
+    await start({ SECRETS_KEY });
+    const keys = [freshKey("test"), freshKey("test")];
+    const outcomes = await Promise.allSettled(keys.map((key) => put("test", key, ["qrph"], "prj_race")));
+    for (const outcome of outcomes) {
+      if (outcome.status === "rejected") expect(fromConnectError(outcome.reason).code).toBe("CONCURRENT_MODIFICATION");
+    }
+    expect(outcomes.some((outcome) => outcome.status === "fulfilled")).toBe(true);
+    const records = await stored();
+    expect(records).toHaveLength(1);
+    const enabled = (await Promise.all(keys.map(webhooksOf))).flat().filter((hook) => hook.attributes.status === "enabled");
+    expect(enabled.map((hook) => hook.id)).toEqual([records[0]!.webhook.webhookId]);
+  });
+
+  it("never logs a secret key or a webhook secret", async () => {
+    await start({ SECRETS_KEY });
+    const testKey = freshKey("test");
+    const account = (await put("test", testKey)).providerAccount!;
+    await put("test", freshKey("test"));
+    await refusal(put("live", testKey));
+    await client.deleteProviderAccount({ projectId: "prj_shop1", environment: "test" });
+    const logs = logLines.join("");
+    expect(logs).toContain(account.providerAccountId);
+    expect(logs).not.toContain(testKey.slice(8));
+    expect(logs).not.toContain(webhook(account.webhook!.webhookId)!.attributes.secret_key.slice(5));
   });
 
   it("refuses to put an account without SECRETS_KEY (503, naming it) and registers nothing", async () => {
