@@ -104,6 +104,27 @@ describe("live mode on PayMongo", () => {
     await eventually(async () => ((await live("GET", `/api/v1/payments/refunds/${refundId}`)).body.data.status === "succeeded" ? true : undefined));
   });
 
+  it("applies a delivery PayMongo sends twice once, answering the second as a duplicate", async () => {
+    sim.setWebhookDelivery({ mode: "duplicate" });
+    try {
+      const { checkoutId, sessionId } = await liveCheckout();
+      await sim.payCheckoutSession(sessionId);
+      await sim.flushDeliveries();
+      const paidDeliveries = sim.deliveries().filter((delivery) => delivery.type === "checkout_session.payment.paid" && delivery.url.endsWith(providerAccountId));
+      const ofThisEvent = paidDeliveries.filter((delivery) => delivery.eventId === paidDeliveries.at(-1)!.eventId);
+      expect(ofThisEvent.length).toBeGreaterThanOrEqual(2);
+      expect(ofThisEvent.every((delivery) => delivery.status === 200)).toBe(true);
+      await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined));
+      const checkout = (await live("GET", `/api/v1/payments/checkouts/${checkoutId}`)).body.data;
+      // created → pending → paid: paid once, not twice.
+      expect(checkout.aggregateVersion).toBe(3);
+      const events = api.platform.stores.payments.collection<{ _id: string; eventId: string }>({ name: "provider_events" });
+      expect(await events.count({ eventId: ofThisEvent[0]!.eventId })).toBe(1);
+    } finally {
+      sim.setWebhookDelivery({ mode: "deliver" });
+    }
+  });
+
   it("settles a checkout and a refund whose webhooks were lost, by reading PayMongo", async () => {
     sim.setWebhookDelivery({ mode: "drop" });
     try {
