@@ -99,6 +99,7 @@ export async function deleteProviderAccount(deps: ProviderAccountsDeps, projectI
   }
   deps.logger.info({ providerAccountId: account._id, projectId, environment }, "provider account deleted");
   if (deps.secretsKey) await disablePrevious(deps, account, deps.secretsKey);
+  else deps.logger.warn({ providerAccountId: account._id, webhookId: account.webhook.webhookId }, "removed provider account's webhook not disabled: SECRETS_KEY is not set");
   return account;
 }
 
