@@ -294,6 +294,23 @@ describe("live mode on PayMongo", () => {
     }
   });
 
+  it("registers the webhook again when PayMongo no longer has it, and its deliveries verify", async () => {
+    // The account as it would stand if PayMongo had lost its webhook: it names one PayMongo does not have.
+    const accounts = api.platform.stores.payments.collection<{ _id: string; webhook: { webhookId: string } }>({ name: "provider_accounts" });
+    await accounts.updateOne({ _id: providerAccountId }, { $set: { "webhook.webhookId": "hook_gone000000000000000000" } });
+    const registered = await eventually(async () => {
+      const account = (await accounts.findOne({ _id: providerAccountId }))!;
+      return account.webhook.webhookId !== "hook_gone000000000000000000" ? account.webhook.webhookId : undefined;
+    }, 20_000);
+    expect(registered).toMatch(/^hook_/);
+    expect((await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/live`)).body.data.webhook.webhookId).toBe(registered);
+    const { checkoutId, sessionId } = await liveCheckout();
+    await sim.payCheckoutSession(sessionId);
+    await sim.flushDeliveries();
+    expect(sim.deliveries().filter((delivery) => delivery.type === "checkout_session.payment.paid").at(-1)?.status).toBe(200);
+    await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined));
+  });
+
   it("answers PROVIDER_NOT_CONFIGURED for a live key of a project without a provider account", async () => {
     const other = await api.newProject("No account");
     const response = await api.request("POST", "/api/v1/payments/checkouts", {

@@ -5,7 +5,8 @@ import { applyProviderPaymentIntentOutcome, type PaymentIntentsDeps } from "../p
 import { applyProviderRefundOutcome, type RefundsDeps } from "../refunds/refunds.js";
 import type { ProviderAccountSetup } from "../provider-accounts/account-setup.js";
 import type { ProviderAccountsRepository } from "../provider-accounts/provider-accounts-repository.js";
-import { openSecretKey } from "../provider-accounts/provider-secrets.js";
+import { openSecretKey, sealWebhookSecret } from "../provider-accounts/provider-secrets.js";
+import { PaymongoRejectedError } from "@bayad/provider";
 import type { AccountProviders } from "./account-providers.js";
 
 export interface ProviderReconcilerOptions {
@@ -65,7 +66,7 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
   const reenabled = options.metrics
     ? new Counter({
         name: "bayad_provider_webhooks_reenabled_total",
-        help: "Provider webhooks the reconciler found disabled at the provider and enabled again.",
+        help: "Provider webhooks the reconciler found disabled (enabled again) or missing (registered again) at the provider.",
         registers: [options.metrics],
       })
     : undefined;
@@ -127,7 +128,24 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
     let enabled = 0;
     for (const account of await options.accounts.collection.find({}, { limit: 1_000 })) {
       const secretKey = openSecretKey(account, options.secretsKey);
-      const webhook = await options.setup.getWebhook(secretKey, account.webhook.webhookId);
+      const webhook = await options.setup.getWebhook(secretKey, account.webhook.webhookId).catch((error: unknown) => {
+        if (error instanceof PaymongoRejectedError && error.providerStatus === 404) return undefined;
+        throw error;
+      });
+      if (webhook === undefined) {
+        // PayMongo no longer has the webhook: register one again at the same URL, and keep its secret.
+        logger.warn({ providerAccountId: account._id, webhookId: account.webhook.webhookId }, "provider webhook missing at the provider; registering it again");
+        const fresh = await options.setup.registerWebhook(secretKey, account.webhook.url);
+        await options.accounts.replaceWebhook(
+          account._id,
+          account.webhook.webhookId,
+          { webhookId: fresh.webhookId, secret: sealWebhookSecret(options.secretsKey, account._id, fresh.webhookSecret), status: fresh.status, url: account.webhook.url },
+          now(),
+        );
+        reenabled?.inc();
+        enabled += 1;
+        continue;
+      }
       if (webhook.status === "enabled") {
         if (account.webhook.status !== "enabled") await options.accounts.setWebhookStatus(account._id, account.webhook.webhookId, "enabled", now());
         continue;
