@@ -4,9 +4,14 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { toJsonString } from "@bufbuild/protobuf";
 import { ProviderAccountSchema, ProviderAccountsService, ProviderWebhookStatus } from "@bayad/proto";
 import { Writable } from "node:stream";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer } from "node:net";
 import { createLogger, fromConnectError, openSealed, randomBase62, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import { createEmbeddedStore, StoreNotWritableError, type Store } from "@bayad/store";
+import { fillDisk, mountSmallTmpfs } from "@bayad/store/testing";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { startPaymentsServer } from "../server.js";
 import { readPaymentsConfig } from "../config.js";
@@ -32,8 +37,8 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
 
   /** Every line the service logged, at debug level, as the production logger writes it. */
   let logLines: string[] = [];
-  const start = async (env: Record<string, string>) => {
-    store = createEmbeddedStore();
+  const start = async (env: Record<string, string>, storePath?: string) => {
+    store = createEmbeddedStore(storePath ? { path: storePath } : {});
     logLines = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -282,6 +287,40 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
     expect(refused.message).toContain("SECRETS_KEY");
     expect(await stored()).toEqual([]);
     expect(await webhooksOf(testKey)).toEqual([]);
+  });
+
+  // A full disk, for real (a 2 MiB tmpfs filled up): needs root to mount it, skipped otherwise.
+  const mountPoint = mkdtempSync(join(tmpdir(), "bayad-provider-accounts-disk-"));
+  const mountRefusal = mountSmallTmpfs(mountPoint, "2m");
+  if (mountRefusal !== undefined) {
+    console.warn(`provider-accounts.test.ts: the full-disk case is skipped: ${mountRefusal}`);
+    rmdirSync(mountPoint);
+  }
+  it.skipIf(mountRefusal !== undefined)("disables the webhook it registered when the store cannot write the account (503 STORE_UNAVAILABLE)", async () => {
+    try {
+      await start({ SECRETS_KEY }, join(mountPoint, "store"));
+      fillDisk(join(mountPoint, "filler"));
+      // A small commit may still fit in pages LMDB freed earlier; a large one cannot, and from
+      // then on the store refuses every write until space returns.
+      const scratch = store.collection<{ _id: string; note: string }>({ name: "scratch" });
+      await expect(scratch.insertOne({ _id: "large", note: "x".repeat(512 * 1024) })).rejects.toBeInstanceOf(StoreNotWritableError);
+      const testKey = freshKey("test");
+
+      const refused = await refusal(put("test", testKey));
+
+      expect(refused.code).toBe("STORE_UNAVAILABLE");
+      const hooks = await webhooksOf(testKey);
+      expect(hooks).toHaveLength(1);
+      expect(hooks[0]!.attributes.status).toBe("disabled");
+      expect(await stored()).toEqual([]);
+    } finally {
+      await server?.close();
+      await store?.close().catch(() => undefined);
+      server = undefined as unknown as RunningServer;
+      store = undefined as unknown as Store;
+      execFileSync("umount", ["-l", mountPoint]);
+      rmdirSync(mountPoint);
+    }
   });
 });
 

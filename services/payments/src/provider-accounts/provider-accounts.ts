@@ -65,7 +65,18 @@ export async function putProviderAccount(
     updatedAt: now,
   };
 
-  const stored = existing ? await deps.repository.replace(record, existing.version) : await deps.repository.insert(record);
+  let stored: boolean;
+  try {
+    stored = existing ? await deps.repository.replace(record, existing.version) : await deps.repository.insert(record);
+  } catch (error) {
+    // The store refused the write (full disk, unreachable): the webhook just registered would
+    // deliver to an account that does not exist. Should the write have landed after all, the
+    // reconciler enables the account's disabled webhook again.
+    if (existing?.webhook.webhookId !== registered.webhookId) {
+      await disableQuietly(deps, input.secretKey, registered.webhookId, record, "the account could not be stored");
+    }
+    throw error;
+  }
   if (!stored) {
     // Another put or delete of this project and environment came first: ours registered a
     // webhook nobody will keep, unless the winner took over the same one (same key, same URL).
