@@ -57,6 +57,8 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
       logger: logger.child({ service: name }),
       metrics: options.metrics,
       publicUrl: () => gatewayUrl,
+      // Billing and links resolve projects' provider accounts with the payments service, started before them.
+      ...(name === "billing" || name === "links" ? { payments: services.payments.transport } : {}),
     });
   }
   return {

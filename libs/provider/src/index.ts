@@ -50,3 +50,17 @@ export { PaymongoRejectedError, PaymongoKeyRefusedError, type PaymongoErrorItem 
 export { createPaymongoAccountSetup, type ProviderAccountSetup, type PaymongoAccountSetupOptions } from "./paymongo/paymongo-account-setup.js";
 export { verifyPaymongoSignature, type PaymongoSignatureInput, type PaymongoSignatureResult } from "./paymongo/paymongo-signature.js";
 export { parsePaymongoEvent, PAYMONGO_WEBHOOK_EVENTS, type PaymongoEvent } from "./paymongo/paymongo-event.js";
+export { providerSecretPurposes, openProviderSecretKey } from "./provider-secrets.js";
+export {
+  createResolvedProviderAccounts,
+  type ResolvedProviderAccounts,
+  type ResolvedProviderAccountsOptions,
+  type ResolveRequest,
+} from "./resolved-provider-accounts.js";
+export {
+  startHostedPaymentReconciler,
+  type HostedPaymentReconciler,
+  type HostedPaymentReconcilerOptions,
+  type UnsettledHostedPayment,
+} from "./hosted-payment-reconciler.js";
+export { readProviderAccountsConfig, type ProviderAccountsConfig } from "./provider-accounts-config.js";

@@ -1,12 +1,15 @@
+import type { Transport } from "@connectrpc/connect";
 import { BillingService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
-import { createSandboxProvider } from "@bayad/provider";
-import type { Store } from "@bayad/store";
+import { createSandboxProvider, startHostedPaymentReconciler } from "@bayad/provider";
+import { createLease, type Store } from "@bayad/store";
 import { createBillingDeps } from "./billing-deps.js";
 import { createBillingService } from "./billing-service.js";
 import { startBillingClock } from "./clock/billing-clock.js";
 import type { BillingConfig } from "./config.js";
+import { applyProviderInvoicePayment } from "./invoices/invoices.js";
+import { providerAccountsOf } from "./provider-accounts-client.js";
 
 export interface BillingServerOptions {
   store: Store;
@@ -15,20 +18,29 @@ export interface BillingServerOptions {
   /** Where the outbox relay publishes; without one, events wait in the outbox. */
   bus?: EventBus;
   config: BillingConfig;
+  /**
+   * The payments service in this process (the one-process platform), which resolves projects'
+   * provider accounts; else PAYMENTS_URL. Without either, invoices use the sandbox only.
+   */
+  payments?: Transport;
   logger: Logger;
   host?: string;
   port?: number;
 }
 
 /**
- * Wires the billing service to its store and the sandbox provider, serves it over gRPC with
- * health, and runs the billing clock until closed.
+ * Wires the billing service to its store and providers (the sandbox, and the projects' own
+ * accounts through the payments service), serves it over gRPC with health, and runs the billing
+ * clock until closed. Invoices whose hosted payment was made at a project's PayMongo account are
+ * found paid by the provider reconciler (PayMongo tells its webhook, the payments service's,
+ * which cannot move invoices).
  */
 export async function startBillingServer(options: BillingServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
+  const accounts = providerAccountsOf(config, options.payments);
   const deps = createBillingDeps({
     store,
-    providers: { test: createSandboxProvider(config.sandbox) },
+    providers: { test: createSandboxProvider(config.sandbox), ...(accounts ? { accounts } : {}) },
     logger,
     idempotencyWindowMs: config.idempotencyWindowMs,
   });
@@ -41,6 +53,27 @@ export async function startBillingServer(options: BillingServerOptions): Promise
     // Every replica's clock competes for one lease, so each process is its own holder.
     holderId: `billing-${randomBase62(16)}`,
   });
+  const reconciler = accounts
+    ? startHostedPaymentReconciler({
+        kind: "invoice",
+        lease: createLease(store, "billing-provider-reconciler"),
+        holderId: `billing-${randomBase62(16)}`,
+        unsettled: async (before, afterId, limit) =>
+          // providerAccountId and providerReference are recorded together, when the invoice is finalized.
+          (await deps.invoices.findUnpaidAtProviders(before, afterId, limit)).map((invoice) => ({
+            id: invoice._id,
+            providerAccountId: invoice.providerAccountId!,
+            providerReference: invoice.providerReference!,
+          })),
+        settle: (invoice) => applyProviderInvoicePayment(deps, invoice.providerAccountId, invoice.id),
+        accounts,
+        afterMs: config.providerAccounts.reconcileAfterMs,
+        intervalMs: config.providerAccounts.reconcileIntervalMs,
+        logger,
+        metrics: options.metrics,
+        now: () => new Date(),
+      })
+    : undefined;
   if (options.metrics) registerOutboxMetrics(options.metrics, store, "billing");
   return startServiceServer({
     serviceName: BillingService.typeName,
@@ -51,6 +84,10 @@ export async function startBillingServer(options: BillingServerOptions): Promise
     port: options.port,
     metrics: options.metrics,
     // The relay stops last, so the clock's last writes are still published.
-    workers: [clock, ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : [])],
+    workers: [
+      clock,
+      ...(reconciler && accounts ? [reconciler, { stop: () => accounts.close() }] : []),
+      ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : []),
+    ],
   });
 }

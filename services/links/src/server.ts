@@ -1,11 +1,14 @@
+import type { Transport } from "@connectrpc/connect";
 import { LinksService } from "@bayad/proto";
-import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createIdempotencyKeys, createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
-import { createSandboxProvider } from "@bayad/provider";
-import type { Store } from "@bayad/store";
+import { createSandboxProvider, startHostedPaymentReconciler, type PaymentProviders } from "@bayad/provider";
+import { createLease, type Store } from "@bayad/store";
 import type { LinksConfig } from "./config.js";
 import { createLinksService } from "./links-service.js";
 import { createPaymentLinksRepository } from "./payment-links/payment-links-repository.js";
+import { applyProviderLinkPayment, type PaymentLinksDeps } from "./payment-links/payment-links.js";
+import { providerAccountsOf } from "./provider-accounts-client.js";
 
 export interface LinksServerOptions {
   store: Store;
@@ -14,28 +17,56 @@ export interface LinksServerOptions {
   /** Where the outbox relay publishes; without one, events wait in the outbox. */
   bus?: EventBus;
   config: LinksConfig;
+  /**
+   * The payments service in this process (the one-process platform), which resolves projects'
+   * provider accounts; else PAYMENTS_URL. Without either, links use the sandbox only.
+   */
+  payments?: Transport;
   logger: Logger;
   host?: string;
   port?: number;
 }
 
 /**
- * Wires the links service to its store and provider and serves it over gRPC with health. Unlike
+ * Wires the links service to its store and providers and serves it over gRPC with health. Unlike
  * checkouts there is nothing to sweep: a link is written only once the provider has answered.
+ * Links made at a project's PayMongo account are found paid by the provider reconciler (PayMongo
+ * tells its webhook, the payments service's, which cannot move links).
  */
 export async function startLinksServer(options: LinksServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
-  const service = createLinksService({
-    paymentLinks: {
-      store,
-      repository: createPaymentLinksRepository(store),
-      outbox: createOutbox(store, "links"),
-      providers: { test: createSandboxProvider(config.sandbox) },
-      now: () => new Date(),
-      keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs }),
-    },
-  });
+  const accounts = providerAccountsOf(config, options.payments);
+  const providers: PaymentProviders = { test: createSandboxProvider(config.sandbox), ...(accounts ? { accounts } : {}) };
+  const paymentLinks: PaymentLinksDeps = {
+    store,
+    repository: createPaymentLinksRepository(store),
+    outbox: createOutbox(store, "links"),
+    providers,
+    now: () => new Date(),
+    keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs }),
+  };
+  const service = createLinksService({ paymentLinks });
   await store.ensureIndexes();
+  const reconciler = accounts
+    ? startHostedPaymentReconciler({
+        kind: "payment_link",
+        lease: createLease(store, "links-provider-reconciler"),
+        holderId: `links-${randomBase62(16)}`,
+        unsettled: async (before, afterId, limit) =>
+          (await paymentLinks.repository.findActiveAtProviders(before, afterId, limit)).map((link) => ({
+            id: link._id,
+            providerAccountId: link.providerAccountId!,
+            providerReference: link.providerReference,
+          })),
+        settle: (link) => applyProviderLinkPayment(paymentLinks, link.providerAccountId, link.id),
+        accounts,
+        afterMs: config.providerAccounts.reconcileAfterMs,
+        intervalMs: config.providerAccounts.reconcileIntervalMs,
+        logger,
+        metrics: options.metrics,
+        now: () => new Date(),
+      })
+    : undefined;
   if (options.metrics) registerOutboxMetrics(options.metrics, store, "links");
   return startServiceServer({
     serviceName: LinksService.typeName,
@@ -45,6 +76,10 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
     host: options.host,
     port: options.port,
     metrics: options.metrics,
-    workers: options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : [],
+    // The relay stops last, so the reconciler's last writes are still published.
+    workers: [
+      ...(reconciler && accounts ? [reconciler, { stop: () => accounts.close() }] : []),
+      ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : []),
+    ],
   });
 }

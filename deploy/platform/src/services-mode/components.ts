@@ -8,6 +8,7 @@ import { readLinksConfig, startLinksServer, type LinksConfig } from "@bayad/link
 import { readRecordsConfig, startRecordsServer, type RecordsConfig } from "@bayad/records-service";
 import { readOtpConfig, startOtpServer, type OtpConfig } from "@bayad/otp-service";
 import type { DescService } from "@bufbuild/protobuf";
+import type { Transport } from "@connectrpc/connect";
 import { BillingService, LinksService, OtpService, PaymentsService, RecordsService } from "@bayad/proto";
 import type { RunningComponent } from "./process-lifecycle.js";
 import { busFromEnv, dataFromEnv, listenFromEnv, serveMetricsFromEnv } from "./infrastructure.js";
@@ -58,6 +59,11 @@ export interface ServiceDeps<N extends ServiceName = ServiceName> {
   metrics: Registry;
   /** The gateway's URL once it listens, for the payments service when PUBLIC_URL is unset (the one-process platform). */
   publicUrl?: () => string | undefined;
+  /**
+   * The payments service in this process (the one-process platform), for billing and links, which
+   * resolve projects' provider accounts there; in services mode they use PAYMENTS_URL.
+   */
+  payments?: Transport;
   host?: string;
   port?: number;
 }

@@ -42,6 +42,11 @@ export interface InvoiceRecord {
   /** Proves that a hosted-page request came from hostedInvoiceUrl. */
   pageToken?: string;
   providerReference?: string;
+  /**
+   * The project's provider account the hosted payment was made at (a PayMongo link); absent for
+   * the sandbox's pages. Later calls reach that account, and the reconciler reads the link there.
+   */
+  providerAccountId?: string;
   aggregateVersion: number;
   createdAt: Date;
   updatedAt: Date;

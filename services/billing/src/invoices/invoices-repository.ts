@@ -11,6 +11,8 @@ export const invoicesCollection: CollectionDef = {
     { name: "invoices_subscription_period_start", keys: { subscriptionId: 1, periodStart: 1 }, unique: true },
     // Drafts left behind by a crash between billing and finalizing, for the clock to finalize.
     { name: "invoices_status_created", keys: { status: 1, createdAt: 1 } },
+    // Unpaid invoices of provider accounts, for the reconciler that reads them from the provider.
+    { name: "invoices_status_account", keys: { status: 1, providerAccountId: 1 } },
   ],
 };
 
@@ -38,6 +40,22 @@ export function createInvoicesRepository(store: Store) {
 
     findDrafts(limit: number): Promise<InvoiceRecord[]> {
       return invoices.find({ status: "draft" }, { sort: { createdAt: 1 }, limit });
+    },
+
+    /**
+     * Open and past-due invoices whose hosted payment was made at a provider account before
+     * `before`, by id after `afterId`, at most `limit`: what the provider reconciler reads.
+     */
+    findUnpaidAtProviders(before: Date, afterId: string | undefined, limit: number): Promise<InvoiceRecord[]> {
+      return invoices.find(
+        {
+          status: { $in: ["open", "past_due"] },
+          providerAccountId: { $exists: true },
+          createdAt: { $lt: before },
+          ...(afterId !== undefined ? { _id: { $gt: afterId } } : {}),
+        },
+        { sort: { _id: 1 }, limit },
+      );
     },
 
     isPeriodConflict(error: unknown): boolean {

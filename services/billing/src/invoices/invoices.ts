@@ -1,7 +1,7 @@
 import { AppError, fromStoredMetadata, notFound, type CallerContext } from "@bayad/kit";
 import { actOnce } from "@bayad/events";
 import type { Session } from "@bayad/store";
-import { askProvider, hostedPageResource, providerOf, type PayerAction } from "@bayad/provider";
+import { askProvider, chooseProvider, hostedPageResource, providerOfResource, type PayerAction } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";
 import { transactionRetryingConflicts } from "../transactions.js";
 import { settleSubscriptionStatus } from "../subscriptions/subscription-writes.js";
@@ -16,8 +16,11 @@ export async function getInvoice(deps: BillingDeps, caller: CallerContext, invoi
 
 /**
  * Finalizes a draft invoice: asks the provider for its hosted payment page (outside any
- * transaction; the page is deterministic per invoice, so asking twice is harmless) and then
- * records it, making the invoice `open`. Billing calls this right after the commit that wrote
+ * transaction) and then records it, making the invoice `open`. The provider is the project's own
+ * account when it has one for the environment (a PayMongo link: its checkout URL becomes
+ * hostedInvoiceUrl), else the environment's default (the sandbox, whose page is deterministic per
+ * invoice). Asking twice is harmless either way: at PayMongo it makes a second link, but only the
+ * recorded one's URL is ever shown, so the other, which no payer saw, cannot be paid. Billing calls this right after the commit that wrote
  * the draft; the clock calls it for drafts a crash left behind. If the invoice's period closed
  * while it was a draft, it is due already and goes straight on to `past_due`.
  */
@@ -25,7 +28,7 @@ async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promi
   if (invoice.status !== "draft") return invoice;
   const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId);
   if (!subscription) throw new Error(`invoice ${invoice._id} has no subscription ${invoice.subscriptionId}`);
-  const provider = providerOf(deps.providers, invoice.environment);
+  const { provider, providerAccountId } = await chooseProvider(deps.providers, invoice);
   const page = await askProvider(() =>
     provider.createHostedPayment(
       {
@@ -46,6 +49,7 @@ async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promi
       hostedInvoiceUrl: page.url,
       pageToken: page.pageToken,
       providerReference: page.providerReference,
+      ...(providerAccountId !== undefined ? { providerAccountId } : {}),
     });
     const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
     if (!owner || owner.cyclesBilled <= opened.periodNumber) return opened;
@@ -93,7 +97,8 @@ async function applyPayerAction(
   action: PayerAction,
   claim?: (session: Session, result: InvoiceRecord) => Promise<void>,
 ): Promise<InvoiceRecord> {
-  const provider = providerOf(deps.providers, invoice.environment);
+  // An invoice made at a provider account reaches that account, whose adapter refuses simulated payer actions.
+  const provider = await providerOfResource(deps.providers, invoice);
   return transactionRetryingConflicts(deps.store, async (session) => {
     const current = await deps.invoices.findByIdUnscoped(invoice._id, session);
     if (!current) throw notFound("invoice", invoice._id);
@@ -133,4 +138,21 @@ export async function getHostedInvoice(deps: BillingDeps, invoiceId: string, pag
 /** The sandbox's hosted invoice page: the payer pays or gives up. */
 export async function submitHostedInvoice(deps: BillingDeps, invoiceId: string, pageToken: string, action: PayerAction) {
   return applyPayerAction(deps, hostedPageResource(await deps.invoices.findByIdUnscoped(invoiceId), pageToken), action);
+}
+
+/**
+ * The provider says the invoice's hosted payment was paid (the reconciler read it at the
+ * invoice's provider account): an open or past-due invoice becomes `paid`, and its subscription's
+ * status follows, as a payer's payment on the sandbox's page does. Idempotent: an invoice already
+ * paid (or void, or not of that account) is left as it is (false).
+ */
+export async function applyProviderInvoicePayment(deps: BillingDeps, providerAccountId: string, invoiceId: string): Promise<boolean> {
+  return transactionRetryingConflicts(deps.store, async (session) => {
+    const current = await deps.invoices.findByIdUnscoped(invoiceId, session);
+    if (!current || current.providerAccountId !== providerAccountId || (current.status !== "open" && current.status !== "past_due")) return false;
+    await moveInvoice(deps, session, current, "pay");
+    const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
+    if (owner) await settleSubscriptionStatus(deps, session, owner);
+    return true;
+  });
 }

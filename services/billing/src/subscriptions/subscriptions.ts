@@ -1,7 +1,7 @@
 import { AppError, invalidTransition, newId, notFound, type CallerContext } from "@bayad/kit";
 import type { Session } from "@bayad/store";
 import { actOnce, createOnce } from "@bayad/events";
-import { providerOf } from "@bayad/provider";
+import { chooseProvider } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";
 import { firstSchedule } from "../clock/billing-periods.js";
 import { draftInvoice, type InvoiceRecord } from "../invoices/invoice.js";
@@ -32,7 +32,8 @@ export async function createSubscription(
   caller: CallerContext & { idempotencyKey: string },
   input: CreateSubscriptionInput,
 ): Promise<SubscriptionRecord> {
-  providerOf(deps.providers, caller.environment);
+  // PROVIDER_NOT_CONFIGURED before anything is written: the invoices need a provider (the project's account, else the default).
+  await chooseProvider(deps.providers, caller);
   const written = await createOnce(deps.keys, caller, "createSubscription", {
     existing: async (subscriptionId) => {
       const existing = await deps.subscriptions.findById(caller, subscriptionId);

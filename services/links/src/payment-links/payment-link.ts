@@ -39,6 +39,11 @@ export interface PaymentLinkRecord {
   /** The secret part of url that proves a hosted-page request came from that URL. */
   pageToken: string;
   providerReference: string;
+  /**
+   * The project's provider account the link was made at (PayMongo's `/v1/links`); absent for the
+   * sandbox's links. Later calls reach that account, and the reconciler reads the link there.
+   */
+  providerAccountId?: string;
   /** The short reference the provider shows the payer. */
   referenceNumber: string;
   idempotencyKey: string;

@@ -7,6 +7,8 @@ export const paymentLinksCollection: CollectionDef = {
   indexes: [
     { name: "payment_links_reference", keys: { projectId: 1, environment: 1, referenceId: 1 }, unique: true },
     { name: "payment_links_created", keys: { projectId: 1, environment: 1, createdAt: 1 } },
+    // Active links of provider accounts, for the reconciler that reads them from the provider.
+    { name: "payment_links_status_account", keys: { status: 1, providerAccountId: 1 } },
   ],
   // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
   retiredIndexes: ["payment_links_idempotency_key"],
@@ -38,6 +40,22 @@ export function createPaymentLinksRepository(store: Store) {
       return links.find(
         { projectId: scope.projectId, environment: scope.environment },
         { sort: { createdAt: -1 }, limit },
+      );
+    },
+
+    /**
+     * Active links made at a provider account before `before`, by id after `afterId`, at most
+     * `limit`: what the provider reconciler reads from the provider.
+     */
+    findActiveAtProviders(before: Date, afterId: string | undefined, limit: number): Promise<PaymentLinkRecord[]> {
+      return links.find(
+        {
+          status: "active",
+          providerAccountId: { $exists: true },
+          createdAt: { $lt: before },
+          ...(afterId !== undefined ? { _id: { $gt: afterId } } : {}),
+        },
+        { sort: { _id: 1 }, limit },
       );
     },
 

@@ -1,6 +1,6 @@
 import { AppError, CURRENCY, fromStoredMetadata, newId, notFound, toStoredMetadata, type CallerContext, type Money } from "@bayad/kit";
 import { actOnce, claimUnchanged, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
-import { askProvider, hostedPageResource, providerOf, type PayerAction, type PaymentProviders } from "@bayad/provider";
+import { askProvider, chooseProvider, hostedPageResource, providerOfResource, type PayerAction, type PaymentProviders, type ProviderChoice } from "@bayad/provider";
 import type { Session, Store } from "@bayad/store";
 import { paymentLinkStates, paymentLinkToProto, type PaymentLinkRecord } from "./payment-link.js";
 import type { PaymentLinksRepository } from "./payment-links-repository.js";
@@ -62,26 +62,29 @@ function referenceTaken(): AppError {
 
 /**
  * Creates an active payment link, or returns the one this Idempotency-Key created within its window. The
- * provider's hosted page is asked for before anything is written, because the sandbox's page is
- * a pure function of the link id (a real provider gets the Idempotency-Key): a crash in between
- * leaves nothing half-made here, and a retry simply asks again. The referenceId pre-check spares
- * the provider a page that could never be stored; the unique index still decides races.
+ * provider's hosted page is asked for before anything is written: the project's own provider
+ * account when it has one for the environment (a PayMongo link, whose reference number and
+ * checkout URL the link shows), else the environment's default (the sandbox, whose page is a pure
+ * function of the link id). A crash in between leaves nothing half-made here, and a retry asks
+ * again: at PayMongo that makes a second link, but only the stored one's URL is ever handed out,
+ * so the first, which no payer saw, cannot be paid. The referenceId pre-check spares the
+ * provider a page that could never be stored; the unique index still decides races.
  */
 export async function createPaymentLink(
   deps: PaymentLinksDeps,
   caller: CallerContext & { idempotencyKey: string },
   input: CreatePaymentLinkInput,
 ): Promise<PaymentLinkRecord> {
-  const provider = providerOf(deps.providers, caller.environment);
+  const choice = await chooseProvider(deps.providers, caller);
   return createOnce(deps.keys, caller, "createPaymentLink", {
     existing: (linkId) => deps.repository.findById(caller, linkId),
-    create: (claim) => writePaymentLink(deps, provider, caller, input, claim),
+    create: (claim) => writePaymentLink(deps, choice, caller, input, claim),
   });
 }
 
 async function writePaymentLink(
   deps: PaymentLinksDeps,
-  provider: ReturnType<typeof providerOf>,
+  { provider, providerAccountId }: ProviderChoice,
   caller: CallerContext & { idempotencyKey: string },
   input: CreatePaymentLinkInput,
   claim: (session: Session, linkId: string) => Promise<void>,
@@ -112,6 +115,7 @@ async function writePaymentLink(
     url: page.url,
     pageToken: page.pageToken,
     providerReference: page.providerReference,
+    ...(providerAccountId !== undefined ? { providerAccountId } : {}),
     referenceNumber: page.referenceNumber,
     idempotencyKey: caller.idempotencyKey,
     aggregateVersion: 1,
@@ -174,7 +178,8 @@ export async function setPaymentLinkArchived(
 async function applyPayerAction(deps: PaymentLinksDeps, record: PaymentLinkRecord, action: PayerAction, claim?: Claim) {
   paymentLinkStates.next(record.status, "pay");
   const amount = { amountMinor: record.amountMinor, currency: record.currency };
-  const provider = providerOf(deps.providers, record.environment);
+  // A link made at a provider account reaches that account, whose adapter refuses simulated payer actions.
+  const provider = await providerOfResource(deps.providers, record);
   const decided = provider.decidePayment(amount, fromStoredMetadata(record.metadata), action);
   if (decided === "paid") return move(deps, record, "pay", claim);
   return claim ? claimUnchanged(deps.store, claim, record) : record;
@@ -206,4 +211,17 @@ export async function submitHostedPaymentLink(
   action: PayerAction,
 ): Promise<PaymentLinkRecord> {
   return applyPayerAction(deps, await getHostedPaymentLink(deps, linkId, pageToken), action);
+}
+
+/**
+ * The provider says the link was paid (the reconciler read it at the link's provider account): an
+ * active link becomes `paid`, as a payer's payment on the sandbox's page makes it, with its event.
+ * Idempotent: a link already paid, or not of that account, is left as it is (false). An archived
+ * link stays archived (its state table cannot take a payment); the reconciler reads active links only.
+ */
+export async function applyProviderLinkPayment(deps: PaymentLinksDeps, providerAccountId: string, linkId: string): Promise<boolean> {
+  const record = await deps.repository.findByIdForPage(linkId);
+  if (!record || record.providerAccountId !== providerAccountId || record.status !== "active") return false;
+  await move(deps, record, "pay");
+  return true;
 }

@@ -1,16 +1,15 @@
 import { openSealed, sealText } from "@bayad/kit";
+import { providerSecretPurposes } from "@bayad/provider";
 import type { ProviderAccountRecord } from "./provider-account.js";
 
 /**
  * How a provider account's secrets are sealed: kit's sealText (AES-256-GCM under a key derived
  * from SECRETS_KEY for the purpose), with the account's id as the authenticated context, so a
- * sealed value copied onto another account does not open. Links and billing, which hold
- * SECRETS_KEY too, open what ResolveProviderAccount hands them with the same purposes.
+ * sealed value copied onto another account does not open. The purposes are @bayad/provider's:
+ * links and billing, which hold SECRETS_KEY too, open what ResolveProviderAccount hands them
+ * with them (createResolvedProviderAccounts).
  */
-export const providerSecretPurposes = {
-  secretKey: "provider-secret-key",
-  webhookSecret: "provider-webhook-secret",
-} as const;
+export { providerSecretPurposes };
 
 export function sealSecretKey(secretsKey: string, providerAccountId: string, secretKey: string): string {
   return sealText(secretsKey, providerSecretPurposes.secretKey, providerAccountId, secretKey);

@@ -25,8 +25,8 @@ const idOf = (resource: unknown): string | undefined => (isObject(resource) ? te
 /**
  * Applies one stored PayMongo event to the Bayad resource it is about. "applied" when it moved
  * (or found already moved) a resource; "ignored" when it is about nothing this service keeps (a
- * type Bayad does not act on, another account's resource, a link: links are not made at PayMongo
- * yet). Throws when it could not apply yet (the applier tries again later).
+ * type Bayad does not act on, another account's resource, a link: payment links and invoices are
+ * other services' collections, which they settle by reading PayMongo themselves). Throws when it could not apply yet (the applier tries again later).
  */
 export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventRecord): Promise<"applied" | "ignored"> {
   const event = parsePaymongoEvent(record.body);
@@ -65,6 +65,15 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
       for (const refund of refunds) if ((await applyRefund(deps, account, refund)) === "applied") result = "applied";
       return result;
     }
+    case "link.payment.paid":
+      // A payment link's or an invoice's PayMongo link: the links and billing services own those
+      // and this service cannot move them; their own provider reconcilers read the link at
+      // PayMongo (every PROVIDER_RECONCILE_INTERVAL, once PROVIDER_RECONCILE_AFTER old) and settle it.
+      deps.logger.info(
+        { providerAccountId: account, eventId: record.eventId, type: event.type, linkId: idOf(event.data) },
+        "link paid at the provider: the links or billing service settles it by its own reconciliation",
+      );
+      return "ignored";
     default:
       deps.logger.info({ providerAccountId: account, eventId: record.eventId, type: event.type }, "provider event of a type Bayad does not act on");
       return "ignored";

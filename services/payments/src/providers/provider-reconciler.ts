@@ -1,4 +1,4 @@
-import { Counter, type Logger, type Registry } from "@bayad/kit";
+import { Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
 import { createLease, type Store } from "@bayad/store";
 import { applyProviderCheckoutOutcome, type CheckoutsDeps } from "../checkouts/checkouts.js";
 import { applyProviderPaymentIntentOutcome, type PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
@@ -55,13 +55,16 @@ const BATCH = 50;
 export function startProviderReconciler(options: ProviderReconcilerOptions): ProviderReconciler {
   const { logger, now } = options;
   const lease = createLease(options.store, LEASE);
+  // Shared with the links and billing services' reconcilers when they run in one process (told apart by kind).
   const settled = options.metrics
-    ? new Counter({
-        name: "bayad_provider_reconciled_total",
-        help: "Resources the provider reconciler found settled at the provider (no webhook had told), by kind.",
-        labelNames: ["kind"],
-        registers: [options.metrics],
-      })
+    ? metricOnce(options.metrics, "bayad_provider_reconciled_total", () =>
+        new Counter({
+          name: "bayad_provider_reconciled_total",
+          help: "Resources the provider reconciler found settled at the provider (no webhook had told), by kind.",
+          labelNames: ["kind"],
+          registers: [options.metrics!],
+        }),
+      )
     : undefined;
   const reenabled = options.metrics
     ? new Counter({

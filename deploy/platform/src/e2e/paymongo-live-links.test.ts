@@ -1,0 +1,159 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
+import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+
+/**
+ * Payment links and invoices in live mode, end to end against the PayMongo simulator: a project
+ * with a live PayMongo account gets its payment links and its invoices' hosted payments made as
+ * PayMongo links (PayMongo's reference number and checkout URL), and when a payer pays one at
+ * PayMongo, the links or billing service finds it paid by reading PayMongo (PayMongo's
+ * `link.payment.paid` goes to the payments service's webhook, which cannot move links or invoices).
+ */
+describe("payment links and invoices in live mode on PayMongo", () => {
+  let sim: PaymongoSimulator;
+  let api: TestPlatform;
+  let project: { projectId: string; liveKey: string; testKey: string };
+  let providerAccountId: string;
+  const secretKey = `sk_live_${randomBytes(16).toString("hex")}`;
+
+  beforeAll(async () => {
+    sim = await startPaymongoSimulator({ retrySchedule: [50, 50, 50] });
+    api = await startTestPlatform({
+      PAYMONGO_API_BASE: sim.url,
+      SECRETS_KEY: randomBytes(32).toString("hex"),
+      PROVIDER_RECONCILE_AFTER: "1s",
+      PROVIDER_RECONCILE_INTERVAL: "1s",
+    });
+    project = await api.newProject("Live shop");
+    const put = await api.admin("PUT", `/admin/v1/projects/${project.projectId}/provider-accounts/live`, {
+      provider: "paymongo",
+      secretKey,
+      paymentMethodTypes: ["gcash", "qrph", "card"],
+    });
+    expect(put.status).toBeLessThan(300);
+    providerAccountId = put.body.data.providerAccountId;
+  });
+  afterAll(async () => {
+    await api?.close();
+    await sim?.close();
+  });
+
+  const live = (method: string, path: string, body?: unknown) => api.request(method, path, { body, credential: project.liveKey });
+
+  /** The link PayMongo holds under `referenceNumber`, as the account's owner would look it up with its key. */
+  async function paymongoLink(referenceNumber: string) {
+    const auth = { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` };
+    const response = await fetch(`${sim.url}/v1/links?reference_number=${encodeURIComponent(referenceNumber)}`, { headers: auth });
+    expect(response.status).toBe(200);
+    const list = (await response.json()) as {
+      data: Array<{ id: string; attributes: { amount: number; remarks: string | null; status: string; checkout_url: string; reference_number: string } }>;
+    };
+    expect(list.data).toHaveLength(1);
+    return list.data[0]!;
+  }
+
+  async function feedRecord(id: string) {
+    const page = await live("GET", "/api/v1/payments/records?limit=200");
+    return (page.body.data.records as Array<{ id: string; status: string }>).find((record) => record.id === id);
+  }
+
+  it("makes a live payment link at PayMongo and marks it paid once the payer pays it there", async () => {
+    const created = await live("POST", "/api/v1/payments/payment-links", {
+      referenceId: unique("live-link"),
+      amount: { amountMinor: 350_00, currency: "PHP" },
+      description: "Yoga class, 10 sessions",
+      remarks: "Batch A",
+    });
+    expect(created.status).toBe(201);
+    const link = created.body.data;
+    expect(link.status).toBe("active");
+
+    // The payer pays on PayMongo's page: the link's URL and reference number are PayMongo's, and
+    // PayMongo's link names the Bayad link in its remarks, for the amount asked.
+    expect(new URL(link.url as string).origin).toBe(new URL(sim.url).origin);
+    const atPaymongo = await paymongoLink(link.referenceNumber as string);
+    expect(atPaymongo.attributes).toMatchObject({
+      checkout_url: link.url,
+      reference_number: link.referenceNumber,
+      remarks: link.paymentLinkId,
+      amount: 350_00,
+      status: "unpaid",
+    });
+    // A payer's action is PayMongo's to decide: the sandbox's helper does not apply.
+    expectError(await live("POST", `/api/v1/payments/test-helpers/payment-links/${link.paymentLinkId}/pay`), 403, "TEST_MODE_ONLY");
+
+    await sim.payLink(atPaymongo.id);
+    await sim.flushDeliveries();
+    // PayMongo tells the payments service's webhook, which takes the event (and leaves the link to the links service).
+    const delivered = sim.deliveries().filter((delivery) => delivery.type === "link.payment.paid" && delivery.url.endsWith(`/provider-webhooks/paymongo/${providerAccountId}`));
+    expect(delivered.at(-1)?.status).toBe(200);
+
+    const paid = await eventually(async () => {
+      const read = await live("GET", `/api/v1/payments/payment-links/${link.paymentLinkId}`);
+      return read.body.data.status === "paid" ? read.body.data : undefined;
+    }, 20_000);
+    expect(paid).toMatchObject({ url: link.url, referenceNumber: link.referenceNumber });
+    await eventually(async () => ((await feedRecord(link.paymentLinkId as string))?.status === "paid" ? true : undefined));
+
+  });
+
+  it("leaves a live link active while PayMongo has it unpaid", async () => {
+    const created = await live("POST", "/api/v1/payments/payment-links", {
+      referenceId: unique("unpaid-link"),
+      amount: { amountMinor: 99_00, currency: "PHP" },
+      description: "Sticker pack",
+    });
+    expect(created.status).toBe(201);
+    const linkId = created.body.data.paymentLinkId as string;
+    // Paid meanwhile: another link of the account, so at least one round ran over both.
+    const other = await live("POST", "/api/v1/payments/payment-links", {
+      referenceId: unique("paid-link"),
+      amount: { amountMinor: 120_00, currency: "PHP" },
+      description: "Tote bag",
+    });
+    await sim.payLink((await paymongoLink(other.body.data.referenceNumber as string)).id);
+    await eventually(async () => ((await live("GET", `/api/v1/payments/payment-links/${other.body.data.paymentLinkId}`)).body.data.status === "paid" ? true : undefined), 20_000);
+    expect((await live("GET", `/api/v1/payments/payment-links/${linkId}`)).body.data.status).toBe("active");
+  });
+
+  it("makes a live invoice's hosted payment a PayMongo link and marks the invoice and the subscription paid once it is paid there", async () => {
+    const plan = await live("POST", "/api/v1/payments/plans", { name: "Gold membership", amount: 499_00, interval: "monthly" });
+    expect(plan.status).toBe(201);
+    const customer = await live("POST", "/api/v1/payments/customers", { customerReference: unique("member"), email: "member@example.ph" });
+    expect(customer.status).toBe(201);
+    const subscribed = await live("POST", "/api/v1/payments/subscriptions", {
+      customerId: customer.body.data.customerId,
+      referenceId: unique("membership"),
+      priceId: plan.body.data.planId,
+    });
+    expect(subscribed.status).toBe(201);
+    const subscriptionId = subscribed.body.data.subscriptionId as string;
+    const invoices = (await live("GET", `/api/v1/payments/subscriptions/${subscriptionId}/invoices`)).body.data as Array<Record<string, any>>;
+    expect(invoices).toHaveLength(1);
+    const invoice = invoices[0]!;
+    expect(invoice.status).toBe("open");
+
+    // The invoice is paid on PayMongo's page: a PayMongo link for the period's amount, naming the invoice.
+    const hosted = new URL(invoice.hostedInvoiceUrl as string);
+    expect(hosted.origin).toBe(new URL(sim.url).origin);
+    const atPaymongo = await paymongoLink(hosted.pathname.split("/").pop()!);
+    expect(atPaymongo.attributes).toMatchObject({ checkout_url: invoice.hostedInvoiceUrl, remarks: invoice.invoiceId, amount: 499_00, status: "unpaid" });
+
+    await sim.payLink(atPaymongo.id);
+    await eventually(async () => ((await live("GET", `/api/v1/payments/invoices/${invoice.invoiceId}`)).body.data.status === "paid" ? true : undefined), 20_000);
+    expect((await live("GET", `/api/v1/payments/subscriptions/${subscriptionId}`)).body.data.status).toBe("active");
+    await eventually(async () => ((await feedRecord(invoice.invoiceId as string))?.status === "paid" ? true : undefined));
+  });
+
+  it("answers PROVIDER_NOT_CONFIGURED for a live link or subscription of a project without an account, and writes nothing", async () => {
+    const other = await api.newProject("No account");
+    const before = await api.platform.stores.links.collection({ name: "payment_links" }).count({});
+    const response = await api.request("POST", "/api/v1/payments/payment-links", {
+      body: { referenceId: unique("no-account"), amount: { amountMinor: 100_00, currency: "PHP" }, description: "Anything" },
+      credential: other.liveKey,
+    });
+    expectError(response, 409, "PROVIDER_NOT_CONFIGURED");
+    expect(await api.platform.stores.links.collection({ name: "payment_links" }).count({})).toBe(before);
+  });
+});

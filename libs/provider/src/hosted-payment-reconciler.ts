@@ -1,0 +1,114 @@
+import { Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
+import type { PaymongoProvider } from "./paymongo/paymongo-provider.js";
+
+/** A payment link or an invoice made at a provider account and not paid yet, as its service keeps it. */
+export interface UnsettledHostedPayment {
+  /** The Bayad id (`link_…`, `inv_…`). */
+  id: string;
+  providerAccountId: string;
+  /** The provider's link (`link_…` at PayMongo). */
+  providerReference: string;
+}
+
+export interface HostedPaymentReconcilerOptions {
+  /** What is reconciled: the `kind` label of `bayad_provider_reconciled_total`, and the logs'. */
+  kind: "payment_link" | "invoice";
+  /** The service's lease (its store's `leases`): only its holder runs a round, so replicas do not all ask PayMongo. */
+  lease: { acquire(holder: string, now: Date, leaseMs: number): Promise<boolean> };
+  holderId: string;
+  /**
+   * The service's unpaid resources of provider accounts made before `before`, ordered by id,
+   * after `afterId` when given, at most `limit`. Rounds walk through them page by page and start
+   * over at the end, so links left unpaid for months do not keep newer ones from being read.
+   */
+  unsettled(before: Date, afterId: string | undefined, limit: number): Promise<UnsettledHostedPayment[]>;
+  /** Marks the resource paid as its sandbox pay path does (idempotent); true when it moved now. */
+  settle(resource: UnsettledHostedPayment, providerPaymentId: string): Promise<boolean>;
+  /** The adapter of a provider account by id (undefined once the account is removed). */
+  accounts: { paymongoOf(providerAccountId: string): Promise<PaymongoProvider | undefined> };
+  /** PROVIDER_RECONCILE_AFTER. */
+  afterMs: number;
+  /** PROVIDER_RECONCILE_INTERVAL (also the lease's length, twice over). */
+  intervalMs: number;
+  logger: Logger;
+  metrics?: Registry;
+  now: () => Date;
+  /** Resources read per round (default 50). */
+  batch?: number;
+}
+
+export interface HostedPaymentReconciler {
+  /** One round, if this replica holds the lease: how many resources it found paid. */
+  tick(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * PayMongo reports a link's payment (`link.payment.paid`) to the webhook of the payments service,
+ * which cannot move links or invoices: they are other services' collections. So the links and
+ * billing services each run this lease-held poller: every `intervalMs`, the holder reads from
+ * PayMongo its unpaid links (or invoices) of provider accounts older than `afterMs`, and marks
+ * paid those PayMongo says were paid, as the sandbox's pay path would.
+ */
+export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOptions): HostedPaymentReconciler {
+  const { logger, now, kind } = options;
+  const batch = options.batch ?? 50;
+  // The payments service's counter, shared when the services run in one process (told apart by kind).
+  const reconciled = options.metrics
+    ? metricOnce(options.metrics, "bayad_provider_reconciled_total", () =>
+        new Counter({
+          name: "bayad_provider_reconciled_total",
+          help: "Resources the provider reconciler found settled at the provider (no webhook had told), by kind.",
+          labelNames: ["kind"],
+          registers: [options.metrics!],
+        }),
+      )
+    : undefined;
+  let cursor: string | undefined;
+  let last: Promise<unknown> = Promise.resolve();
+
+  async function reconcileOne(resource: UnsettledHostedPayment): Promise<boolean> {
+    const provider = await options.accounts.paymongoOf(resource.providerAccountId);
+    if (!provider) return false; // the account was removed: its links cannot be read any more
+    const link = await provider.retrieveLinkById(resource.providerReference);
+    const paid = link.payments.find((payment) => payment.status === "paid");
+    if (link.status !== "paid" && !paid) return false;
+    return options.settle(resource, paid?.id ?? "");
+  }
+
+  async function round(): Promise<number> {
+    if (!(await options.lease.acquire(options.holderId, now(), options.intervalMs * 2))) return 0;
+    const before = new Date(now().getTime() - options.afterMs);
+    const page = await options.unsettled(before, cursor, batch);
+    cursor = page.length < batch ? undefined : page.at(-1)?.id;
+    let found = 0;
+    for (const resource of page) {
+      try {
+        if (await reconcileOne(resource)) found += 1;
+      } catch (error) {
+        logger.warn({ err: error, kind, resourceId: resource.id, providerAccountId: resource.providerAccountId }, "provider reconciliation could not read or settle a resource; next round tries again");
+      }
+    }
+    if (found > 0) {
+      logger.info({ kind, found }, "provider reconciliation found resources paid at the provider");
+      reconciled?.inc({ kind }, found);
+    }
+    return found;
+  }
+
+  function tick(): Promise<number> {
+    const next = last.catch(() => undefined).then(round);
+    last = next;
+    return next;
+  }
+
+  const timer = setInterval(() => void tick().catch((error: unknown) => logger.warn({ err: error, kind }, "provider reconciliation round failed; next round tries again")), options.intervalMs);
+  timer.unref();
+  return {
+    tick,
+    async stop() {
+      clearInterval(timer);
+      await last.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { createClient, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { ProviderAccountsService } from "@bayad/proto";
+import { createResolvedProviderAccounts, type ResolvedProviderAccounts } from "@bayad/provider";
+import type { LinksConfig } from "./config.js";
+
+/** How long a look-up of a provider account may take before the link's request fails. */
+const RESOLVE_TIMEOUT_MS = 5_000;
+
+/**
+ * The projects' provider accounts, resolved by the payments service (which owns them) over
+ * `payments` (an in-process transport) or PAYMENTS_URL; undefined when neither is given.
+ */
+export function providerAccountsOf(config: LinksConfig, payments: Transport | undefined): ResolvedProviderAccounts | undefined {
+  const transport = payments ?? (config.paymentsUrl !== undefined ? createGrpcTransport({ baseUrl: config.paymentsUrl }) : undefined);
+  if (!transport) return undefined;
+  const client = createClient(ProviderAccountsService, transport);
+  return createResolvedProviderAccounts({
+    resolve: (request) => client.resolveProviderAccount(request, { timeoutMs: RESOLVE_TIMEOUT_MS }),
+    secretsKey: config.providerAccounts.secretsKey,
+    paymongoApiBase: config.providerAccounts.paymongoApiBase,
+  });
+}
