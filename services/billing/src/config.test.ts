@@ -21,3 +21,24 @@ describe("readBillingConfig", () => {
     expect(() => readBillingConfig({ BILLING_CLOCK_LEASE_MS: "soon" })).toThrow(/BILLING_CLOCK_LEASE_MS/);
   });
 });
+
+describe("readBillingConfig's provider accounts", () => {
+  it("reads SECRETS_KEY, PAYMONGO_API_BASE, PROVIDER_RECONCILE_* and PAYMENTS_URL", () => {
+    const config = readBillingConfig({
+      SECRETS_KEY: "k".repeat(32),
+      PAYMONGO_API_BASE: "http://127.0.0.1:9999",
+      PROVIDER_RECONCILE_AFTER: "2m",
+      PROVIDER_RECONCILE_INTERVAL: "10s",
+      PAYMENTS_URL: "http://payments:50051",
+    });
+    expect(config).toMatchObject({
+      providerAccounts: { secretsKey: "k".repeat(32), paymongoApiBase: "http://127.0.0.1:9999", reconcileAfterMs: 120_000, reconcileIntervalMs: 10_000 },
+      paymentsUrl: "http://payments:50051",
+    });
+  });
+
+  it("refuses a SECRETS_KEY shorter than 32 characters and a duration that is not one, naming them", () => {
+    expect(() => readBillingConfig({ SECRETS_KEY: "short" })).toThrow(/SECRETS_KEY/);
+    expect(() => readBillingConfig({ PROVIDER_RECONCILE_AFTER: "5 minutes" })).toThrow(/PROVIDER_RECONCILE_AFTER/);
+  });
+});

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { EventSchema } from "@bayad/proto";
 import { createLogger, type CallerContext, type Environment } from "@bayad/kit";
 import { outboxCollection, type OutboxRecord } from "@bayad/events";
-import { createSandboxProvider, ProviderNoAnswerError, type PaymentProvider } from "@bayad/provider";
+import { createSandboxProvider, ProviderNoAnswerError, type PaymentProvider, type ProviderAccounts } from "@bayad/provider";
 import { createEmbeddedStore } from "@bayad/store";
 import { createBillingDeps, type BillingDeps } from "../billing-deps.js";
 import type { BillingInterval } from "../clock/billing-periods.js";
@@ -35,7 +35,7 @@ export function flakyProvider() {
 }
 
 /** A billing domain on a fresh embedded store, with a clock the test moves. */
-export async function billingFixture(options: { provider?: PaymentProvider; start?: Date } = {}) {
+export async function billingFixture(options: { provider?: PaymentProvider; accounts?: ProviderAccounts; start?: Date } = {}) {
   const store = createEmbeddedStore();
   let current = options.start ?? T0;
   const time = {
@@ -46,7 +46,7 @@ export async function billingFixture(options: { provider?: PaymentProvider; star
   };
   const deps = createBillingDeps({
     store,
-    providers: { test: options.provider ?? sandbox() },
+    providers: { test: options.provider ?? sandbox(), ...(options.accounts ? { accounts: options.accounts } : {}) },
     logger: createLogger("test", "silent"),
     now: time.now,
   });
