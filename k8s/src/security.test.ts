@@ -109,11 +109,11 @@ describe.each(rendered.filter(policyEnabled))("the network policies with $name",
   const all = pods(r.manifests);
   const policies = ofKind(r.manifests, "NetworkPolicy");
   const selectedBy = (policy: Obj) => all.filter((p) => selects(policy.spec.podSelector, p.labels)).map((p) => p.component).sort();
-  const servicePolicy = () => policies.find((p) => selectedBy(p).includes("payments"))!;
+  const servicePolicy = () => policies.find((p) => selectedBy(p).length > 1 && selectedBy(p).includes("payments"))!;
   const ports = r.values.ports as { http: number; grpc: number; metrics: number };
 
   it("select every service, and only the services, with the services' policy", () => {
-    expect(policies).toHaveLength(2);
+    expect(policies).toHaveLength(3);
     expect(selectedBy(servicePolicy())).toEqual([...services].sort());
     expect(servicePolicy().spec.policyTypes).toEqual(["Ingress"]);
   });
@@ -130,6 +130,18 @@ describe.each(rendered.filter(policyEnabled))("the network policies with $name",
     for (const peer of grpcRules[0]!.from as Obj[]) {
       expect(Object.keys(peer)).toEqual(["podSelector"]);
       expect(all.filter((p) => selects(peer.podSelector, p.labels)).map((p) => p.component)).toEqual(["gateway"]);
+    }
+  });
+
+  it("let billing's and links' pods reach the payments service's gRPC port, and nothing else", () => {
+    const paymentsPolicy = policies.find((p) => selectedBy(p).join() === "payments")!;
+    expect(paymentsPolicy.spec.policyTypes).toEqual(["Ingress"]);
+    const [rule, ...others] = paymentsPolicy.spec.ingress as Obj[];
+    expect(others).toEqual([]);
+    expect(rule!.ports).toEqual([{ protocol: "TCP", port: ports.grpc }]);
+    for (const peer of rule!.from as Obj[]) {
+      expect(Object.keys(peer)).toEqual(["podSelector"]);
+      expect(all.filter((p) => selects(peer.podSelector, p.labels)).map((p) => p.component).sort()).toEqual(["billing", "links"]);
     }
   });
 

@@ -23,8 +23,9 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
     return { required, optional };
   }
   if (component !== "otp") required.push("NATS_URL"), optional.push("EVENTS_NAMESPACE");
-  if (["payments", "billing", "links"].includes(component)) required.push("SANDBOX_SECRET", "SECRETS_KEY");
-  if (component === "payments") required.push("PAYMONGO_API_BASE"), optional.push("PUBLIC_URL");
+  if (["payments", "billing", "links"].includes(component)) required.push("SANDBOX_SECRET", "SECRETS_KEY", "PAYMONGO_API_BASE");
+  if (["billing", "links"].includes(component)) required.push("PAYMENTS_URL");
+  if (component === "payments") optional.push("PUBLIC_URL");
   if (component === "billing") required.push("BILLING_CLOCK_INTERVAL_MS", "BILLING_CLOCK_LEASE_MS");
   if (component === "records") required.push("RECORDS_CURSOR_SECRET");
   if (component === "otp") {
@@ -78,6 +79,16 @@ describe.each(rendered)("with $name", (r) => {
       const port = (service.spec.ports as Obj[]).find((p) => p.port === Number(url.port))!;
       expect(port.name).toBe("grpc");
       expect(port.appProtocol).toBe("kubernetes.io/h2c");
+    }
+  });
+
+  it("points billing and links at the payments Service's gRPC port, where they resolve provider accounts", () => {
+    for (const name of ["billing", "links"]) {
+      const env = envOf(all.find((p) => p.component === name)!.spec.containers[0]);
+      const url = new URL(env.get("PAYMENTS_URL")!.value);
+      const service = byName(r.manifests, "Service", url.hostname);
+      expect(podsSelectedBy({ matchLabels: service.spec.selector })).toEqual(["payments"]);
+      expect((service.spec.ports as Obj[]).find((p) => p.port === Number(url.port))?.name).toBe("grpc");
     }
   });
 

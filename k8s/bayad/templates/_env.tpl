@@ -48,10 +48,16 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
     secretKeyRef:
       name: {{ include "bayad.secretName" $root }}
       key: secrets-key
-{{- end }}
-{{- if eq $name "payments" }}
+{{- /* Payments, and the links and invoices of projects with a PayMongo account, call PayMongo. */}}
 - name: PAYMONGO_API_BASE
   value: {{ $root.Values.paymongo.apiBase | quote }}
+{{- end }}
+{{- if or (eq $name "billing") (eq $name "links") }}
+{{- /* The payments service resolves a project's PayMongo account for billing and links. */}}
+- name: PAYMENTS_URL
+  value: {{ printf "http://%s-payments:%d" $root.Release.Name ($root.Values.ports.grpc | int) | quote }}
+{{- end }}
+{{- if eq $name "payments" }}
 {{- with $root.Values.gateway.publicUrl }}
 {{- /* Where PayMongo delivers provider accounts' webhooks: the gateway's public URL. */}}
 - name: PUBLIC_URL

@@ -28,8 +28,8 @@ export const requiredEnv: Record<Component, string[]> = {
     "MONGODB_URI", "DEV_TOKEN_ISSUER", "LOG_LEVEL", "SHUTDOWN_GRACE_MS",
   ],
   payments: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY", "PUBLIC_URL"],
-  billing: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY"],
-  links: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY"],
+  billing: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY", "PAYMENTS_URL"],
+  links: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY", "PAYMENTS_URL"],
   records: [...serviceCommon, "NATS_URL", "RECORDS_CURSOR_SECRET"],
   otp: [...serviceCommon, "OTP_HASH_SECRET", "OTP_EMAIL_SENDER", "OTP_SMS_SENDER"],
 };
