@@ -134,6 +134,23 @@ describe("createResolvedProviderAccounts", () => {
     }
   });
 
+  it("archives and unarchives a link at the account's PayMongo", async () => {
+    const account = { providerAccountId: "pa_four", projectId: "prj_d", environment: "live", secretKey: newLiveKey(), updatedAt: new Date() };
+    const accounts = createResolvedProviderAccounts({ resolve: paymentsService([account]).resolve, secretsKey: SECRETS_KEY, paymongoApiBase: simulator.url });
+    try {
+      const page = await (await accounts.paymongoOf("pa_four"))!.createHostedPayment(linkRequest("link_4"), context());
+      const archivedAt = () => (simulator.find(page.providerReference) as { attributes: { archived: boolean } }).attributes.archived;
+      expect((await accounts.setLinkArchived("pa_four", page.providerReference, true))?.id).toBe(page.providerReference);
+      expect(archivedAt()).toBe(true);
+      await accounts.setLinkArchived("pa_four", page.providerReference, false);
+      expect(archivedAt()).toBe(false);
+      expect(await accounts.setLinkArchived("pa_gone", page.providerReference, true)).toBeUndefined();
+      expect(archivedAt()).toBe(false);
+    } finally {
+      await accounts.close();
+    }
+  });
+
   it("refuses to use an account without SECRETS_KEY (503), and never with another SECRETS_KEY", async () => {
     const account = { providerAccountId: "pa_three", projectId: "prj_c", environment: "live", secretKey: newLiveKey(), updatedAt: new Date() };
     const withoutKey = createResolvedProviderAccounts({ resolve: paymentsService([account]).resolve, secretsKey: undefined, paymongoApiBase: simulator.url });

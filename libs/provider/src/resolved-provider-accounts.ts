@@ -1,7 +1,9 @@
 import { AppError, fromConnectError, isEnvironment, type Environment } from "@bayad/kit";
 import type { ResolveProviderAccountResponse } from "@bayad/proto";
 import { createPaymongoClient, type PaymongoClient } from "./paymongo/paymongo-client.js";
+import { pathOf, PAYMONGO_PATHS } from "./paymongo/paymongo-endpoints.js";
 import { createPaymongoProvider, type PaymongoProvider } from "./paymongo/paymongo-provider.js";
+import { linkStateOf, resourceOf, type PaymongoLinkState } from "./paymongo/paymongo-resources.js";
 import { openProviderSecretKey } from "./provider-secrets.js";
 import type { ProviderAccounts } from "./providers.js";
 
@@ -26,6 +28,12 @@ export interface ResolvedProviderAccountsOptions {
 export interface ResolvedProviderAccounts extends ProviderAccounts {
   /** The adapter of an account by id, with PayMongo's look-ups (the reconcilers start from the resource's account). */
   paymongoOf(providerAccountId: string): Promise<PaymongoProvider | undefined>;
+  /**
+   * Archives (or unarchives) a link at the account's PayMongo (`/v1/links/{id}/archive`), so that
+   * a link Bayad shows archived cannot be paid there either; undefined once the account is removed.
+   * PayMongo's archive is idempotent, so asking again after a lost answer is safe.
+   */
+  setLinkArchived(providerAccountId: string, linkId: string, archived: boolean): Promise<PaymongoLinkState | undefined>;
   /** Closes the adapters' connection pools. */
   close(): Promise<void>;
 }
@@ -41,6 +49,13 @@ export function createResolvedProviderAccounts(options: ResolvedProviderAccounts
   const adapters = new Map<string, { version: string; provider: PaymongoProvider; client: PaymongoClient }>();
 
   async function resolved(request: ResolveRequest): Promise<{ providerAccountId: string; provider: PaymongoProvider } | undefined> {
+    const account = await resolvedAccount(request);
+    return account && { providerAccountId: account.providerAccountId, provider: account.provider };
+  }
+
+  async function resolvedAccount(
+    request: ResolveRequest,
+  ): Promise<{ providerAccountId: string; provider: PaymongoProvider; client: PaymongoClient } | undefined> {
     let answer: ResolveProviderAccountResponse;
     try {
       answer = await options.resolve(request);
@@ -51,7 +66,8 @@ export function createResolvedProviderAccounts(options: ResolvedProviderAccounts
     }
     const account = answer.providerAccount;
     if (!account || !answer.sealed) return undefined;
-    return { providerAccountId: account.providerAccountId, provider: adapterOf(account, answer.sealed.secretKey) };
+    const provider = adapterOf(account, answer.sealed.secretKey);
+    return { providerAccountId: account.providerAccountId, provider, client: adapters.get(account.providerAccountId)!.client };
   }
 
   function adapterOf(account: NonNullable<ResolveProviderAccountResponse["providerAccount"]>, sealedKey: string): PaymongoProvider {
@@ -83,6 +99,13 @@ export function createResolvedProviderAccounts(options: ResolvedProviderAccounts
     },
     async paymongoOf(providerAccountId) {
       return (await resolved({ by: { case: "providerAccountId", value: providerAccountId } }))?.provider;
+    },
+    async setLinkArchived(providerAccountId, linkId, archived) {
+      const account = await resolvedAccount({ by: { case: "providerAccountId", value: providerAccountId } });
+      if (!account) return undefined;
+      const operation = archived ? "archiveLink" : "unarchiveLink";
+      const document = await account.client.post(pathOf(PAYMONGO_PATHS.links, linkId, archived ? "archive" : "unarchive"), operation);
+      return linkStateOf(resourceOf(document, operation));
     },
     async close() {
       const open = [...adapters.values()];

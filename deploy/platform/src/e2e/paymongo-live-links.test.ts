@@ -98,6 +98,40 @@ describe("payment links and invoices in live mode on PayMongo", () => {
 
   });
 
+  it("archives a live link at PayMongo too, so it cannot be paid there, and makes it payable again when unarchived", async () => {
+    const created = await live("POST", "/api/v1/payments/payment-links", {
+      referenceId: unique("archived-link"),
+      amount: { amountMinor: 80_00, currency: "PHP" },
+      description: "Workshop seat",
+    });
+    const link = created.body.data;
+    const atPaymongo = await paymongoLink(link.referenceNumber as string);
+
+    const archived = await live("PATCH", `/api/v1/payments/payment-links/${link.paymentLinkId}`, { archive: true });
+    expect(archived.status).toBe(200);
+    expect(archived.body.data.status).toBe("archived");
+    expect((sim.find(atPaymongo.id) as { attributes: { archived: boolean } }).attributes.archived).toBe(true);
+    await expect(sim.payLink(atPaymongo.id)).rejects.toThrow(/archived/);
+
+    const restored = await live("PATCH", `/api/v1/payments/payment-links/${link.paymentLinkId}`, { archive: false });
+    expect(restored.body.data.status).toBe("active");
+    expect((sim.find(atPaymongo.id) as { attributes: { archived: boolean } }).attributes.archived).toBe(false);
+    await sim.payLink(atPaymongo.id);
+    await eventually(async () => ((await live("GET", `/api/v1/payments/payment-links/${link.paymentLinkId}`)).body.data.status === "paid" ? true : undefined), 20_000);
+  });
+
+  it("refuses to archive a live link PayMongo has been paid for, and shows it paid", async () => {
+    const created = await live("POST", "/api/v1/payments/payment-links", {
+      referenceId: unique("paid-then-archived"),
+      amount: { amountMinor: 75_00, currency: "PHP" },
+      description: "Book",
+    });
+    const link = created.body.data;
+    await sim.payLink((await paymongoLink(link.referenceNumber as string)).id);
+    expectError(await live("PATCH", `/api/v1/payments/payment-links/${link.paymentLinkId}`, { archive: true }), 409, "INVALID_STATE_TRANSITION");
+    expect((await live("GET", `/api/v1/payments/payment-links/${link.paymentLinkId}`)).body.data.status).toBe("paid");
+  });
+
   it("leaves a live link active while PayMongo has it unpaid", async () => {
     const created = await live("POST", "/api/v1/payments/payment-links", {
       referenceId: unique("unpaid-link"),

@@ -1,6 +1,15 @@
 import { AppError, CURRENCY, fromStoredMetadata, newId, notFound, toStoredMetadata, type CallerContext, type Money } from "@bayad/kit";
 import { actOnce, claimUnchanged, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
-import { askProvider, chooseProvider, hostedPageResource, providerOfResource, type PayerAction, type PaymentProviders, type ProviderChoice } from "@bayad/provider";
+import {
+  askProvider,
+  chooseProvider,
+  hostedPageResource,
+  providerOfResource,
+  type PayerAction,
+  type PaymentProviders,
+  type ProviderChoice,
+  type ResolvedProviderAccounts,
+} from "@bayad/provider";
 import type { Session, Store } from "@bayad/store";
 import { paymentLinkStates, paymentLinkToProto, type PaymentLinkRecord } from "./payment-link.js";
 import type { PaymentLinksRepository } from "./payment-links-repository.js";
@@ -13,6 +22,8 @@ export interface PaymentLinksDeps {
   now: () => Date;
   /** What each Idempotency-Key did, for its window. */
   keys: IdempotencyKeys;
+  /** The links of projects' provider accounts at PayMongo: read, archived and unarchived there with the Bayad link. */
+  providerLinks?: Pick<ResolvedProviderAccounts, "paymongoOf" | "setLinkArchived">;
 }
 
 export interface CreatePaymentLinkInput {
@@ -156,8 +167,9 @@ export async function setPaymentLinkArchived(
 ): Promise<PaymentLinkRecord> {
   const hasWanted = (link: PaymentLinkRecord) => (link.status === "archived") === archive;
   return actOnce<PaymentLinkRecord>(deps.keys, caller, archive ? "archivePaymentLink" : "unarchivePaymentLink", linkId, async (claim) => {
-    const record = await getPaymentLink(deps, caller, linkId);
+    let record = await getPaymentLink(deps, caller, linkId);
     if (hasWanted(record)) return claimUnchanged(deps.store, claim, record);
+    if (record.providerAccountId !== undefined) record = await setArchivedAtProvider(deps, record, archive);
     try {
       return await move(deps, record, archive ? "archive" : "unarchive", claim);
     } catch (error) {
@@ -168,6 +180,30 @@ export async function setPaymentLinkArchived(
       throw error;
     }
   });
+}
+
+/**
+ * A link made at a provider account is archived (or made active again) at PayMongo first, so
+ * that a link Bayad shows archived cannot be paid there. Before archiving, PayMongo is asked
+ * whether it was paid meanwhile: if so, the link is marked paid here (and the archive then
+ * refuses, as for any paid link) rather than hiding a payment that went through.
+ */
+async function setArchivedAtProvider(deps: PaymentLinksDeps, record: PaymentLinkRecord, archive: boolean): Promise<PaymentLinkRecord> {
+  const accountId = record.providerAccountId!;
+  const gone = () => new AppError("PROVIDER_NOT_CONFIGURED", `The provider account ${accountId} of this ${record.environment} link no longer exists.`);
+  if (!deps.providerLinks) throw gone();
+  if (archive && record.status === "active") {
+    const provider = await deps.providerLinks.paymongoOf(accountId);
+    if (!provider) throw gone();
+    const atProvider = await askProvider(() => provider.retrieveLinkById(record.providerReference));
+    if (atProvider.status === "paid" || atProvider.payments.some((payment) => payment.status === "paid")) {
+      await applyProviderLinkPayment(deps, accountId, record._id);
+      return (await deps.repository.findByIdForPage(record._id)) ?? record;
+    }
+  }
+  const set = await askProvider(() => deps.providerLinks!.setLinkArchived(accountId, record.providerReference, archive));
+  if (!set) throw gone();
+  return record;
 }
 
 /**

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord, createIdempotencyKeys } from "@bayad/events";
-import { createSandboxProvider, type HostedPaymentRequest, type PaymentProvider, type ProviderAccounts } from "@bayad/provider";
+import {
+  createSandboxProvider,
+  type HostedPaymentRequest,
+  type PaymentProvider,
+  type PaymongoProvider,
+  type ProviderAccounts,
+  type ResolvedProviderAccounts,
+} from "@bayad/provider";
 import { createEmbeddedStore } from "@bayad/store";
 import { createPaymentLinksRepository } from "./payment-links-repository.js";
 import {
@@ -46,6 +53,27 @@ async function setup() {
       return providerAccountId.startsWith("pa_") ? paymongo.provider : undefined;
     },
   };
+  // PayMongo's side of the account's links: paid or not, archived or not, and what was asked.
+  const atPaymongo = new Map<string, { paid: boolean; archived: boolean }>();
+  const archiveCalls: Array<[string, boolean]> = [];
+  const linkAt = (id: string) => atPaymongo.get(id) ?? { paid: false, archived: false };
+  const providerLinks: Pick<ResolvedProviderAccounts, "paymongoOf" | "setLinkArchived"> = {
+    async paymongoOf(providerAccountId) {
+      if (!providerAccountId.startsWith("pa_")) return undefined;
+      return {
+        async retrieveLinkById(id: string) {
+          const paid = linkAt(id).paid;
+          return { id, status: paid ? "paid" : "unpaid", referenceNumber: "", checkoutUrl: "", payments: paid ? [{ id: "pay_1", status: "paid" }] : [] };
+        },
+      } as unknown as PaymongoProvider;
+    },
+    async setLinkArchived(providerAccountId, id, archived) {
+      if (!providerAccountId.startsWith("pa_")) return undefined;
+      archiveCalls.push([id, archived]);
+      atPaymongo.set(id, { ...linkAt(id), archived });
+      return { id, status: linkAt(id).paid ? "paid" : "unpaid", referenceNumber: "", checkoutUrl: "", payments: [] };
+    },
+  };
   const deps: PaymentLinksDeps = {
     store,
     repository: createPaymentLinksRepository(store),
@@ -53,11 +81,12 @@ async function setup() {
     providers: { test: createSandboxProvider({ secret: "s", delayMs: 0, silenceMs: 0 }), accounts },
     now: () => new Date(),
     keys: createIdempotencyKeys(store, { windowMs: 86_400_000 }),
+    providerLinks,
   };
   await store.ensureIndexes();
   const outbox = store.collection<OutboxRecord>(outboxCollection);
   const subjectsOf = async (resourceId: string) => (await outbox.find({ resourceId }, { sort: { aggregateVersion: 1 } })).map((e) => e.subject);
-  return { deps, paymongo, subjectsOf };
+  return { deps, paymongo, subjectsOf, atPaymongo, archiveCalls };
 }
 
 let keys = 0;
@@ -106,6 +135,37 @@ describe("payment links of a project's provider account", () => {
     expect(await applyProviderLinkPayment(deps, "pa_live", link._id)).toBe(false);
     expect(await deps.repository.findByIdForPage(link._id)).toMatchObject({ status: "paid", aggregateVersion: 2 });
     expect(await subjectsOf(link._id)).toEqual(["bayad.events.links.payment_link.active", "bayad.events.links.payment_link.paid"]);
+  });
+
+  it("archives and unarchives the link at the provider with the Bayad link", async () => {
+    const { deps, archiveCalls } = await setup();
+    const link = await createPaymentLink(deps, caller(), input("yoga-5"));
+    expect(await setPaymentLinkArchived(deps, caller(), link._id, true)).toMatchObject({ status: "archived" });
+    expect(await setPaymentLinkArchived(deps, caller(), link._id, false)).toMatchObject({ status: "active" });
+    // Asking for the state it has asks the provider nothing.
+    await setPaymentLinkArchived(deps, caller(), link._id, false);
+    expect(archiveCalls).toEqual([
+      ["link_pm1", true],
+      ["link_pm1", false],
+    ]);
+  });
+
+  it("refuses to archive a link the provider was paid for, and marks it paid instead of hiding the payment", async () => {
+    const { deps, atPaymongo, archiveCalls, subjectsOf } = await setup();
+    const link = await createPaymentLink(deps, caller(), input("yoga-6"));
+    atPaymongo.set(link.providerReference, { paid: true, archived: false });
+    await expect(setPaymentLinkArchived(deps, caller(), link._id, true)).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
+    expect(await deps.repository.findByIdForPage(link._id)).toMatchObject({ status: "paid" });
+    expect(archiveCalls).toEqual([]);
+    expect(await subjectsOf(link._id)).toEqual(["bayad.events.links.payment_link.active", "bayad.events.links.payment_link.paid"]);
+  });
+
+  it("answers PROVIDER_NOT_CONFIGURED for archiving a link whose account is gone, and changes nothing", async () => {
+    const { deps } = await setup();
+    const link = await createPaymentLink(deps, caller(), input("yoga-7"));
+    await deps.repository.collection.updateOne({ _id: link._id }, { $set: { providerAccountId: "gone_account" } });
+    await expect(setPaymentLinkArchived(deps, caller(), link._id, true)).rejects.toMatchObject({ code: "PROVIDER_NOT_CONFIGURED" });
+    expect(await deps.repository.findByIdForPage(link._id)).toMatchObject({ status: "active" });
   });
 
   it("ignores a report from another account, and leaves an archived link archived", async () => {
