@@ -78,14 +78,21 @@ describe("startHostedPaymentReconciler", () => {
     }
   });
 
-  it("does nothing without the lease", async () => {
+  it("does nothing without the lease, its further work included", async () => {
     const link = await paymongoLink("link_b1");
     await simulator.payLink(link.providerReference);
     const links = service([link]);
-    const running = reconciler({ ...links, lease: { acquire: async () => false } });
+    let further = 0;
+    const alsoEachRound = async () => (further += 1);
+    const running = reconciler({ ...links, lease: { acquire: async () => false }, alsoEachRound });
+    const holding = reconciler({ ...service([]), alsoEachRound });
     try {
       expect(await running.tick()).toBe(0);
       expect(links.paid).toEqual([]);
+      expect(further).toBe(0);
+      await holding.tick();
+      expect(further).toBe(1);
+      await holding.stop();
     } finally {
       await running.stop();
     }

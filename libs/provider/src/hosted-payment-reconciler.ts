@@ -35,6 +35,8 @@ export interface HostedPaymentReconcilerOptions {
   now: () => Date;
   /** Resources read per round (default 50). */
   batch?: number;
+  /** More work for the lease holder after each round (billing: archiving the PayMongo links of voided invoices); its count is logged. */
+  alsoEachRound?: () => Promise<number>;
 }
 
 export interface HostedPaymentReconciler {
@@ -92,6 +94,14 @@ export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOpt
     if (found > 0) {
       logger.info({ kind, found }, "provider reconciliation found resources paid at the provider");
       reconciled?.inc({ kind }, found);
+    }
+    if (options.alsoEachRound) {
+      try {
+        const done = await options.alsoEachRound();
+        if (done > 0) logger.info({ kind, done }, "provider reconciliation's further work done");
+      } catch (error) {
+        logger.warn({ err: error, kind }, "provider reconciliation's further work failed; next round tries again");
+      }
     }
     return found;
   }

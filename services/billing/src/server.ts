@@ -9,6 +9,7 @@ import { createBillingService } from "./billing-service.js";
 import { startBillingClock } from "./clock/billing-clock.js";
 import type { BillingConfig } from "./config.js";
 import { applyProviderInvoicePayment } from "./invoices/invoices.js";
+import { archiveVoidedInvoiceLinks } from "./invoices/voided-at-provider.js";
 import { providerAccountsOf } from "./provider-accounts-client.js";
 
 export interface BillingServerOptions {
@@ -66,6 +67,7 @@ export async function startBillingServer(options: BillingServerOptions): Promise
             providerReference: invoice.providerReference!,
           })),
         settle: (invoice) => applyProviderInvoicePayment(deps, invoice.providerAccountId, invoice.id),
+        alsoEachRound: () => archiveVoidedInvoiceLinks(deps, accounts),
         accounts,
         afterMs: config.providerAccounts.reconcileAfterMs,
         intervalMs: config.providerAccounts.reconcileIntervalMs,

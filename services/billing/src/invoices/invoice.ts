@@ -47,6 +47,11 @@ export interface InvoiceRecord {
    * the sandbox's pages. Later calls reach that account, and the reconciler reads the link there.
    */
   providerAccountId?: string;
+  /**
+   * Set once the provider's link of a voided invoice is archived there (so nobody pays a void
+   * invoice): bookkeeping of the reconciler, not a state of the invoice (no version, no event).
+   */
+  providerLinkArchived?: boolean;
   aggregateVersion: number;
   createdAt: Date;
   updatedAt: Date;
