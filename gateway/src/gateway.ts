@@ -31,7 +31,7 @@ import { hostedQrPhRoutes } from "./sandbox/hosted-qrph.js";
 import { providerWebhookRoutes } from "./provider-webhooks/provider-webhook-routes.js";
 import { hostedInvoiceRoutes } from "./sandbox/hosted-invoice.js";
 import { hostedPaymentLinkRoutes } from "./sandbox/hosted-payment-link.js";
-import { publicUrlResolver } from "./routes/public-url.js";
+import { publicUrlResolver } from "@bayad/public-resources";
 
 export interface GatewayOptions {
   config: GatewayConfig;

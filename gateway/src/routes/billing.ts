@@ -1,60 +1,8 @@
 import type { Client } from "@connectrpc/connect";
-import {
-  InvoiceStatusSchema,
-  PlanIntervalSchema,
-  SimulatedOutcome,
-  SubscriptionStatusSchema,
-  type BillingService,
-  type Invoice,
-  type PaymentsService,
-  type Plan,
-  type Subscription,
-} from "@bayad/proto";
-import { AppError, enumToText, fromConnectError, textToEnum } from "@bayad/kit";
+import { PlanIntervalSchema, SimulatedOutcome, type BillingService, type PaymentsService } from "@bayad/proto";
+import { AppError, fromConnectError, textToEnum } from "@bayad/kit";
+import { invoiceToJson, planToJson, subscriptionToJson, type PublicUrl } from "@bayad/public-resources";
 import type { OperationContext, OperationHandler, OperationHandlers } from "./operation.js";
-import { dateField, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
-
-function planToJson(plan: Plan | undefined) {
-  const p = required(plan, "plan");
-  return {
-    planId: p.planId,
-    name: p.name,
-    ...optionalField("description", p.description),
-    amount: Number(p.amount),
-    currency: p.currency,
-    interval: enumToText(PlanIntervalSchema, p.interval),
-    intervalCount: p.intervalCount,
-    ...optionalField("cycleCount", p.cycleCount),
-    ...optionalField("metadata", p.metadata),
-  };
-}
-
-function subscriptionToJson(subscription: Subscription | undefined) {
-  const s = required(subscription, "subscription");
-  return {
-    subscriptionId: s.subscriptionId,
-    customerId: s.customerId,
-    status: enumToText(SubscriptionStatusSchema, s.status),
-    ...dateField("currentPeriodStart", s.currentPeriodStart),
-    ...dateField("currentPeriodEnd", s.currentPeriodEnd),
-    referenceId: s.referenceId,
-    priceId: s.planId,
-    cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-  };
-}
-
-function invoiceToJson(invoice: Invoice | undefined, publicUrl: PublicUrl) {
-  const i = required(invoice, "invoice");
-  return {
-    invoiceId: i.invoiceId,
-    status: enumToText(InvoiceStatusSchema, i.status),
-    amount: moneyToJson(i.amount),
-    subscriptionId: i.subscriptionId,
-    ...dateField("periodStart", i.periodStart),
-    ...dateField("periodEnd", i.periodEnd),
-    ...(i.hostedInvoiceUrl ? { hostedInvoiceUrl: publicUrl(i.hostedInvoiceUrl) } : {}),
-  };
-}
 
 /**
  * A subscription's customer lives in the payments service, and services never read each

@@ -1,27 +1,8 @@
 import type { Client } from "@connectrpc/connect";
-import { PaymentLinkStatusSchema, SimulatedOutcome, type LinksService, type PaymentLink } from "@bayad/proto";
-import { enumToText } from "@bayad/kit";
+import { SimulatedOutcome, type LinksService } from "@bayad/proto";
+import { paymentLinkToJson, type PublicUrl } from "@bayad/public-resources";
 import type { OperationHandlers } from "./operation.js";
-import { dateField, moneyOf, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
-
-function paymentLinkToJson(link: PaymentLink | undefined, publicUrl: PublicUrl) {
-  const l = required(link, "payment link");
-  return {
-    paymentLinkId: l.paymentLinkId,
-    referenceId: l.referenceId,
-    amount: moneyToJson(l.amount),
-    ...optionalField("description", l.description),
-    ...optionalField("remarks", l.remarks),
-    ...(l.url ? { url: publicUrl(l.url) } : {}),
-    status: enumToText(PaymentLinkStatusSchema, l.status),
-    active: l.active,
-    archived: l.archived,
-    ...optionalField("referenceNumber", l.referenceNumber),
-    metadata: l.metadata,
-    ...dateField("createdAt", l.createdAt),
-    ...dateField("updatedAt", l.updatedAt),
-  };
-}
+import { moneyOf } from "./json.js";
 
 /** Payment links ⇄ LinksService rpcs. */
 export function linksRoutes(links: Client<typeof LinksService>, publicUrl: PublicUrl): OperationHandlers {

@@ -2,7 +2,7 @@ import type { Client } from "@connectrpc/connect";
 import { OtpChannelSchema, OtpStatusSchema, type OtpService } from "@bayad/proto";
 import { enumToText, textToEnum } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
-import { dateField, optionalField } from "./json.js";
+import { dateField, optionalField } from "@bayad/public-resources";
 
 const channelText = (channel: number) => enumToText(OtpChannelSchema, channel);
 

@@ -1,19 +1,15 @@
 import type { Client } from "@connectrpc/connect";
+import { SimulatedOutcome, type Capabilities, type PaymentsService } from "@bayad/proto";
 import {
-  CheckoutStatusSchema,
-  PaymentIntentStatusSchema,
-  RefundStatusSchema,
-  SimulatedOutcome,
-  type Capabilities,
-  type Checkout,
-  type Customer,
-  type PaymentIntent,
-  type PaymentsService,
-  type Refund,
-} from "@bayad/proto";
-import { enumToText, publicPaymentIntentStatus } from "@bayad/kit";
+  checkoutToJson,
+  customerToJson,
+  paymentIntentToJson,
+  qrPhPaymentIntentToJson,
+  refundToJson,
+  type PublicUrl,
+} from "@bayad/public-resources";
 import type { OperationHandlers } from "./operation.js";
-import { dateField, moneyOf, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
+import { moneyOf } from "./json.js";
 
 /** The payments service's capabilities, with the resources the gateway routes to other services. */
 function capabilitiesToJson(capabilities: Capabilities | undefined, otherResources: readonly string[]) {
@@ -21,65 +17,6 @@ function capabilitiesToJson(capabilities: Capabilities | undefined, otherResourc
     currency: capabilities?.currency ?? "PHP",
     paymentMethods: capabilities?.paymentMethods ?? [],
     resources: [...(capabilities?.resources ?? []), ...otherResources],
-  };
-}
-
-function customerToJson(customer: Customer | undefined) {
-  const c = required(customer, "customer");
-  return {
-    customerId: c.customerId,
-    customerReference: c.customerReference,
-    email: c.email,
-    ...optionalField("name", c.name),
-  };
-}
-
-function checkoutToJson(checkout: Checkout | undefined, publicUrl: PublicUrl) {
-  const c = required(checkout, "checkout");
-  return {
-    checkoutId: c.checkoutId,
-    referenceId: c.referenceId,
-    status: enumToText(CheckoutStatusSchema, c.status),
-    amount: moneyToJson(c.amount),
-    ...(c.checkoutUrl ? { checkoutUrl: publicUrl(c.checkoutUrl) } : {}),
-    aggregateVersion: c.aggregateVersion,
-  };
-}
-
-function paymentIntentToJson(intent: PaymentIntent | undefined) {
-  const i = required(intent, "payment intent");
-  return {
-    paymentIntentId: i.paymentIntentId,
-    referenceId: i.referenceId,
-    status: publicPaymentIntentStatus(enumToText(PaymentIntentStatusSchema, i.status)),
-    amount: moneyToJson(i.amount),
-    aggregateVersion: i.aggregateVersion,
-  };
-}
-
-function qrPhPaymentIntentToJson(intent: PaymentIntent | undefined, publicUrl: PublicUrl) {
-  const i = required(intent, "payment intent");
-  return {
-    paymentIntentId: i.paymentIntentId,
-    referenceId: i.referenceId,
-    // What creation produced: the code is ready. Later states are read with getPaymentIntent.
-    status: "awaiting_next_action",
-    amount: moneyToJson(i.amount),
-    qrCodeImageUrl: publicUrl(i.qrCodeImageUrl),
-    expirySeconds: i.expirySeconds,
-    aggregateVersion: i.aggregateVersion,
-    ...dateField("expiresAt", i.expiresAt),
-  };
-}
-
-function refundToJson(refund: Refund | undefined) {
-  const r = required(refund, "refund");
-  return {
-    refundId: r.refundId,
-    paymentId: r.paymentId,
-    status: enumToText(RefundStatusSchema, r.status),
-    amount: moneyToJson(r.amount),
-    ...optionalField("reason", r.reason),
   };
 }
 

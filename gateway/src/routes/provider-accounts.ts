@@ -1,7 +1,7 @@
 import type { Client } from "@connectrpc/connect";
 import { ProviderWebhookStatusSchema, type ProviderAccount, type ProviderAccountsService } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
-import { dateField, required } from "./json.js";
+import { dateField, required } from "@bayad/public-resources";
 
 /** A provider account as the admin API shows it: never its secret key nor its webhook secret. */
 export function providerAccountToJson(account: ProviderAccount | undefined) {

@@ -3,7 +3,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { PaymentRecord, RecordsService } from "@bayad/proto";
 import { AppError } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
-import { required } from "./json.js";
+import { required } from "@bayad/public-resources";
 import { timestampOfDateTime } from "./date-time.js";
 
 function recordToJson(record: PaymentRecord) {

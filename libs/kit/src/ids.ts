@@ -4,7 +4,7 @@ const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 /** The prefixes of every id the platform issues. */
 export type IdPrefix =
-  | "chk" | "pi" | "cus" | "ref" | "sub" | "inv" | "plan" | "link" | "otp" | "prj" | "key" | "evt" | "pa";
+  | "chk" | "pi" | "cus" | "ref" | "sub" | "inv" | "plan" | "link" | "otp" | "prj" | "key" | "evt" | "pa" | "we" | "whd";
 
 /**
  * Cryptographically random base62 text. Rejection sampling keeps every character equally likely

@@ -12,3 +12,4 @@ export * from "./gen/bayad/records/v1/records_pb.js";
 export * from "./gen/bayad/otp/v1/otp_pb.js";
 export * from "./gen/bayad/events/v1/events_pb.js";
 export * from "./gen/grpc/health/v1/health_pb.js";
+export * from "./gen/bayad/webhooks/v1/webhooks_pb.js";

@@ -1,0 +1,80 @@
+import type { Event } from "@bayad/proto";
+import { invoiceToJson, planToJson, subscriptionToJson } from "./billing.js";
+import { paymentLinkToJson } from "./links.js";
+import { checkoutToJson, customerToJson, paymentIntentToJson, refundToJson } from "./payments.js";
+import type { PublicUrl } from "./json.js";
+
+/**
+ * The public event types: what a webhook endpoint can subscribe to, what capabilities list and
+ * what the OpenAPI document's `webhooks` describe. A public type is the internal event's type
+ * without its service (`payments.checkout.paid` is `checkout.paid`): `<resource>.<what happened>`.
+ */
+export const webhookEventTypes = [
+  "checkout.paid",
+  "checkout.failed",
+  "checkout.cancelled",
+  "checkout.expired",
+  "payment_intent.succeeded",
+  "payment_intent.failed",
+  "payment_intent.cancelled",
+  "payment_intent.expired",
+  "refund.succeeded",
+  "refund.failed",
+  "payment_link.paid",
+  "subscription.created",
+  "subscription.cancelled",
+  "invoice.paid",
+  "invoice.payment_failed",
+] as const;
+
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+/** Sent by a webhook endpoint's test action, to that endpoint alone, whatever it subscribes to. */
+export const testEventType = "webhook.test";
+
+const publicTypes: ReadonlySet<string> = new Set(webhookEventTypes);
+
+export function isWebhookEventType(type: string): type is WebhookEventType {
+  return publicTypes.has(type);
+}
+
+/** What a consumer is told of one internal event: its public type and the resource as the API answers it. */
+export interface PublicEvent {
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The public event of an internal one, or null when consumers are not told of it (a checkout
+ * opened, a plan made, an invoice drafted) or it carries no resource. The resource is rendered as
+ * the API's GET answers it, its hosted-page URLs made absolute with `publicUrl`.
+ */
+export function publicEventOf(event: Event, publicUrl: PublicUrl): PublicEvent | null {
+  const type = event.type.slice(event.type.indexOf(".") + 1);
+  if (!isWebhookEventType(type)) return null;
+  const data = publicDataOf(event.snapshot, publicUrl);
+  return data ? { type, data } : null;
+}
+
+function publicDataOf(snapshot: Event["snapshot"], publicUrl: PublicUrl): Record<string, unknown> | null {
+  switch (snapshot.case) {
+    case "customer":
+      return customerToJson(snapshot.value);
+    case "checkout":
+      return checkoutToJson(snapshot.value, publicUrl);
+    case "paymentIntent":
+      return paymentIntentToJson(snapshot.value);
+    case "refund":
+      return refundToJson(snapshot.value);
+    case "plan":
+      return planToJson(snapshot.value);
+    case "subscription":
+      return subscriptionToJson(snapshot.value);
+    case "invoice":
+      return invoiceToJson(snapshot.value, publicUrl);
+    case "paymentLink":
+      return paymentLinkToJson(snapshot.value, publicUrl);
+    default:
+      return null;
+  }
+}

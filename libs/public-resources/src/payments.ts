@@ -1,0 +1,70 @@
+import {
+  CheckoutStatusSchema,
+  PaymentIntentStatusSchema,
+  RefundStatusSchema,
+  type Checkout,
+  type Customer,
+  type PaymentIntent,
+  type Refund,
+} from "@bayad/proto";
+import { enumToText, publicPaymentIntentStatus } from "@bayad/kit";
+import { dateField, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
+
+export function customerToJson(customer: Customer | undefined) {
+  const c = required(customer, "customer");
+  return {
+    customerId: c.customerId,
+    customerReference: c.customerReference,
+    email: c.email,
+    ...optionalField("name", c.name),
+  };
+}
+
+export function checkoutToJson(checkout: Checkout | undefined, publicUrl: PublicUrl) {
+  const c = required(checkout, "checkout");
+  return {
+    checkoutId: c.checkoutId,
+    referenceId: c.referenceId,
+    status: enumToText(CheckoutStatusSchema, c.status),
+    amount: moneyToJson(c.amount),
+    ...(c.checkoutUrl ? { checkoutUrl: publicUrl(c.checkoutUrl) } : {}),
+    aggregateVersion: c.aggregateVersion,
+  };
+}
+
+export function paymentIntentToJson(intent: PaymentIntent | undefined) {
+  const i = required(intent, "payment intent");
+  return {
+    paymentIntentId: i.paymentIntentId,
+    referenceId: i.referenceId,
+    status: publicPaymentIntentStatus(enumToText(PaymentIntentStatusSchema, i.status)),
+    amount: moneyToJson(i.amount),
+    aggregateVersion: i.aggregateVersion,
+  };
+}
+
+export function qrPhPaymentIntentToJson(intent: PaymentIntent | undefined, publicUrl: PublicUrl) {
+  const i = required(intent, "payment intent");
+  return {
+    paymentIntentId: i.paymentIntentId,
+    referenceId: i.referenceId,
+    // What creation produced: the code is ready. Later states are read with getPaymentIntent.
+    status: "awaiting_next_action",
+    amount: moneyToJson(i.amount),
+    qrCodeImageUrl: publicUrl(i.qrCodeImageUrl),
+    expirySeconds: i.expirySeconds,
+    aggregateVersion: i.aggregateVersion,
+    ...dateField("expiresAt", i.expiresAt),
+  };
+}
+
+export function refundToJson(refund: Refund | undefined) {
+  const r = required(refund, "refund");
+  return {
+    refundId: r.refundId,
+    paymentId: r.paymentId,
+    status: enumToText(RefundStatusSchema, r.status),
+    amount: moneyToJson(r.amount),
+    ...optionalField("reason", r.reason),
+  };
+}
