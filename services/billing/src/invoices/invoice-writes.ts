@@ -1,4 +1,4 @@
-import { writeMove, type ResourceMover } from "@bayad/events";
+import { writeMove, writeNextVersion, type ResourceMover } from "@bayad/events";
 import type { Session } from "@bayad/store";
 import type { BillingDeps } from "../billing-deps.js";
 import { mustLand, mustWriteChange } from "../transactions.js";
@@ -44,4 +44,14 @@ export function moveInvoice(
   extra: Partial<InvoiceRecord> = {},
 ): Promise<InvoiceRecord> {
   return mustLand(writeMove(session, invoiceMover(deps), invoice, action, { extra }), invoice);
+}
+
+/**
+ * A payment attempt of the invoice failed: an open invoice falls past due, a past-due one stays
+ * so, and either way the attempt is a change of its own, announced as `invoice.payment_failed`
+ * (consumers are told of every failed attempt, as of every payment).
+ */
+export function writeFailedPayment(deps: BillingDeps, session: Session, invoice: InvoiceRecord): Promise<InvoiceRecord> {
+  const status = invoice.status === "open" ? invoiceStates.next(invoice.status, "fall_due") : invoice.status;
+  return mustLand(writeNextVersion(session, invoiceMover(deps), invoice, "payment_failed", { extra: { status } }), invoice);
 }

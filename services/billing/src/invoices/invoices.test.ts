@@ -47,14 +47,21 @@ describe("paying invoices", () => {
     await expectOneEventPerChange(fixture);
   });
 
-  it("makes an open invoice past due on a failed payment; failing a past-due one changes nothing", async () => {
+  it("makes an open invoice past due on a failed payment and announces every failed attempt as invoice.payment_failed", async () => {
     const fixture = await billingFixture();
     const { subscription, invoice } = await subscribed(fixture);
     const failed = await simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "fail");
     expect(failed).toMatchObject({ status: "past_due" });
     expect(await statusOf(fixture, subscription._id)).toBe("past_due");
     const again = await simulateInvoiceOutcome(fixture.deps, mutating(), invoice._id, "fail");
-    expect(again).toMatchObject({ status: "past_due", aggregateVersion: failed.aggregateVersion });
+    expect(again).toMatchObject({ status: "past_due", aggregateVersion: failed.aggregateVersion + 1 });
+    expect(await eventTypes(fixture, invoice._id)).toEqual([
+      "billing.invoice.draft",
+      "billing.invoice.open",
+      "billing.invoice.payment_failed",
+      "billing.invoice.payment_failed",
+    ]);
+    expect(await statusOf(fixture, subscription._id)).toBe("past_due");
     await expectOneEventPerChange(fixture);
   });
 

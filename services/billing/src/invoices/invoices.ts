@@ -6,7 +6,7 @@ import type { BillingDeps } from "../billing-deps.js";
 import { transactionRetryingConflicts } from "../transactions.js";
 import { settleSubscriptionStatus } from "../subscriptions/subscription-writes.js";
 import { invoiceStates, type InvoiceRecord } from "./invoice.js";
-import { moveInvoice } from "./invoice-writes.js";
+import { moveInvoice, writeFailedPayment } from "./invoice-writes.js";
 
 export async function getInvoice(deps: BillingDeps, caller: CallerContext, invoiceId: string): Promise<InvoiceRecord> {
   const record = await deps.invoices.findById(caller, invoiceId);
@@ -87,7 +87,8 @@ export async function finalizeDrafts(deps: BillingDeps, limit = 100): Promise<nu
 /**
  * What the payer did, decided by the provider (the sandbox declines its decline scenario, which
  * a plan selects through its metadata, copied onto the subscription). Paid → `paid`; a failed
- * attempt makes an open invoice `past_due` (a past-due one stays as it is). Only an open or
+ * attempt makes an open invoice `past_due` (a past-due one stays so) and is announced as
+ * `invoice.payment_failed`, every time. Only an open or
  * past-due invoice can be paid at all. The subscription's status is re-derived in the same
  * transaction.
  */
@@ -108,8 +109,8 @@ async function applyPayerAction(
     const decided = provider.decidePayment(amount, fromStoredMetadata(owner?.planMetadata), action);
     let next: InvoiceRecord = current;
     if (decided === "paid") next = await moveInvoice(deps, session, current, "pay");
-    else if (current.status === "open") next = await moveInvoice(deps, session, current, "fall_due");
-    if (next !== current && owner) await settleSubscriptionStatus(deps, session, owner);
+    else next = await writeFailedPayment(deps, session, current);
+    if (next.status !== current.status && owner) await settleSubscriptionStatus(deps, session, owner);
     await claim?.(session, next);
     return next;
   });
