@@ -2,9 +2,11 @@
  * The security rules, checked on the rendered objects of every scenario: the Pod Security
  * Standards "restricted" profile (non-root uid 10001, no privilege escalation, all capabilities
  * dropped, RuntimeDefault seccomp) plus a read-only root filesystem with /tmp on an emptyDir,
- * probes, keys only through Secrets, and network policies that let only the gateway reach the
- * services' gRPC port.
+ * probes, keys only through Secrets, network policies that let only the gateway reach the
+ * services' gRPC port, and an egress policy that keeps the webhooks service's deliveries out of
+ * the cluster's and private networks.
  */
+import { BlockList, isIPv4 } from "node:net";
 import { describe, expect, it } from "vitest";
 import { loadChart } from "./chart.js";
 import { components, envOf, ofKind, pods, selects, services, type Obj } from "./test-support/kube.js";
@@ -12,12 +14,12 @@ import { renderScenarios } from "./test-support/scenarios.js";
 
 const chart = loadChart();
 const rendered = renderScenarios(chart);
-const secretVariables = ["MONGODB_URI", "ADMIN_API_KEY", "GATEWAY_SECRET", "SANDBOX_SECRET", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
+const secretVariables = ["MONGODB_URI", "ADMIN_API_KEY", "GATEWAY_SECRET", "SANDBOX_SECRET", "SECRETS_KEY", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
 
 describe.each(rendered)("with $name", (r) => {
   const all = pods(r.manifests);
 
-  it("runs all six components", () => {
+  it("runs all seven components", () => {
     expect(all.map((p) => p.component).sort()).toEqual([...components].sort());
   });
 
@@ -113,7 +115,7 @@ describe.each(rendered.filter(policyEnabled))("the network policies with $name",
   const ports = r.values.ports as { http: number; grpc: number; metrics: number };
 
   it("select every service, and only the services, with the services' policy", () => {
-    expect(policies).toHaveLength(3);
+    expect(policies).toHaveLength(4);
     expect(selectedBy(servicePolicy())).toEqual([...services].sort());
     expect(servicePolicy().spec.policyTypes).toEqual(["Ingress"]);
   });
@@ -164,6 +166,79 @@ describe.each(rendered.filter(policyEnabled))("the network policies with $name",
     expect(metrics!.ports).toEqual([{ protocol: "TCP", port: ports.metrics }]);
     const prometheus = (r.values.networkPolicy as { prometheus: Obj }).prometheus;
     expect(metrics!.from).toEqual([{ namespaceSelector: prometheus.namespaceSelector, podSelector: prometheus.podSelector }]);
+  });
+});
+
+/**
+ * Whether an egress rule lets a pod open `protocol`/`port` to the address `ip` outside the
+ * cluster's pods: a rule without `to` allows every destination; of its peers only ipBlocks
+ * name addresses (selectors name pods, which these addresses are not).
+ */
+function ruleAllows(rule: Obj, ip: string, port: number, protocol = "TCP"): boolean {
+  const portMatches = (rule.ports ?? [{}]).some((p: Obj) => (p.protocol ?? "TCP") === protocol && (p.port === undefined || p.port === port));
+  if (!portMatches) return false;
+  if (rule.to === undefined || rule.to.length === 0) return true;
+  const family = isIPv4(ip) ? "ipv4" : "ipv6";
+  return (rule.to as Obj[]).some((peer) => {
+    if (!peer.ipBlock) return false;
+    const within = (cidr: string) => {
+      const [network, prefix] = cidr.split("/");
+      const list = new BlockList();
+      list.addSubnet(network!, Number(prefix), isIPv4(network!) ? "ipv4" : "ipv6");
+      return list.check(ip, family);
+    };
+    return within(peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some(within);
+  });
+}
+
+describe.each(rendered.filter(policyEnabled))("the webhooks service's egress with $name", (r) => {
+  const all = pods(r.manifests);
+  const policy = ofKind(r.manifests, "NetworkPolicy").find((p) => p.spec.policyTypes.includes("Egress"))!;
+  const settings = (r.values.networkPolicy as Obj).webhooks as Obj;
+  const rules = policy.spec.egress as Obj[];
+  const allows = (ip: string, port: number, protocol = "TCP") => rules.some((rule) => ruleAllows(rule, ip, port, protocol));
+
+  it("is the only egress policy, and selects the webhooks pods alone", () => {
+    expect(ofKind(r.manifests, "NetworkPolicy").filter((p) => p.spec.policyTypes.includes("Egress"))).toEqual([policy]);
+    expect(policy.spec.policyTypes).toEqual(["Egress"]);
+    expect(all.filter((p) => selects(policy.spec.podSelector, p.labels)).map((p) => p.component)).toEqual(["webhooks"]);
+  });
+
+  it("lets deliveries reach public addresses on the delivery ports, and on no other port", () => {
+    for (const ip of ["93.184.216.34", "8.8.8.8", "2606:2800:220:1:248:1893:25c8:1946"]) {
+      for (const port of settings.deliveryPorts as number[]) expect(allows(ip, port), `${ip}:${port}`).toBe(true);
+      for (const port of [22, 25, 3306, 6379, 8080]) {
+        if (!(settings.deliveryPorts as number[]).includes(port)) expect(allows(ip, port), `${ip}:${port}`).toBe(false);
+      }
+    }
+  });
+
+  it("keeps every private, loopback, link-local and metadata address out of reach but for DNS, NATS and MongoDB", () => {
+    const storeAndEvents = [settings.nats.port, settings.mongodb.port];
+    const addresses = ["10.0.0.1", "10.96.0.10", "172.16.5.4", "172.31.255.254", "192.168.1.1", "100.64.0.1", "169.254.169.254", "127.0.0.1", "0.0.0.0",
+      "fd00:ec2::254", "fc00::1", "fe80::1", "::1", "::ffff:10.0.0.1"];
+    for (const ip of addresses) {
+      for (const port of [443, 80, 8443, 22, 6443, 9464, 50051, 8080, 10250]) {
+        if (!storeAndEvents.includes(port)) expect(allows(ip, port), `${ip}:${port}`).toBe(false);
+      }
+    }
+  });
+
+  it("lets the pods resolve names and reach NATS and MongoDB, at the peers given or else anywhere on their ports", () => {
+    const byPort = (port: number, protocol = "TCP") => rules.filter((rule) => (rule.ports as Obj[]).some((p) => p.port === port && p.protocol === protocol));
+    for (const protocol of ["UDP", "TCP"]) {
+      const [dns, ...others] = byPort(53, protocol);
+      expect(others).toEqual([]);
+      expect(dns!.to ?? []).toEqual(settings.dnsTo);
+    }
+    for (const target of [settings.nats, settings.mongodb]) {
+      const [rule, ...others] = byPort(target.port);
+      expect(others).toEqual([]);
+      expect(rule!.ports).toEqual([{ protocol: "TCP", port: target.port }]);
+      expect(rule!.to ?? []).toEqual(target.to);
+    }
+    // Every rule names its ports: none opens everything.
+    for (const rule of rules) expect(rule.ports?.length).toBeGreaterThan(0);
   });
 });
 

@@ -18,7 +18,7 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
   const required = ["PORT", "HOST", "METRICS_PORT", "LOG_LEVEL", "SHUTDOWN_GRACE_MS", "MONGODB_URI", "MONGODB_DATABASE"];
   const optional: string[] = [];
   if (component === "gateway") {
-    required.push("ADMIN_API_KEY", "GATEWAY_SECRET", "DEV_TOKEN_ISSUER", "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL");
+    required.push("ADMIN_API_KEY", "GATEWAY_SECRET", "DEV_TOKEN_ISSUER", "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL", "WEBHOOKS_URL");
     optional.push("PUBLIC_URL", "JWKS_URL", "JWT_ISSUER", "JWT_AUDIENCE");
     return { required, optional };
   }
@@ -28,6 +28,10 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
   if (component === "payments") optional.push("PUBLIC_URL");
   if (component === "billing") required.push("BILLING_CLOCK_INTERVAL_MS", "BILLING_CLOCK_LEASE_MS");
   if (component === "records") required.push("RECORDS_CURSOR_SECRET");
+  // The webhooks service refuses to start without SECRETS_KEY and PUBLIC_URL.
+  if (component === "webhooks") {
+    required.push("SECRETS_KEY", "PUBLIC_URL", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_TIMEOUT", "WEBHOOK_DISABLE_AFTER", "WEBHOOK_EVENT_RETENTION");
+  }
   if (component === "otp") {
     required.push("OTP_HASH_SECRET", "OTP_EMAIL_SENDER", "OTP_SMS_SENDER");
     if (values.otp.emailSender === "smtp") {
@@ -89,6 +93,30 @@ describe.each(rendered)("with $name", (r) => {
       const service = byName(r.manifests, "Service", url.hostname);
       expect(podsSelectedBy({ matchLabels: service.spec.selector })).toEqual(["payments"]);
       expect((service.spec.ports as Obj[]).find((p) => p.port === Number(url.port))?.name).toBe("grpc");
+    }
+  });
+
+  it("gives the webhooks service the key payments seals with, its delivery settings, and an absolute PUBLIC_URL", () => {
+    const env = envOf(all.find((p) => p.component === "webhooks")!.spec.containers[0]);
+    const payments = envOf(all.find((p) => p.component === "payments")!.spec.containers[0]);
+    expect(env.get("SECRETS_KEY")!.valueFrom).toEqual(payments.get("SECRETS_KEY")!.valueFrom);
+    expect(env.get("WEBHOOK_RETRY_SCHEDULE")!.value).toBe(values.webhooks.retrySchedule);
+    expect(env.get("WEBHOOK_TIMEOUT")!.value).toBe(values.webhooks.timeout);
+    expect(env.get("WEBHOOK_DISABLE_AFTER")!.value).toBe(values.webhooks.disableAfter);
+    expect(env.get("WEBHOOK_EVENT_RETENTION")!.value).toBe(values.webhooks.eventRetention);
+    const publicUrl = env.get("PUBLIC_URL")!.value as string;
+    if (values.gateway.publicUrl) {
+      expect(publicUrl).toBe(values.gateway.publicUrl);
+      expect(envOf(all.find((p) => p.component === "gateway")!.spec.containers[0]).get("PUBLIC_URL")!.value).toBe(publicUrl);
+      expect(r.notes).not.toMatch(/gateway.publicUrl is empty/);
+    } else {
+      // Unset: the gateway's own Service (absolute, if only reachable inside the cluster), and NOTES.txt says so.
+      const url = new URL(publicUrl);
+      const service = byName(r.manifests, "Service", url.hostname);
+      expect(podsSelectedBy({ matchLabels: service.spec.selector })).toEqual(["gateway"]);
+      expect((service.spec.ports as Obj[]).find((p) => p.port === Number(url.port || 80))?.name).toBe("http");
+      expect(r.notes).toMatch(/gateway.publicUrl is empty/);
+      expect(r.notes).toContain(publicUrl);
     }
   });
 

@@ -29,7 +29,7 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
 {{ include "bayad.env.gateway" $root }}
 {{- end }}
 {{- if and (ne $name "gateway") (ne $name "otp") }}
-{{- /* payments, billing, links and records publish or consume events. */}}
+{{- /* payments, billing, links, records and webhooks publish or consume events. */}}
 - name: NATS_URL
   value: {{ required "nats.url is required" $root.Values.nats.url | quote }}
 {{- with $root.Values.nats.eventsNamespace }}
@@ -69,6 +69,9 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
   value: {{ $root.Values.billing.clockIntervalMs | int | quote }}
 - name: BILLING_CLOCK_LEASE_MS
   value: {{ $root.Values.billing.clockLeaseMs | int | quote }}
+{{- end }}
+{{- if eq $name "webhooks" }}
+{{ include "bayad.env.webhooks" $root }}
 {{- end }}
 {{- if eq $name "records" }}
 - name: RECORDS_CURSOR_SECRET
@@ -122,6 +125,31 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
   value: {{ printf "http://%s-records:%d" .Release.Name (.Values.ports.grpc | int) | quote }}
 - name: OTP_URL
   value: {{ printf "http://%s-otp:%d" .Release.Name (.Values.ports.grpc | int) | quote }}
+- name: WEBHOOKS_URL
+  value: {{ printf "http://%s-webhooks:%d" .Release.Name (.Values.ports.grpc | int) | quote }}
+{{- end }}
+
+{{- define "bayad.env.webhooks" -}}
+{{- /* Seals the endpoints' signing secrets: the same key as payments, billing and links. */}}
+- name: SECRETS_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" . }}
+      key: secrets-key
+{{- /*
+Hosted-page URLs inside delivered events are absolute under it, and the service refuses to start
+without it: gateway.publicUrl, else (NOTES.txt warns) the gateway's Service inside the cluster.
+*/}}
+- name: PUBLIC_URL
+  value: {{ .Values.gateway.publicUrl | default (printf "http://%s-gateway:%d" .Release.Name (.Values.gateway.service.port | int)) | quote }}
+- name: WEBHOOK_RETRY_SCHEDULE
+  value: {{ .Values.webhooks.retrySchedule | quote }}
+- name: WEBHOOK_TIMEOUT
+  value: {{ .Values.webhooks.timeout | quote }}
+- name: WEBHOOK_DISABLE_AFTER
+  value: {{ .Values.webhooks.disableAfter | quote }}
+- name: WEBHOOK_EVENT_RETENTION
+  value: {{ .Values.webhooks.eventRetention | quote }}
 {{- end }}
 
 {{- define "bayad.env.otp" -}}

@@ -3,7 +3,7 @@ import type { Manifest } from "../chart.js";
 
 export type Obj = Record<string, any>;
 
-export const components = ["gateway", "payments", "billing", "links", "records", "otp"] as const;
+export const components = ["gateway", "payments", "billing", "links", "records", "otp", "webhooks"] as const;
 export const services = components.filter((c) => c !== "gateway");
 
 export function ofKind(manifests: Manifest[], kind: string): Obj[] {

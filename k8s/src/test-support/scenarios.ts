@@ -62,6 +62,7 @@ const everythingOn = {
       tls: [{ secretName: "staging-tls", hosts: ["staging.bayad.example.ph", "api.staging.example.ph"] }],
     },
   },
+  webhooks: { retrySchedule: "0s,1s,30s,5m", timeout: "10s", disableAfter: "3d", eventRetention: "7d" },
   // 3600000 is where a float64 would print as 3.6e+06 without `int`.
   billing: { clockIntervalMs: 3600000, clockLeaseMs: 1200000 },
   otp: {
@@ -70,7 +71,16 @@ const everythingOn = {
     smtp: { host: "smtp.example.ph", port: 465, tls: "implicit", caCertificate: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n", user: "otp", from: "Bayad <otp@example.ph>" },
     semaphore: { senderName: "BAYAD", baseUrl: "https://api.semaphore.co" },
   },
-  networkPolicy: { gatewayFrom: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } }] },
+  networkPolicy: {
+    gatewayFrom: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } }],
+    webhooks: {
+      deliveryPorts: [443, 80, 8443],
+      // Cluster DNS through NodeLocal DNSCache's link-local address.
+      dnsTo: [{ ipBlock: { cidr: "169.254.20.10/32" } }],
+      nats: { port: 4222, to: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "messaging" } } }] },
+      mongodb: { port: 27018, to: [{ ipBlock: { cidr: "10.20.0.0/16" } }] },
+    },
+  },
   components: {
     gateway: component({ podDisruptionBudget: { enabled: true, maxUnavailable: "25%" } }),
     payments: component(),
@@ -78,6 +88,7 @@ const everythingOn = {
     links: component(),
     records: component(),
     otp: component(),
+    webhooks: component(),
   },
 };
 
