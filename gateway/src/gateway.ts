@@ -22,6 +22,7 @@ import { billingRoutes } from "./routes/billing.js";
 import { linksRoutes } from "./routes/links.js";
 import { recordsRoutes } from "./routes/records.js";
 import { otpRoutes } from "./routes/otp.js";
+import { webhooksRoutes } from "./routes/webhooks.js";
 import { adminRoutes } from "./routes/admin.js";
 import { healthRoutes } from "./routes/health.js";
 import { createServiceClients, type ServiceAddresses } from "./rpc/service-clients.js";
@@ -31,7 +32,7 @@ import { hostedQrPhRoutes } from "./sandbox/hosted-qrph.js";
 import { providerWebhookRoutes } from "./provider-webhooks/provider-webhook-routes.js";
 import { hostedInvoiceRoutes } from "./sandbox/hosted-invoice.js";
 import { hostedPaymentLinkRoutes } from "./sandbox/hosted-payment-link.js";
-import { publicUrlResolver } from "@bayad/public-resources";
+import { publicUrlResolver, webhookEventTypes } from "@bayad/public-resources";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -98,12 +99,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const handlers = {
     ...healthRoutes(store, clients),
     ...adminRoutes({ projects, apiKeys, devIssuer, providerAccounts: clients.providerAccounts }),
-    ...paymentsRoutes(clients.payments, publicUrl, routedResources(clients)),
+    ...paymentsRoutes(clients.payments, publicUrl, routedResources(clients), clients.webhooks ? webhookEventTypes : undefined),
     // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.
     ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl) : {}),
     ...(clients.links ? linksRoutes(clients.links, publicUrl) : {}),
     ...(clients.records ? recordsRoutes(clients.records) : {}),
     ...(clients.otp ? otpRoutes(clients.otp) : {}),
+    ...(clients.webhooks ? webhooksRoutes(clients.webhooks) : {}),
   };
   const run = createOperationRunner(handlers, config.rpcTimeoutMs);
   const reconciler = createReconciler({

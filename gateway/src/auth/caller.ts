@@ -9,6 +9,8 @@ export const allScopes = [
   "otp:generate",
   "otp:verify",
   "otp:read",
+  "webhooks:read",
+  "webhooks:write",
 ] as const;
 
 export type Scope = (typeof allScopes)[number];
@@ -16,12 +18,14 @@ export type Scope = (typeof allScopes)[number];
 /** allScopes as a set, for checking a scope someone asked for or presented. */
 export const knownScopes: ReadonlySet<string> = new Set<string>(allScopes);
 
-/** What a project API key may do: all of its own project's payments, no OTP. */
+/** What a project API key may do: all of its own project's payments and webhooks, no OTP. */
 export const apiKeyScopes: readonly Scope[] = [
   "payments:read",
   "payments:write",
   "payments:refunds:read",
   "payments:refunds:write",
+  "webhooks:read",
+  "webhooks:write",
 ];
 
 /** Who is calling, as authentication established it. */

@@ -4,6 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
 import { errorCatalogue } from "@bayad/kit";
+import { testEventType, webhookEventTypes } from "@bayad/public-resources";
 import { beforeAll, describe, expect, it } from "vitest";
 
 // ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
@@ -21,6 +22,7 @@ interface Operation {
   security?: Record<string, string[]>[];
   "x-scopes"?: string[];
   "x-credential"?: string;
+  description?: string;
   parameters?: JsonObject[];
   requestBody?: JsonObject;
   responses: Record<string, JsonObject>;
@@ -81,7 +83,21 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/api/v1/payments/test-helpers/invoices/{invoiceId}/pay", "payInvoiceTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/invoices/{invoiceId}/fail", "failInvoiceTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/payment-links/{paymentLinkId}/pay", "payPaymentLinkTestHelper", "Test helpers"],
+  ["post", "/api/v1/webhook-endpoints", "createWebhookEndpoint", "Webhooks"],
+  ["get", "/api/v1/webhook-endpoints", "listWebhookEndpoints", "Webhooks"],
+  ["get", "/api/v1/webhook-endpoints/{webhookEndpointId}", "getWebhookEndpoint", "Webhooks"],
+  ["patch", "/api/v1/webhook-endpoints/{webhookEndpointId}", "updateWebhookEndpoint", "Webhooks"],
+  ["delete", "/api/v1/webhook-endpoints/{webhookEndpointId}", "deleteWebhookEndpoint", "Webhooks"],
+  ["post", "/api/v1/webhook-endpoints/{webhookEndpointId}/rotate-secret", "rotateWebhookEndpointSecret", "Webhooks"],
+  ["post", "/api/v1/webhook-endpoints/{webhookEndpointId}/test", "sendTestWebhookEvent", "Webhooks"],
+  ["get", "/api/v1/events", "listEvents", "Webhooks"],
+  ["get", "/api/v1/events/{eventId}", "getEvent", "Webhooks"],
+  ["get", "/api/v1/webhook-endpoints/{webhookEndpointId}/deliveries", "listWebhookDeliveries", "Webhooks"],
+  ["post", "/api/v1/webhook-endpoints/{webhookEndpointId}/deliveries/{eventId}/redeliver", "redeliverWebhookEvent", "Webhooks"],
 ];
+
+/** Webhook operations: reads need webhooks:read, every other method webhooks:write. */
+const isWebhookPath = (path: string) => path.startsWith("/api/v1/webhook-endpoints") || path.startsWith("/api/v1/events");
 
 /** The scopes (any one of which grants access) of the operations whose scope is not the default. */
 const specialScopes: Record<string, string[]> = {
@@ -110,6 +126,9 @@ const pathParameterRules: Record<string, { pattern?: string; minLength?: number;
   paymentLinkId: { minLength: 1, maxLength: 255, pattern: pathSafe },
   planId: { minLength: 1, maxLength: 255, pattern: pathSafe },
   otpId: { minLength: 1, maxLength: 255, pattern: pathSafe },
+  // Unknown ids are the webhooks service's 404, like payment links'.
+  webhookEndpointId: { minLength: 1, maxLength: 255, pattern: pathSafe },
+  eventId: { minLength: 1, maxLength: 255, pattern: pathSafe },
   projectId: { pattern: "^prj_[A-Za-z0-9]+$" },
   apiKeyId: { pattern: "^key_[A-Za-z0-9]+$" },
   // test or live (the Environment schema).
@@ -134,6 +153,9 @@ const bodylessOperations = [
   "payPaymentLinkTestHelper",
   "revokeApiKey",
   "rotateSigningKeys",
+  "rotateWebhookEndpointSecret",
+  "sendTestWebhookEvent",
+  "redeliverWebhookEvent",
 ];
 
 const idempotencyRef = "#/components/parameters/IdempotencyKey";
@@ -240,7 +262,7 @@ describe("openapi document", () => {
     expect(declared).toEqual(endpoints.map(([, , id]) => id).sort());
   });
 
-  it("requires the Idempotency-Key header on every non-admin POST and PATCH, and nowhere else", () => {
+  it("requires the Idempotency-Key header on every non-admin POST, PATCH and DELETE, and nowhere else", () => {
     const parameter = resolvePointer(idempotencyRef) as JsonObject;
     expect(parameter).toMatchObject({
       name: "Idempotency-Key",
@@ -250,7 +272,7 @@ describe("openapi document", () => {
     });
     for (const { method, path, op } of allOperations()) {
       const refs = (op.parameters ?? []).filter((p) => p.$ref === idempotencyRef);
-      const mutating = method === "post" || method === "patch";
+      const mutating = method === "post" || method === "patch" || method === "delete";
       const admin = path.startsWith("/admin/");
       expect(refs.length, `${op.operationId}`).toBe(mutating && !admin ? 1 : 0);
     }
@@ -364,7 +386,7 @@ describe("openapi document", () => {
             expect(headers?.["RateLimit-Policy"], `${id} ${status}`).toEqual({ $ref: "#/components/headers/RateLimitPolicy" });
             expect(headers?.RateLimit, `${id} ${status}`).toEqual({ $ref: "#/components/headers/RateLimit" });
           }
-          if ((method === "post" || method === "patch") && !path.startsWith("/admin/")) {
+          if ((method === "post" || method === "patch" || method === "delete") && !path.startsWith("/admin/")) {
             expect(headers?.["Idempotent-Replayed"], `${id} ${status}`).toEqual({
               $ref: "#/components/headers/IdempotentReplayed",
             });
@@ -398,7 +420,8 @@ describe("openapi document", () => {
         expect(op.security, id).toEqual([]);
       } else {
         expect(op.security, id).toEqual([{ bearerAuth: [] }]);
-        const scopes = specialScopes[id] ?? [method === "get" ? "payments:read" : "payments:write"];
+        const area = isWebhookPath(path) ? "webhooks" : "payments";
+        const scopes = specialScopes[id] ?? [method === "get" ? `${area}:read` : `${area}:write`];
         expect(op["x-scopes"], id).toEqual(scopes);
         expect(op["x-credential"], id).toBe(path.startsWith("/api/v1/shared/otp/") ? "service_token" : undefined);
       }
@@ -600,6 +623,114 @@ describe("schema bounds", () => {
         const validate = validator(name);
         expect(validate(example), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
       }
+    }
+  });
+});
+
+describe("webhooks", () => {
+  /** The event schema, by resource, that a public type's webhook body is. */
+  const eventSchemaOf: Record<string, [event: string, resource: string]> = {
+    checkout: ["CheckoutEvent", "Checkout"],
+    payment_intent: ["PaymentIntentEvent", "PaymentIntent"],
+    refund: ["RefundEvent", "Refund"],
+    payment_link: ["PaymentLinkEvent", "PaymentLink"],
+    subscription: ["SubscriptionEvent", "Subscription"],
+    invoice: ["InvoiceEvent", "Invoice"],
+  };
+  const schema = (name: string) => resolvePointer(`#/components/schemas/${name}`) as JsonObject;
+  const webhookBody = (type: string) =>
+    ajv.compile({ $ref: `openapi.json#/webhooks/${type}/post/requestBody/content/application~1json/schema` });
+  const checkout = { checkoutId: "chk_abc", referenceId: "o-1", status: "paid", amount: money(100), aggregateVersion: 3 };
+  const event = (type: string, data: unknown) => ({ id: "evt_abc123", type, createdAt: "2030-01-01T00:00:00.000Z", environment: "test", data });
+
+  it("describes one webhook per public event type (@bayad/public-resources' webhookEventTypes), and no other", () => {
+    expect(Object.keys(doc.webhooks as JsonObject)).toEqual([...webhookEventTypes]);
+  });
+
+  it("names the one list of event types wherever the document lists them", () => {
+    expect(schema("WebhookEventType").enum).toEqual([...webhookEventTypes]);
+    expect(schema("EventType").enum).toEqual([...webhookEventTypes, testEventType]);
+    const enabled = schema("WebhookEnabledEvents");
+    expect((enabled.items as JsonObject).enum).toEqual([...webhookEventTypes, "*"]);
+    expect(enabled.maxItems).toBe(webhookEventTypes.length);
+    expect(((schema("PaymentCapabilities").properties as JsonObject).webhookEventTypes as JsonObject).items).toEqual({
+      $ref: "#/components/schemas/WebhookEventType",
+    });
+    // Each public type belongs to exactly one resource's event schema.
+    const perResource = Object.values(eventSchemaOf).flatMap(([name]) => ((schema(name).properties as JsonObject).type as JsonObject).enum as string[]);
+    expect([...perResource].sort()).toEqual([...webhookEventTypes].sort());
+  });
+
+  it("gives each webhook a POST signed by the Standard Webhooks headers, its body the event with the resource as data", () => {
+    const headers = ["webhook-id", "webhook-timestamp", "webhook-signature"];
+    for (const type of webhookEventTypes) {
+      const post = ((doc.webhooks as JsonObject)[type] as JsonObject).post as unknown as Operation;
+      expect(post, type).toBeDefined();
+      const declared = (post.parameters ?? []).map((p) => deref(p));
+      expect(declared.map((p) => [p.name, p.in, p.required]), type).toEqual(headers.map((name) => [name, "header", true]));
+      expect(String(post.description), type).toMatch(/at least once/);
+      expect(String(post.description), type).toMatch(/no guaranteed order/);
+      const body = post.requestBody as JsonObject;
+      expect(body.required, type).toBe(true);
+      const bodySchema = ((body.content as JsonObject)["application/json"] as JsonObject).schema as JsonObject;
+      const [eventName, resourceName] = eventSchemaOf[type.slice(0, type.indexOf("."))]!;
+      expect(bodySchema.allOf, type).toEqual([{ $ref: `#/components/schemas/${eventName}` }, { properties: { type: { const: type } } }]);
+      expect((schema(eventName).properties as JsonObject).data, type).toEqual({ $ref: `#/components/schemas/${resourceName}` });
+      expect(Object.keys(post.responses).sort(), type).toEqual(["2XX", "410", "default"]);
+    }
+  });
+
+  it("checks a delivered body against its type's webhook: the type and the resource must match", () => {
+    expect(webhookBody("checkout.paid")(event("checkout.paid", checkout))).toBe(true);
+    expect(webhookBody("checkout.paid")(event("checkout.expired", { ...checkout, status: "expired" }))).toBe(false);
+    expect(webhookBody("payment_intent.succeeded")(event("payment_intent.succeeded", checkout))).toBe(false);
+    expect(webhookBody("checkout.paid")({ ...event("checkout.paid", checkout), extra: 1 })).toBe(false);
+    expect(webhookBody("checkout.paid")({ ...event("checkout.paid", checkout), id: "chk_abc" })).toBe(false);
+  });
+
+  it("answers listed events in the delivered form, test events included", () => {
+    expect(accepts("EventEnvelope", { success: true, data: event("checkout.paid", checkout) })).toBe(true);
+    expect(accepts("EventEnvelope", { success: true, data: event("checkout.paid", { paymentIntentId: "pi_a" }) })).toBe(false);
+    expect(accepts("EventEnvelope", { success: true, data: event("webhook.test", { message: "hello" }) })).toBe(true);
+    expect(accepts("EventPageEnvelope", { success: true, data: { events: [event("webhook.test", {})], nextCursor: "c" } })).toBe(true);
+  });
+
+  it("webhook endpoint requests: url http(s) without userinfo up to 2048, public types or [\"*\"], description up to 500", () => {
+    const valid = { url: "https://shop.example.ph/bayad/events", enabledEvents: ["checkout.paid"] };
+    expect(accepts("WebhookEndpointCreateRequest", valid)).toBe(true);
+    const long = (length: number) => `https://shop.example.ph/${"a".repeat(length - "https://shop.example.ph/".length)}`;
+    expect(accepts("WebhookEndpointCreateRequest", { ...valid, url: long(2048) })).toBe(true);
+    expect(accepts("WebhookEndpointCreateRequest", { ...valid, url: long(2049) })).toBe(false);
+    for (const url of ["http://127.0.0.1:4000/hooks", "https://[::1]:8443/", "https://shop.example.ph:8443/a?b=c"]) {
+      expect(accepts("WebhookEndpointCreateRequest", { ...valid, url }), url).toBe(true);
+    }
+    for (const url of ["ftp://shop.example.ph/", "https://user:pw@shop.example.ph/", "https://user@shop.example.ph/", "//shop.example.ph/", "shop.example.ph", "https://", "https://shop example/"]) {
+      expect(accepts("WebhookEndpointCreateRequest", { ...valid, url }), url).toBe(false);
+    }
+    expect(accepts("WebhookEndpointCreateRequest", { ...valid, enabledEvents: ["*"] })).toBe(true);
+    expect(accepts("WebhookEndpointCreateRequest", { ...valid, enabledEvents: [...webhookEventTypes] })).toBe(true);
+    for (const enabledEvents of [[], ["*", "checkout.paid"], ["checkout.paid", "checkout.paid"], ["charge.succeeded"], [testEventType], "*"]) {
+      expect(accepts("WebhookEndpointCreateRequest", { ...valid, enabledEvents }), JSON.stringify(enabledEvents)).toBe(false);
+    }
+    expect(accepts("WebhookEndpointCreateRequest", { ...valid, description: "d".repeat(500) })).toBe(true);
+    expect(accepts("WebhookEndpointCreateRequest", { ...valid, description: "d".repeat(501) })).toBe(false);
+    expect(accepts("WebhookEndpointCreateRequest", { ...valid, metadata: { team: 1 } })).toBe(false);
+    expect(accepts("WebhookEndpointCreateRequest", { url: valid.url })).toBe(false);
+
+    expect(accepts("WebhookEndpointUpdateRequest", {})).toBe(false);
+    expect(accepts("WebhookEndpointUpdateRequest", { status: "disabled" })).toBe(true);
+    expect(accepts("WebhookEndpointUpdateRequest", { status: "paused" })).toBe(false);
+    expect(accepts("WebhookEndpointUpdateRequest", { description: "" })).toBe(true);
+    expect(accepts("WebhookEndpointUpdateRequest", { metadata: { team: "x" } })).toBe(false);
+  });
+
+  it("declares 422 WEBHOOK_URL_NOT_ALLOWED where a URL is set, and 409 where a disabled endpoint is refused", () => {
+    for (const [method, path] of [["post", "/api/v1/webhook-endpoints"], ["patch", "/api/v1/webhook-endpoints/{webhookEndpointId}"]] as const) {
+      expect(operation(method, path).responses["422"]).toEqual({ $ref: "#/components/responses/WebhookUrlNotAllowed" });
+    }
+    for (const path of ["/api/v1/webhook-endpoints/{webhookEndpointId}/test", "/api/v1/webhook-endpoints/{webhookEndpointId}/deliveries/{eventId}/redeliver"]) {
+      expect(operation("post", path).responses["409"]).toEqual({ $ref: "#/components/responses/Conflict" });
+      expect(operation("post", path).responses["202"]).toBeDefined();
     }
   });
 });

@@ -11,20 +11,34 @@ import {
 import type { OperationHandlers } from "./operation.js";
 import { moneyOf } from "./json.js";
 
-/** The payments service's capabilities, with the resources the gateway routes to other services. */
-function capabilitiesToJson(capabilities: Capabilities | undefined, otherResources: readonly string[]) {
+/**
+ * The payments service's capabilities, with the resources the gateway routes to other services
+ * and, when it routes to the webhooks service, the event types an endpoint can subscribe to.
+ */
+function capabilitiesToJson(
+  capabilities: Capabilities | undefined,
+  otherResources: readonly string[],
+  webhookEventTypes: readonly string[] | undefined,
+) {
   return {
     currency: capabilities?.currency ?? "PHP",
     paymentMethods: capabilities?.paymentMethods ?? [],
     resources: [...(capabilities?.resources ?? []), ...otherResources],
+    ...(webhookEventTypes ? { webhookEventTypes: [...webhookEventTypes] } : {}),
   };
 }
 
 /**
  * Payments operations ⇄ PaymentsService rpcs. `otherResources` is what capabilities' `resources`
- * adds for the other services the gateway routes to (see routed-resources.ts).
+ * adds for the other services the gateway routes to (see routed-resources.ts); `webhookEventTypes`
+ * is listed in capabilities only when the gateway routes to the webhooks service.
  */
-export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicUrl: PublicUrl, otherResources: readonly string[]): OperationHandlers {
+export function paymentsRoutes(
+  payments: Client<typeof PaymentsService>,
+  publicUrl: PublicUrl,
+  otherResources: readonly string[],
+  webhookEventTypes?: readonly string[],
+): OperationHandlers {
   const simulateCheckout = (outcome: SimulatedOutcome): OperationHandlers[string] =>
     async ({ params }, { call }) => {
       const response = await payments.simulateCheckoutOutcome({ checkoutId: params.checkoutId, outcome }, call);
@@ -46,7 +60,7 @@ export function paymentsRoutes(payments: Client<typeof PaymentsService>, publicU
   return {
     async getPaymentCapabilities(_input, { call }) {
       const response = await payments.getCapabilities({}, call);
-      return { status: 200, data: capabilitiesToJson(response.capabilities, otherResources) };
+      return { status: 200, data: capabilitiesToJson(response.capabilities, otherResources, webhookEventTypes) };
     },
 
     async createCustomer({ body }, { call }) {

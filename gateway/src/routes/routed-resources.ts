@@ -9,6 +9,7 @@ const resourcesByService = {
   billing: ["subscriptions", "plans", "invoices"],
   links: ["payment-links"],
   records: ["records"],
+  webhooks: ["webhook-endpoints", "events"],
 } as const;
 
 export function routedResources(clients: Pick<ServiceClients, keyof typeof resourcesByService>): string[] {

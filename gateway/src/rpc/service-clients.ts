@@ -1,6 +1,6 @@
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { BillingService, Health, LinksService, OtpService, PaymentsService, ProviderAccountsService, RecordsService } from "@bayad/proto";
+import { BillingService, Health, LinksService, OtpService, PaymentsService, ProviderAccountsService, RecordsService, WebhooksService } from "@bayad/proto";
 import { GuardedSessionManager } from "./guarded-session-manager.js";
 
 /**
@@ -15,6 +15,7 @@ export interface ServiceAddresses {
   links?: ServiceAddress;
   records?: ServiceAddress;
   otp?: ServiceAddress;
+  webhooks?: ServiceAddress;
 }
 
 export interface ServiceClients {
@@ -25,6 +26,7 @@ export interface ServiceClients {
   links?: Client<typeof LinksService>;
   records?: Client<typeof RecordsService>;
   otp?: Client<typeof OtpService>;
+  webhooks?: Client<typeof WebhooksService>;
   /**
    * grpc.health.v1 of each service, by name, for readiness: the client, and the service name it
    * asks about (one transport may carry several services, as the one-process platform's does).
@@ -39,6 +41,7 @@ const descriptors = {
   links: LinksService,
   records: RecordsService,
   otp: OtpService,
+  webhooks: WebhooksService,
 } as const;
 
 type ServiceName = keyof typeof descriptors;
@@ -65,6 +68,7 @@ export function createServiceClients(addresses: ServiceAddresses): ServiceClient
     links: clientOf("links"),
     records: clientOf("records"),
     otp: clientOf("otp"),
+    webhooks: clientOf("webhooks"),
     health: Object.fromEntries(
       [...transports].map(([name, transport]) => [name, { client: createClient(Health, transport), service: descriptors[name].typeName }]),
     ),
