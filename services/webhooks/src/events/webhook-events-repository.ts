@@ -1,0 +1,60 @@
+import type { CallerContext } from "@bayad/kit";
+import type { CollectionDef, Filter, Session, Store } from "@bayad/store";
+import { continueAfter, listingOrder } from "../paging/page.js";
+import type { PagePosition } from "../paging/cursor.js";
+import type { WebhookEventRecord } from "./webhook-event.js";
+
+/**
+ * Listings filter on project and environment, optionally on type, then range and order on
+ * (createdAt, _id); events are removed WEBHOOK_EVENT_RETENTION after they arrived.
+ */
+export const webhookEventsCollection: CollectionDef = {
+  name: "webhook_events",
+  indexes: [
+    { name: "webhook_events_listing", keys: { projectId: 1, environment: 1, createdAt: -1, _id: -1 } },
+    { name: "webhook_events_listing_type", keys: { projectId: 1, environment: 1, type: 1, createdAt: -1, _id: -1 } },
+    { name: "webhook_events_expiry", keys: { expiresAt: 1 }, expireAfterSeconds: 0 },
+  ],
+};
+
+type Scope = Pick<CallerContext, "projectId" | "environment">;
+
+export interface EventsQuery {
+  type?: string;
+  /** Inclusive. */
+  createdAfter?: Date;
+  /** Exclusive. */
+  createdBefore?: Date;
+}
+
+/** The only code that knows the `webhook_events` collection. */
+export function createWebhookEventsRepository(store: Store) {
+  const events = store.collection<WebhookEventRecord>(webhookEventsCollection);
+  return {
+    findById(scope: Scope, eventId: string, session?: Session): Promise<WebhookEventRecord | null> {
+      return events.findOne({ _id: eventId, projectId: scope.projectId, environment: scope.environment }, { session });
+    },
+
+    /** Unscoped: for the dispatcher, which holds an attempt that names its event. */
+    findForDelivery(eventId: string): Promise<WebhookEventRecord | null> {
+      return events.findOne({ _id: eventId });
+    },
+
+    /** Throws DuplicateKeyError (index `_id_`) when the event is stored already. */
+    insert(record: WebhookEventRecord, session: Session): Promise<void> {
+      return events.insertOne(record, { session });
+    },
+
+    findPage(scope: Scope, query: EventsQuery, after: PagePosition | undefined, limit: number): Promise<WebhookEventRecord[]> {
+      const filter: Filter = { projectId: scope.projectId, environment: scope.environment };
+      if (query.type !== undefined) filter.type = query.type;
+      const createdAt: Record<string, Date> = {};
+      if (query.createdAfter) createdAt.$gte = query.createdAfter;
+      if (query.createdBefore) createdAt.$lt = query.createdBefore;
+      if (Object.keys(createdAt).length > 0) filter.createdAt = createdAt;
+      return events.find(continueAfter(filter, after), { sort: listingOrder, limit });
+    },
+  };
+}
+
+export type WebhookEventsRepository = ReturnType<typeof createWebhookEventsRepository>;

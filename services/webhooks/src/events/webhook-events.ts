@@ -1,0 +1,121 @@
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { toBinary } from "@bufbuild/protobuf";
+import { EventSchema, type Event } from "@bayad/proto";
+import { isEnvironment, notFound, type CallerContext } from "@bayad/kit";
+import { isDuplicateKeyError } from "@bayad/store";
+import { isWebhookEventType, publicEventOf, testEventType } from "@bayad/public-resources";
+import { subscribesTo } from "../endpoints/webhook-endpoint.js";
+import { limitProblem, pageOf, type Page, type PageRequest } from "../paging/page.js";
+import type { WebhooksDeps } from "../webhooks-deps.js";
+import { renderEvent, type RenderedEvent, type WebhookEventRecord } from "./webhook-event.js";
+import { refuseProblems } from "../endpoints/endpoint-input.js";
+
+type Scope = Pick<CallerContext, "projectId" | "environment">;
+
+/** What taking one internal event did. */
+export type RecordedEvent =
+  | { outcome: "not-public" }
+  | { outcome: "malformed"; problem: string }
+  | { outcome: "duplicate" }
+  | { outcome: "recorded"; type: string; attempts: number };
+
+/**
+ * Takes one internal event: when consumers are told of it, stores its public event and schedules
+ * the first attempt to each of the project's enabled endpoints (of its environment) that
+ * subscribe to its type, in one transaction, so an event is never stored without its attempts.
+ * An event stored already (the bus delivers at least once) changes nothing. A store failure throws.
+ */
+export async function recordEvent(deps: WebhooksDeps, event: Event): Promise<RecordedEvent> {
+  const published = publicEventOf(event, deps.publicUrl);
+  if (!published) return { outcome: "not-public" };
+  if (event.projectId === "" || !isEnvironment(event.environment) || !event.occurredAt || !event.eventId.startsWith("evt_")) {
+    return { outcome: "malformed", problem: "an event without its id, project, environment or time" };
+  }
+  const scope = { projectId: event.projectId, environment: event.environment };
+  const now = deps.now();
+  const record: WebhookEventRecord = {
+    _id: event.eventId,
+    ...scope,
+    type: published.type,
+    resourceId: event.resourceId,
+    createdAt: timestampDate(event.occurredAt),
+    event: Buffer.from(toBinary(EventSchema, event)).toString("base64"),
+    expiresAt: new Date(now.getTime() + deps.config.eventRetentionMs),
+  };
+  const firstDelay = deps.config.retryScheduleMs[0] ?? 0;
+  try {
+    const attempts = await deps.store.transaction(async (session) => {
+      await deps.events.insert(record, session);
+      const endpoints = (await deps.endpoints.findEnabled(scope, session)).filter((endpoint) => subscribesTo(endpoint, published.type));
+      for (const endpoint of endpoints) {
+        await deps.deliveries.schedule(
+          {
+            webhookEndpointId: endpoint._id,
+            eventId: record._id,
+            eventType: record.type,
+            ...scope,
+            attempt: 1,
+            redelivery: false,
+            scheduledAt: new Date(now.getTime() + firstDelay),
+          },
+          now,
+          session,
+        );
+      }
+      return endpoints.length;
+    });
+    return { outcome: "recorded", type: published.type, attempts };
+  } catch (error) {
+    if (isDuplicateKeyError(error, "_id_")) return { outcome: "duplicate" };
+    throw error;
+  }
+}
+
+export interface ListEventsInput extends PageRequest {
+  type: string;
+  createdAfter?: Timestamp;
+  createdBefore?: Timestamp;
+}
+
+/**
+ * A `createdAfter`/`createdBefore` bound as the instant stored createdAt values (whole
+ * milliseconds) compare against: a finer part rounds up, so `>=` and `<` answer as against the
+ * bound itself.
+ */
+function createdBound(timestamp: Timestamp): Date {
+  return new Date(Number(timestamp.seconds) * 1000 + Math.ceil(timestamp.nanos / 1_000_000));
+}
+
+/** The scope's events, newest first, optionally of one type and within a creation range. */
+export async function listEvents(deps: WebhooksDeps, caller: Scope, input: ListEventsInput): Promise<Page<RenderedEvent>> {
+  const createdAfter = input.createdAfter ? createdBound(input.createdAfter) : undefined;
+  const createdBefore = input.createdBefore ? createdBound(input.createdBefore) : undefined;
+  refuseProblems([
+    input.type !== "" && input.type !== testEventType && !isWebhookEventType(input.type) ? "type: must be an event type" : undefined,
+    createdAfter && Number.isNaN(createdAfter.getTime()) ? "createdAfter: must be a date-time" : undefined,
+    createdBefore && Number.isNaN(createdBefore.getTime()) ? "createdBefore: must be a date-time" : undefined,
+    limitProblem(input.limit),
+  ]);
+  const query = {
+    ...(input.type !== "" ? { type: input.type } : {}),
+    ...(createdAfter ? { createdAfter } : {}),
+    ...(createdBefore ? { createdBefore } : {}),
+  };
+  const scope = ["events", caller.projectId, caller.environment, input.type, createdAfter?.getTime() ?? null, createdBefore?.getTime() ?? null];
+  const page = await pageOf(deps.cursors, scope, input, (after, limit) => deps.events.findPage(caller, query, after, limit));
+  return { ...page, items: page.items.map((record) => rendered(deps, record)) };
+}
+
+/** One of the scope's events; another project's or environment's does not exist for it. */
+export async function getEvent(deps: WebhooksDeps, caller: Scope, eventId: string): Promise<RenderedEvent> {
+  const record = await deps.events.findById(caller, eventId);
+  if (!record) throw notFound("event", eventId);
+  return rendered(deps, record);
+}
+
+function rendered(deps: WebhooksDeps, record: WebhookEventRecord): RenderedEvent {
+  const event = renderEvent(record, deps.publicUrl);
+  if (!event) throw new Error(`the stored event ${record._id} cannot be rendered`);
+  return event;
+}
