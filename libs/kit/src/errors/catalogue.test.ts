@@ -16,11 +16,13 @@ describe("errorOutcome", () => {
 
   it("marks a validation failure invalid: a service's 400 leaves its key unused, as the gateway's does", () => {
     expect(errorOutcome("VALIDATION_FAILED")).toBe("invalid");
+    // A refused webhook URL is refused the same way every time: nothing was made.
+    expect(errorOutcome("WEBHOOK_URL_NOT_ALLOWED")).toBe("invalid");
   });
 
   it("defaults to decided below 500 and unresolved from 500 up", () => {
     const special = new Set<ErrorCode>([
-      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED", "PROVIDER_UNAVAILABLE",
+      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED", "PROVIDER_UNAVAILABLE", "WEBHOOK_URL_NOT_ALLOWED",
     ]);
     for (const [code, entry] of Object.entries(errorCatalogue) as [ErrorCode, { http: number }][]) {
       if (special.has(code)) continue;
