@@ -1,15 +1,14 @@
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { toBinary } from "@bufbuild/protobuf";
+import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { EventSchema, type Event } from "@bayad/proto";
 import { isEnvironment, notFound, type CallerContext } from "@bayad/kit";
 import { isDuplicateKeyError } from "@bayad/store";
 import { isWebhookEventType, publicEventOf, testEventType } from "@bayad/public-resources";
+import { refuseProblems } from "../endpoints/endpoint-input.js";
 import { subscribesTo } from "../endpoints/webhook-endpoint.js";
 import { limitProblem, pageOf, type Page, type PageRequest } from "../paging/page.js";
 import type { WebhooksDeps } from "../webhooks-deps.js";
 import { renderEvent, type RenderedEvent, type WebhookEventRecord } from "./webhook-event.js";
-import { refuseProblems } from "../endpoints/endpoint-input.js";
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
 
@@ -27,7 +26,13 @@ export type RecordedEvent =
  * An event stored already (the bus delivers at least once) changes nothing. A store failure throws.
  */
 export async function recordEvent(deps: WebhooksDeps, event: Event): Promise<RecordedEvent> {
-  const published = publicEventOf(event, deps.publicUrl);
+  let published: ReturnType<typeof publicEventOf>;
+  try {
+    published = publicEventOf(event, deps.publicUrl);
+  } catch {
+    // A snapshot the public form cannot be made of would fail on every redelivery.
+    return { outcome: "malformed", problem: "an event whose resource cannot be rendered" };
+  }
   if (!published) return { outcome: "not-public" };
   if (event.projectId === "" || !isEnvironment(event.environment) || !event.occurredAt || !event.eventId.startsWith("evt_")) {
     return { outcome: "malformed", problem: "an event without its id, project, environment or time" };
