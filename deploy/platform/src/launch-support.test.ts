@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bannerLines } from "./launch-support.js";
+import { bannerLines, withDevelopmentDefaults } from "./launch-support.js";
 
 const banner = {
   title: "Bayad is running.",
@@ -26,5 +26,13 @@ describe("bannerLines", () => {
 
   it("says nothing of the outbox when every code is really sent", () => {
     expect(outboxLine({ OTP_EMAIL_SENDER: "smtp", OTP_SMS_SENDER: "semaphore" })).toBeUndefined();
+  });
+});
+
+describe("withDevelopmentDefaults (npm start)", () => {
+  it("lets test-mode webhook endpoints reach private addresses unless the environment says otherwise", () => {
+    expect(withDevelopmentDefaults({ PORT: "0" })).toEqual({ PORT: "0", WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" });
+    expect(withDevelopmentDefaults({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: " " }).WEBHOOKS_ALLOW_PRIVATE_TARGETS).toBe("true");
+    expect(withDevelopmentDefaults({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: "false" }).WEBHOOKS_ALLOW_PRIVATE_TARGETS).toBe("false");
   });
 });

@@ -21,6 +21,18 @@ export interface Banner {
   mongodb?: boolean;
 }
 
+/**
+ * `npm start`'s development defaults over the environment: a setting the environment leaves
+ * unset (or blank) takes the value here. WEBHOOKS_ALLOW_PRIVATE_TARGETS lets test-mode webhook
+ * endpoints point at a receiver on the developer's own machine (localhost, the LAN); live ones
+ * never reach private addresses whatever it says.
+ */
+export function withDevelopmentDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const defaults = { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };
+  const unset = Object.entries(defaults).filter(([name]) => (env[name] ?? "").trim() === "");
+  return { ...env, ...Object.fromEntries(unset) };
+}
+
 /** Where the data lives and how to start afresh. */
 function dataLines({ dataDir, mongodb }: Banner): string[] {
   if (dataDir === undefined) return [];

@@ -2,6 +2,7 @@ import type { Logger, Registry, RunningServer } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
 import { RECORDS_DURABLE_NAME } from "@bayad/records-service";
+import { WEBHOOKS_DURABLE_NAME } from "@bayad/webhooks-service";
 import { serviceNames, startService, type ServiceConfigs, type ServiceName } from "./services-mode/components.js";
 import { componentStorePath, openEmbeddedStore } from "./data-dir/data-dir.js";
 
@@ -11,20 +12,21 @@ export interface LocalServices {
   stores: Record<ServiceName, Store>;
   /** Each service's gRPC server; `transport` calls it in-process. */
   services: Record<ServiceName, RunningServer>;
-  /** Where the services' outbox relays publish and the records service consumes. */
+  /** Where the services' outbox relays publish and the records and webhooks services consume. */
   bus: EventBus;
   /**
-   * Tells the services the gateway's URL once it listens: the payments service registers provider
-   * webhooks there when PUBLIC_URL is unset.
+   * Tells the services the gateway's URL once it listens, for when PUBLIC_URL is unset: the
+   * payments service registers provider webhooks there, and the webhooks service makes the
+   * hosted-page URLs of the events it delivers absolute under it.
    */
   useGatewayUrl(url: string): void;
-  /** Stops the services (they flush their outboxes), the records service last, then the bus, then the stores. */
+  /** Stops the services (they flush their outboxes), the consumers (records, webhooks) last, then the bus, then the stores. */
   close(): Promise<void>;
 }
 
 export interface LocalServicesOptions {
   configs: ServiceConfigs;
-  /** NATS JetStream when set; else an in-process bus whose publishes the records service holds. */
+  /** NATS JetStream when set; else an in-process bus whose publishes the records and webhooks services hold. */
   natsUrl?: string;
   eventsNamespace?: string;
   /** The platform's DATA_DIR, opened by its launcher: each store in its own directory there. Else temporary stores. */
@@ -41,15 +43,17 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
     serviceNames.map((name) => [name, openEmbeddedStore(dataDir && componentStorePath(dataDir, name))]),
   ) as Record<ServiceName, Store>;
   // The in-process bus keeps its log in memory: a publish is done once the records service has
-  // projected the event, so an outbox keeps each event until then and a SIGKILL loses none.
+  // projected the event and the webhooks service has scheduled its deliveries, so an outbox
+  // keeps each event until then and a SIGKILL loses none.
   const bus = options.natsUrl
     ? await connectJetStreamBus({ url: options.natsUrl, namespace: options.eventsNamespace, logger: logger.child({ component: "bus" }) })
-    : createInProcessBus({ holdingDurables: [RECORDS_DURABLE_NAME] });
+    : createInProcessBus({ holdingDurables: [RECORDS_DURABLE_NAME, WEBHOOKS_DURABLE_NAME] });
   const services = {} as Record<ServiceName, RunningServer>;
   let gatewayUrl: string | undefined;
-  // The records service consumes before the others' relays publish, and stops after their last flush.
-  const publishers = serviceNames.filter((name) => name !== "records");
-  for (const name of ["records", ...publishers] as const) {
+  // The consumers (records, webhooks) consume before the others' relays publish, and stop after their last flush.
+  const consumers = ["records", "webhooks"] as const;
+  const publishers = serviceNames.filter((name) => !(consumers as readonly string[]).includes(name));
+  for (const name of [...consumers, ...publishers]) {
     services[name] = await startService(name, {
       config: options.configs[name],
       store: stores[name],
@@ -70,7 +74,7 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
     },
     async close() {
       await Promise.all(publishers.map((name) => services[name].close()));
-      await services.records.close();
+      await Promise.all(consumers.map((name) => services[name].close()));
       await bus.close();
       await Promise.all(Object.values(stores).map((store) => store.close()));
     },

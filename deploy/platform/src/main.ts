@@ -1,10 +1,10 @@
 import { startPlatform } from "./platform.js";
-import { exitOnStartError, printBanner, stopOnSignals } from "./launch-support.js";
+import { exitOnStartError, printBanner, stopOnSignals, withDevelopmentDefaults } from "./launch-support.js";
 import { dataDirFromEnv } from "./data-dir/data-dir.js";
 
 /** `npm start`: the whole platform in one process, its data in DATA_DIR, then the three things a developer needs. */
 async function main(): Promise<void> {
-  const platform = await startPlatform({ dataDir: dataDirFromEnv(process.env) });
+  const platform = await startPlatform({ env: withDevelopmentDefaults(process.env), dataDir: dataDirFromEnv(process.env) });
   // Before the banner: whoever reads it may stop the platform at once.
   stopOnSignals({
     stop(signal) {

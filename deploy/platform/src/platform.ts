@@ -1,7 +1,7 @@
 import { createLogger, createMetricsRegistry, envEnum, envOptional, type Logger } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { readGatewayConfig, startGateway, type GatewayConfig, type GatewayOptions, type RunningGateway, type ServiceAddress } from "@bayad/gateway";
-import { componentNames, readServiceConfigs, serviceNames, type ServiceName } from "./services-mode/components.js";
+import { checkServiceConfigs, componentNames, readServiceConfigs, serviceNames, type ServiceName } from "./services-mode/components.js";
 import { componentStorePath, openDataDir, openEmbeddedStore, type DataDir } from "./data-dir/data-dir.js";
 import { drawSecrets, secretNames } from "./data-dir/generated-secrets.js";
 import type { DefaultProject } from "./data-dir/secrets-file.js";
@@ -87,7 +87,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const gatewayEnv = { DEV_TOKEN_ISSUER: "on", ...env };
   // Every setting is checked before DATA_DIR is touched, so that a bad one is reported as itself.
   readGatewayConfig(gatewayEnv);
-  readServiceConfigs(env);
+  checkServiceConfigs(env);
   const data = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, componentNames);
   try {
     return await startOn(data, env, gatewayEnv, options);

@@ -5,7 +5,7 @@ import type { ComponentName } from "../services-mode/components.js";
  * The secrets a launcher draws when their variable is unset, each long enough for its reader.
  * With a DATA_DIR they are drawn once and kept in its secrets.json (data-dir.ts), so that what
  * they key or seal (API access, idempotency records, signing keys, OTP codes, cursors, sandbox
- * pages) still opens after a restart.
+ * pages, provider and webhook endpoint secrets) still opens after a restart.
  */
 export const generatedSecrets = {
   ADMIN_API_KEY: () => `adm_${randomBase62(32)}`,
@@ -13,7 +13,8 @@ export const generatedSecrets = {
   SANDBOX_SECRET: () => randomBase62(43),
   OTP_HASH_SECRET: () => randomBase62(43),
   RECORDS_CURSOR_SECRET: () => randomBase62(43),
-  // Seals provider accounts' secret keys and webhook secrets (payments; links and billing open them).
+  // Seals provider accounts' secret keys and webhook secrets (payments; links and billing open
+  // them), and webhook endpoints' signing secrets (the webhooks service).
   SECRETS_KEY: () => randomBase62(43),
 } as const satisfies Record<string, () => string>;
 
@@ -33,6 +34,7 @@ export const componentSecrets: Record<ComponentName, readonly SecretName[]> = {
   links: ["SANDBOX_SECRET", "SECRETS_KEY"],
   records: ["RECORDS_CURSOR_SECRET"],
   otp: ["OTP_HASH_SECRET"],
+  webhooks: ["SECRETS_KEY"],
 };
 
 /** The names among `names` that `env` leaves unset (or blank, as the config readers see it). */

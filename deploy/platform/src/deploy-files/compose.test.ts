@@ -11,6 +11,7 @@ import { readBillingConfig } from "@bayad/billing-service";
 import { readLinksConfig } from "@bayad/links-service";
 import { readRecordsConfig } from "@bayad/records-service";
 import { readOtpConfig } from "@bayad/otp-service";
+import { readWebhooksConfig } from "@bayad/webhooks-service";
 import {
   components,
   dependsOn,
@@ -46,6 +47,7 @@ const configReaders: Record<Component, (env: Record<string, string>) => unknown>
   links: readLinksConfig,
   records: readRecordsConfig,
   otp: readOtpConfig,
+  webhooks: readWebhooksConfig,
 };
 
 describe("deploy/compose.yaml", () => {
@@ -96,6 +98,21 @@ describe("deploy/compose.yaml", () => {
     }
     const sandbox = new Set(["payments", "billing", "links"].map((c) => envFor(c as Component).SANDBOX_SECRET));
     expect(sandbox.size, "one SANDBOX_SECRET shared by payments, billing and links").toBe(1);
+    const sealing = new Set(["payments", "billing", "links", "webhooks"].map((c) => envFor(c as Component).SECRETS_KEY));
+    expect(sealing.size, "one SECRETS_KEY shared by payments, billing, links and webhooks").toBe(1);
+  });
+
+  it("gives the webhooks service the gateway's public URL and the service's own delivery defaults, each overridable from the shell", () => {
+    const env = envFor("webhooks");
+    expect(env.PUBLIC_URL).toBe(envFor("gateway").PUBLIC_URL);
+    const withoutSettings = Object.fromEntries(Object.entries(env).filter(([name]) => !/^WEBHOOKS?_/.test(name)));
+    expect(Object.keys(env).filter((name) => /^WEBHOOKS?_/.test(name)).length).toBeGreaterThan(0);
+    expect(readWebhooksConfig(env)).toEqual(readWebhooksConfig(withoutSettings));
+    // Loopback and private targets stay refused unless the shell allows them.
+    expect(readWebhooksConfig(env).allowPrivateTargets).toBe(false);
+    const shell = { WEBHOOK_RETRY_SCHEDULE: "1s,2s,5s", WEBHOOK_TIMEOUT: "5s", WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };
+    const overridden = readWebhooksConfig(environmentOf(loadCompose(shell).services[serviceFor("webhooks")[0]]!));
+    expect(overridden).toMatchObject({ retryScheduleMs: [1_000, 2_000, 5_000], timeoutMs: 5_000, allowPrivateTargets: true });
   });
 
   it("passes real OTP delivery settings from the shell through to the otp service", () => {

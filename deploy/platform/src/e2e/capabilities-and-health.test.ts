@@ -36,7 +36,19 @@ describe("getPaymentCapabilities", () => {
 
     expect(response.body.data.resources).toEqual([
       "customers", "checkouts", "intents", "refunds", "subscriptions", "plans", "invoices", "payment-links", "records",
+      "webhook-endpoints", "events",
     ]);
+  });
+
+  it("lists the event types the webhooks service delivers", async () => {
+    const response = await api.request("GET", "/api/v1/payments/capabilities");
+
+    expect(response.body.data.webhookEventTypes).toEqual(expect.arrayContaining([
+      "checkout.paid", "checkout.cancelled", "checkout.expired",
+      "payment_intent.succeeded", "payment_intent.failed", "payment_intent.cancelled", "payment_intent.expired",
+      "refund.succeeded", "refund.failed", "payment_link.paid",
+      "subscription.created", "subscription.cancelled", "invoice.paid", "invoice.payment_failed",
+    ]));
   });
 
   it("reports the sandbox's payment methods in test mode and none in live mode until a live provider is configured", async () => {
@@ -89,7 +101,7 @@ describe("readyz", () => {
 
     expect(response.status).toBe(200);
     expect(response.body.data.status).toBe("ready");
-    expect(Object.keys(response.body.data.checks).length).toBeGreaterThan(0);
+    expect(Object.keys(response.body.data.checks).sort()).toEqual(["billing", "links", "otp", "payments", "records", "store", "webhooks"]);
     for (const state of Object.values(response.body.data.checks)) expect(state).toBe("ok");
   });
 

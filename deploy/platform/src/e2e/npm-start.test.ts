@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { oneProcessNodeFlags } from "../node-flags.js";
 import { launchPlatform as launchWith, waitFor } from "../test-support/platform-process.js";
+import { startWebhookReceiver } from "../test-support/webhook-receiver.js";
+import { newIdempotencyKey } from "../test-support/harness.js";
 
 function startScript(packageJson: string): string {
   return (JSON.parse(readFileSync(new URL(packageJson, import.meta.url), "utf8")) as { scripts: { start: string } }).scripts.start;
@@ -59,6 +61,41 @@ describe("npm start (the all-in-one launcher)", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   });
+
+  it("lets a test-mode webhook endpoint receive on localhost, unless WEBHOOKS_ALLOW_PRIVATE_TARGETS says otherwise", async () => {
+    const receiver = await startWebhookReceiver();
+    const createEndpoint = async (env: Record<string, string>) => {
+      const { child, output, exited } = launch({ PORT: "0", METRICS_PORT: "0", ...env });
+      running = child;
+      const [, url] = await waitFor(output, /Gateway URL:\s+(http:\/\/\S+)/, exited);
+      const [, apiKey] = await waitFor(output, /Test API key:\s+(sk_test_\S+)/, exited);
+      const call = (path: string, body: unknown) =>
+        fetch(`${url}${path}`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", "Idempotency-Key": newIdempotencyKey() },
+          body: JSON.stringify(body),
+        }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+      const created = await call("/api/v1/webhook-endpoints", { url: receiver.url, enabledEvents: ["*"] });
+      return { created, call, child, exited };
+    };
+    try {
+      const allowed = await createEndpoint({});
+      expect(allowed.created.status).toBe(201);
+      const sent = await allowed.call(`/api/v1/webhook-endpoints/${allowed.created.body.data.webhookEndpointId}/test`, {});
+      expect(sent.status).toBe(202);
+      const deadline = Date.now() + 20_000;
+      while (receiver.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: "webhook.test", environment: "test" });
+      allowed.child.kill("SIGTERM");
+      expect(await allowed.exited).toBe(0);
+
+      const refused = await createEndpoint({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: "false" });
+      expect(refused.created.status).toBe(422);
+      expect(refused.created.body.error.code).toBe("WEBHOOK_URL_NOT_ALLOWED");
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
 
   it("refuses a bad setting with one line naming the variable", async () => {
     const { child, output, exited } = launch({ PORT: "eighty" });

@@ -36,6 +36,20 @@ describe("run-service configuration", () => {
     ["a SECRETS_KEY that is too short", "payments", { SECRETS_KEY: "short", NATS_URL: "nats://127.0.0.1:4222" }, "SECRETS_KEY"],
     ["a PUBLIC_URL that is not a URL", "payments", { PUBLIC_URL: "pay dot example", NATS_URL: "nats://127.0.0.1:4222" }, "PUBLIC_URL"],
     ["a grace period out of range", "links", { SHUTDOWN_GRACE_MS: "-5", NATS_URL: "nats://127.0.0.1:4222" }, "SHUTDOWN_GRACE_MS"],
+    ["no webhooks address for the gateway", "gateway", {
+      ADMIN_API_KEY: "adm_0123456789abcdef",
+      ...Object.fromEntries(["PAYMENTS", "BILLING", "LINKS", "RECORDS", "OTP"].map((name) => [`${name}_URL`, "http://127.0.0.1:1"])),
+    }, "WEBHOOKS_URL"],
+    // It cannot learn the gateway's URL on its own, and what it seals must open after a restart.
+    ["no PUBLIC_URL for the webhooks service", "webhooks", { NATS_URL: "nats://127.0.0.1:4222" }, "PUBLIC_URL"],
+    [
+      "no SECRETS_KEY for the webhooks service on MongoDB",
+      "webhooks",
+      { MONGODB_URI: "mongodb://127.0.0.1:1/?replicaSet=rs0", NATS_URL: "nats://127.0.0.1:4222", PUBLIC_URL: "https://pay.example.ph" },
+      "SECRETS_KEY",
+    ],
+    ["a SECRETS_KEY that is too short for the webhooks service", "webhooks", { SECRETS_KEY: "short", PUBLIC_URL: "https://pay.example.ph" }, "SECRETS_KEY"],
+    ["a retry schedule that is not durations", "webhooks", { WEBHOOK_RETRY_SCHEDULE: "soon, later", PUBLIC_URL: "https://pay.example.ph" }, "WEBHOOK_RETRY_SCHEDULE"],
   ];
   it.each(cases)("stops on %s with one line naming the variable", async (_name, component, env, variable) => {
     const { code, stderr } = await run([component], env);
@@ -48,6 +62,6 @@ describe("run-service configuration", () => {
   it("refuses an unknown component", async () => {
     const { code, stderr } = await run(["ledger"], {});
     expect(code).toBe(2);
-    expect(stderr).toContain("gateway|payments|billing|links|records|otp");
+    expect(stderr).toContain("gateway|payments|billing|links|records|otp|webhooks");
   });
 });

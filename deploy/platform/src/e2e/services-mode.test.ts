@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } f
 import { deleteJetStreamNamespace } from "@bayad/events/testing";
 import { launchServicesMode, type ServicesMode } from "../services-mode/services-launcher.js";
 import { eventually, newIdempotencyKey, prerequisiteMet, unique } from "../test-support/harness.js";
+import { startWebhookReceiver } from "../test-support/webhook-receiver.js";
 
 /**
  * Services mode: every service and the gateway as separate processes, configured only by
@@ -38,8 +39,13 @@ describe.skipIf(!natsReady)("services mode (separate processes, needs NATS_URL)"
   beforeAll(async () => {
     // PORT 0: the launcher finds the gateway a free port.
     mode = await launchServicesMode({
-      // The load test's four clients write faster than one credential's default limit allows.
-      env: { ...process.env, NATS_URL: natsUrl, EVENTS_NAMESPACE: namespace, PORT: "0", LOG_LEVEL: "info", MONGODB_URI: "", RATE_LIMIT_CREDENTIAL_WRITES: "100000", RATE_LIMIT_PROJECT_WRITES: "100000" },
+      // The load test's four clients write faster than one credential's default limit allows; the
+      // webhooks test's receiver listens on loopback. PUBLIC_URL unset: the launcher hands the
+      // webhooks service the gateway's URL.
+      env: {
+        ...process.env, NATS_URL: natsUrl, EVENTS_NAMESPACE: namespace, PORT: "0", LOG_LEVEL: "info", MONGODB_URI: "", PUBLIC_URL: "",
+        RATE_LIMIT_CREDENTIAL_WRITES: "100000", RATE_LIMIT_PROJECT_WRITES: "100000", WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true",
+      },
       output: (name, line) => logs.push(`[${name}] ${line}`),
     }).catch((error: unknown) => {
       throw new Error(`${String(error)}\n${logs.filter((line) => !line.includes('"level":30')).join("\n")}`);
@@ -79,6 +85,29 @@ describe.skipIf(!natsReady)("services mode (separate processes, needs NATS_URL)"
       return page.status === 200 ? page.body.data.records.find((r: { id: string }) => r.id === created.body.data.checkoutId) : undefined;
     });
     expect(record).toMatchObject({ type: "checkout", amountMinor: "10000", referenceId: created.body.data.referenceId });
+  }, 30_000);
+
+  it("delivers a paid checkout from the payments process, over NATS, through the webhooks process to a receiver", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const endpoint = await call("POST", "/api/v1/webhook-endpoints", { url: receiver.url, enabledEvents: ["checkout.paid"] });
+      expect(endpoint.status).toBe(201);
+      const created = await newCheckout();
+      const checkoutId = created.body.data.checkoutId as string;
+      expect((await call("POST", `/api/v1/payments/test-helpers/checkouts/${checkoutId}/pay`)).status).toBe(200);
+      const delivery = await eventually(async () => receiver.received.find((received) => received.body.includes(checkoutId)), 20_000);
+      const event = JSON.parse(delivery.body) as { id: string; type: string; data: Record<string, unknown> };
+      expect(event.type).toBe("checkout.paid");
+      expect(delivery.headers["webhook-id"]).toBe(event.id);
+      // The checkout as the gateway answers it, its hosted page under the gateway's URL.
+      const read = await call("GET", `/api/v1/payments/checkouts/${checkoutId}`);
+      expect(event.data).toEqual(read.body.data);
+      expect(String(event.data.checkoutUrl)).toMatch(new RegExp(`^${mode.gatewayUrl}/`));
+      const attempts = await call("GET", `/api/v1/webhook-endpoints/${endpoint.body.data.webhookEndpointId}/deliveries?eventId=${event.id}`);
+      expect(attempts.body.data.deliveries).toEqual([expect.objectContaining({ eventId: event.id, attempt: 1, status: "succeeded", responseStatusCode: 200 })]);
+    } finally {
+      await receiver.close();
+    }
   }, 30_000);
 
   it("has no development token issuer unless DEV_TOKEN_ISSUER switches it on", async () => {

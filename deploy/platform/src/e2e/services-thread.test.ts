@@ -80,7 +80,7 @@ describe("the platform with its services on a worker thread (npm start's layout)
     const response = await fetch(`${platform.gatewayUrl}/readyz`);
     const body = (await response.json()) as { data: { checks: Record<string, string> } };
     expect(response.status).toBe(200);
-    expect(body.data.checks).toEqual({ store: "ok", payments: "ok", billing: "ok", links: "ok", records: "ok", otp: "ok" });
+    expect(body.data.checks).toEqual({ store: "ok", payments: "ok", billing: "ok", links: "ok", records: "ok", otp: "ok", webhooks: "ok" });
   });
 
   it("serves the services' metrics on the gateway's metrics listener beside the process's", async () => {

@@ -7,16 +7,18 @@ import { readBillingConfig, startBillingServer, type BillingConfig } from "@baya
 import { readLinksConfig, startLinksServer, type LinksConfig } from "@bayad/links-service";
 import { readRecordsConfig, startRecordsServer, type RecordsConfig } from "@bayad/records-service";
 import { readOtpConfig, startOtpServer, type OtpConfig } from "@bayad/otp-service";
+import { readWebhooksConfig, startWebhooksServer, type WebhooksConfig } from "@bayad/webhooks-service";
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
-import { BillingService, LinksService, OtpService, PaymentsService, RecordsService } from "@bayad/proto";
+import { BillingService, LinksService, OtpService, PaymentsService, RecordsService, WebhooksService } from "@bayad/proto";
 import type { RunningComponent } from "./process-lifecycle.js";
 import { busFromEnv, dataFromEnv, listenFromEnv, serveMetricsFromEnv } from "./infrastructure.js";
+import { componentSecrets, drawSecrets } from "../data-dir/generated-secrets.js";
 
 type Env = Record<string, string | undefined>;
 
 /** The services behind the gateway, in the order they start. */
-export const serviceNames = ["payments", "billing", "links", "records", "otp"] as const;
+export const serviceNames = ["payments", "billing", "links", "records", "otp", "webhooks"] as const;
 export type ServiceName = (typeof serviceNames)[number];
 
 /** The gRPC service each one serves. */
@@ -26,6 +28,7 @@ export const serviceDescriptors: Record<ServiceName, DescService> = {
   links: LinksService,
   records: RecordsService,
   otp: OtpService,
+  webhooks: WebhooksService,
 };
 
 export const componentNames = ["gateway", ...serviceNames] as const;
@@ -47,6 +50,7 @@ export interface ServiceConfigs {
   links: LinksConfig;
   records: RecordsConfig;
   otp: OtpConfig;
+  webhooks: WebhooksConfig;
 }
 
 /** What a service starts with; host and port default to the service's own (loopback, a free port). */
@@ -57,7 +61,7 @@ export interface ServiceDeps<N extends ServiceName = ServiceName> {
   bus?: EventBus;
   logger: Logger;
   metrics: Registry;
-  /** The gateway's URL once it listens, for the payments service when PUBLIC_URL is unset (the one-process platform). */
+  /** The gateway's URL once it listens, for payments and webhooks when PUBLIC_URL is unset (the one-process platform). */
   publicUrl?: () => string | undefined;
   /**
    * The payments service in this process (the one-process platform), for billing and links, which
@@ -89,11 +93,27 @@ const services: { [N in ServiceName]: ServiceEntry<N> } = {
     },
   },
   otp: { bus: false, readConfig: readOtpConfig, start: startOtpServer },
+  webhooks: {
+    bus: true,
+    readConfig: readWebhooksConfig,
+    start: ({ bus, ...deps }) => {
+      if (!bus) throw new Error("the webhooks service needs an event bus");
+      return startWebhooksServer({ ...deps, bus });
+    },
+  },
 };
 
 /** A service's configuration from the environment; a bad value throws a one-line ConfigError. */
 export function readServiceConfig<N extends ServiceName>(name: N, env: Env): ServiceConfigs[N] {
   return services[name].readConfig(env);
+}
+
+/**
+ * Checks a service's configuration before its secrets are known: those left unset stand in as
+ * drawn ones, since a launcher keeps or draws them later (DATA_DIR, or for this run alone).
+ */
+export function checkServiceConfig(name: ServiceName, env: Env): void {
+  readServiceConfig(name, { ...env, ...drawSecrets(componentSecrets[name], env) });
 }
 
 /** Every service's configuration, read before anything starts. */
@@ -104,7 +124,13 @@ export function readServiceConfigs(env: Env): ServiceConfigs {
     links: readServiceConfig("links", env),
     records: readServiceConfig("records", env),
     otp: readServiceConfig("otp", env),
+    webhooks: readServiceConfig("webhooks", env),
   };
+}
+
+/** Checks every service's configuration before their secrets are known (see checkServiceConfig). */
+export function checkServiceConfigs(env: Env): void {
+  for (const name of serviceNames) checkServiceConfig(name, env);
 }
 
 /** Starts one service's gRPC server with what it is given. */
@@ -146,7 +172,12 @@ export async function startComponent(name: ComponentName, env: Env, logger: Logg
     };
   }
 
-  readServiceConfig(name, env);
+  checkServiceConfig(name, env);
+  // Delivered events carry absolute hosted-page URLs: a process of its own cannot learn the
+  // gateway's URL, so it must be told (the one-process platform hands it over instead).
+  if (name === "webhooks" && envUrl(env, "PUBLIC_URL") === undefined) {
+    throw new ConfigError("PUBLIC_URL", "is required for the webhooks service (the gateway's public URL, e.g. https://pay.example.ph)");
+  }
   const listen = listenFromEnv(env, 50051);
   const data = await dataFromEnv(env, name, logger);
   const config = readServiceConfig(name, { ...env, ...data.secrets });

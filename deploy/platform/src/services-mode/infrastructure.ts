@@ -30,9 +30,10 @@ export async function dataFromEnv(env: Env, component: ComponentName, logger: Lo
   const names = componentSecrets[component];
   if (mongodbUri || dataDirSetting === undefined) {
     // What SECRETS_KEY seals stays in MongoDB for good: a key drawn for this run alone would
-    // leave every stored provider secret unreadable after a restart, or on another replica.
+    // leave every stored provider or webhook endpoint secret unreadable after a restart, or on
+    // another replica.
     if (mongodbUri && names.includes("SECRETS_KEY") && envOptional(env, "SECRETS_KEY") === undefined) {
-      throw new ConfigError("SECRETS_KEY", "is required with MONGODB_URI (at least 32 characters, the same for payments, billing and links)");
+      throw new ConfigError("SECRETS_KEY", "is required with MONGODB_URI (at least 32 characters, the same for payments, billing, links and webhooks)");
     }
     if (!mongodbUri) logger.warn("neither MONGODB_URI nor DATA_DIR is set: using a temporary embedded store (its data is deleted when the process stops)");
     const store = await openStore({ mongodbUri, database });

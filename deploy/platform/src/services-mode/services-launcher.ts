@@ -69,7 +69,7 @@ export interface LaunchOptions {
 /**
  * Services mode on one machine: every service and the gateway as separate processes, each
  * configured only by environment variables, talking gRPC to each other and events over NATS.
- * Secrets the processes must share (sandbox pages, cursors, OTP hashes, the gateway's) are drawn once here
+ * Secrets the processes must share (sandbox pages, cursors, OTP hashes, sealed secrets, the gateway's) are drawn once here
  * (and kept in DATA_DIR). The gateway listens on PORT (default 8080; 0 picks a free port), the services on free ports.
  */
 export async function launchServicesMode(options: LaunchOptions): Promise<ServicesMode> {
@@ -105,6 +105,8 @@ async function launch(options: LaunchOptions, data: DataDir | undefined, mongodb
   for (const name of componentNames) {
     const metricsPort = metricsPorts.get(name)!;
     const env: Env = { ...base, ...shared, PORT: String(ports.get(name)), METRICS_PORT: String(metricsPort), ...serviceUrls };
+    // The webhooks service needs the gateway's URL for the events it delivers: this one, unless PUBLIC_URL names another.
+    if (name === "webhooks" && envOptional(env, "PUBLIC_URL") === undefined) env.PUBLIC_URL = urlOf("gateway");
     // Each embedded store in a directory of its own, which its process holds; none without DATA_DIR (temporary stores).
     delete env.DATA_DIR;
     if (data && !mongodb) env.DATA_DIR = componentStorePath(data.path, name);

@@ -24,7 +24,7 @@ const serviceCommon = ["HOST", "PORT", "METRICS_PORT", "MONGODB_URI", "MONGODB_D
 export const requiredEnv: Record<Component, string[]> = {
   gateway: [
     "HOST", "PORT", "METRICS_PORT", "ADMIN_API_KEY", "GATEWAY_SECRET", "PUBLIC_URL",
-    "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL",
+    "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL", "WEBHOOKS_URL",
     "MONGODB_URI", "DEV_TOKEN_ISSUER", "LOG_LEVEL", "SHUTDOWN_GRACE_MS",
   ],
   payments: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY", "PUBLIC_URL"],
@@ -32,6 +32,7 @@ export const requiredEnv: Record<Component, string[]> = {
   links: [...serviceCommon, "NATS_URL", "SANDBOX_SECRET", "SECRETS_KEY", "PAYMENTS_URL"],
   records: [...serviceCommon, "NATS_URL", "RECORDS_CURSOR_SECRET"],
   otp: [...serviceCommon, "OTP_HASH_SECRET", "OTP_EMAIL_SENDER", "OTP_SMS_SENDER"],
+  webhooks: [...serviceCommon, "NATS_URL", "SECRETS_KEY", "PUBLIC_URL"],
 };
 
 /** Secrets: their compose defaults must say development-only, their examples CHANGE-ME. */
@@ -44,6 +45,7 @@ export const serviceUrlVariable: Record<ServiceName, string> = {
   links: "LINKS_URL",
   records: "RECORDS_URL",
   otp: "OTP_URL",
+  webhooks: "WEBHOOKS_URL",
 };
 
 // ---------------------------------------------------------------- workspaces
