@@ -14,9 +14,13 @@ export function rawRequest(
   body?: string | Buffer,
 ): Promise<ApiResponse & { text: string }> {
   const url = new URL(baseUrl);
+  // node:http frames a body of its own accord only for methods that usually carry one: a DELETE's
+  // body would go out unframed, as bytes after the request. Say its length unless the caller framed it.
+  const framed = Object.keys(headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name));
+  const length = body !== undefined && !framed ? { "Content-Length": String(Buffer.byteLength(body)) } : {};
   return new Promise((resolve, reject) => {
     const outgoing = request(
-      { host: url.hostname, port: url.port, method, path, headers: { ...headers, Connection: "close" } },
+      { host: url.hostname, port: url.port, method, path, headers: { ...headers, ...length, Connection: "close" } },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
