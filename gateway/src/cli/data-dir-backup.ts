@@ -61,9 +61,10 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
     await mkdir(dirname(target), { recursive: true });
     await mkdir(staging, { mode: 0o700 });
     // Started together, so the stores' snapshots are taken within moments of each other. The
-    // records feed, fed by the others' events, comes last: it then misses none of the events
-    // they had already handed on (as after a crash, one still on its way may be in neither).
-    const ordered = [...stores.filter((name) => name !== "records"), ...stores.filter((name) => name === "records")];
+    // records feed and the webhooks service, fed by the others' events, come last: they then miss
+    // none of the events already handed on (as after a crash, one still on its way may be in neither).
+    const consumers = new Set(["records", "webhooks"]);
+    const ordered = [...stores.filter((name) => !consumers.has(name)), ...stores.filter((name) => consumers.has(name))];
     await Promise.all(ordered.map((name) => backupEmbeddedStore(join(source, name), join(staging, name))));
     await copyFile(secrets, join(staging, secretsFileName));
     const manifest: Manifest = { format: archiveFormat, version: archiveVersion, createdAt: new Date().toISOString(), stores };
