@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebhookDeliveryStatus } from "@bayad/proto";
 import { createLogger } from "@bayad/kit";
 import { as, newProject, quickEnv, startHarness, type Harness } from "./test-support/harness.js";
-import { startReceiver } from "./test-support/receiver.js";
+import { startWebhookReceiver } from "./testing/webhook-receiver.js";
 import { eventually } from "./test-support/eventually.js";
 import { messageOf, paidCheckoutEvent } from "./test-support/events.js";
 
@@ -41,7 +41,7 @@ describe("attempts without a 2xx", () => {
   }
 
   it("does not follow a redirect: a 3xx is a failure", async () => {
-    const target = await startReceiver();
+    const target = await startWebhookReceiver();
     const redirecting: Server = createServer((_request, response) => response.writeHead(301, { location: target.url }).end());
     await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
     try {
@@ -69,14 +69,14 @@ describe("attempts without a 2xx", () => {
   });
 
   it("records a refused connection", async () => {
-    const closed = await startReceiver();
+    const closed = await startWebhookReceiver();
     await closed.close();
     const { attempt } = await attemptAt(closed.url);
     expect(attempt).toMatchObject({ status: WebhookDeliveryStatus.FAILED, error: "ECONNREFUSED" });
   });
 
   it("logs each attempt with its event, endpoint, attempt and answer, never the secret or the body", async () => {
-    const receiver = await startReceiver();
+    const receiver = await startWebhookReceiver();
     try {
       const { secret, event, endpointId } = await attemptAt(receiver.url);
       const line = await eventually(() => logLines.find((logged) => logged.includes(event.eventId) && logged.includes("webhook delivered")));

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebhookDeliveryStatus, WebhookEndpointStatus } from "@bayad/proto";
 import { fromConnectError } from "@bayad/kit";
 import { as, newProject, PUBLIC_URL, quickEnv, startHarness, verified, type Harness } from "./test-support/harness.js";
-import { startReceiver, type Receiver } from "./test-support/receiver.js";
+import { startWebhookReceiver, type WebhookReceiver } from "./testing/webhook-receiver.js";
 import { eventually } from "./test-support/eventually.js";
 import { messageOf, paidCheckoutEvent } from "./test-support/events.js";
 
@@ -18,7 +18,7 @@ const attemptsOf = async (harness: Harness, projectId: string, endpointId: strin
  */
 describe("webhook deliveries", () => {
   let harness: Harness;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     harness = await startHarness();
@@ -32,7 +32,7 @@ describe("webhook deliveries", () => {
   };
 
   it("delivers a paid checkout signed with the endpoint's secret, the event the API lists", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const project = newProject();
     const { endpoint, secret } = await newEndpoint(project, receiver.url);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
@@ -83,10 +83,10 @@ describe("webhook deliveries", () => {
   });
 
   it("tells an endpoint only of the types it subscribes to, and of every type with *", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const project = newProject();
     await newEndpoint(project, receiver.url, ["refund.succeeded"]);
-    const everything = await startReceiver();
+    const everything = await startWebhookReceiver();
     try {
       await newEndpoint(project, everything.url, ["*"]);
       const event = paidCheckoutEvent(project);
@@ -99,7 +99,7 @@ describe("webhook deliveries", () => {
   });
 
   it("retries a receiver that answers 500 twice, lists all three attempts, and redelivers with the same webhook-id", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     receiver.answers.push(500, 500);
     const project = newProject();
     const { endpoint, secret } = await newEndpoint(project, receiver.url);
@@ -132,7 +132,7 @@ describe("webhook deliveries", () => {
   });
 
   it("answers a redelivery retried with its Idempotency-Key with the attempt it scheduled", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const project = newProject();
     const { endpoint } = await newEndpoint(project, receiver.url);
     const event = paidCheckoutEvent(project);
@@ -148,7 +148,7 @@ describe("webhook deliveries", () => {
   });
 
   it("signs with the new and the previous secret for a day after a rotation", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const project = newProject();
     const { endpoint, secret: first } = await newEndpoint(project, receiver.url);
     const rotated = await harness.client.rotateWebhookEndpointSecret({ webhookEndpointId: endpoint.webhookEndpointId }, as(project));
@@ -179,7 +179,7 @@ describe("webhook deliveries", () => {
   });
 
   it("sends a test event to the endpoint alone, whatever it subscribes to", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const project = newProject();
     const { endpoint, secret } = await newEndpoint(project, receiver.url, ["refund.failed"]);
     const sent = await harness.client.sendTestWebhookEvent({ webhookEndpointId: endpoint.webhookEndpointId }, as(project));
@@ -191,7 +191,7 @@ describe("webhook deliveries", () => {
   });
 
   it("disables an endpoint that answers 410 Gone, and sends a disabled endpoint nothing", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     receiver.answers.push(410);
     const project = newProject();
     const { endpoint } = await newEndpoint(project, receiver.url);
@@ -250,7 +250,7 @@ describe("webhook deliveries", () => {
 
 describe("a due attempt of an endpoint disabled meanwhile", () => {
   let harness: Harness;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     harness = await startHarness({ ...quickEnv, WEBHOOK_RETRY_SCHEDULE: "0s,3s" });
@@ -261,7 +261,7 @@ describe("a due attempt of an endpoint disabled meanwhile", () => {
   });
 
   it("is recorded failed without being sent", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     receiver.answers.push(503);
     const project = newProject();
     const created = await harness.client.createWebhookEndpoint({ url: receiver.url, enabledEvents: ["*"] }, as(project));

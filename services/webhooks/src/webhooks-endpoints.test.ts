@@ -4,7 +4,7 @@ import { WebhookDeliveryStatus, WebhookEndpointStatus } from "@bayad/proto";
 import { fromConnectError } from "@bayad/kit";
 import { webhookEventTypes } from "@bayad/public-resources";
 import { as, newProject, startHarness, type Harness } from "./test-support/harness.js";
-import { startReceiver } from "./test-support/receiver.js";
+import { startWebhookReceiver } from "./testing/webhook-receiver.js";
 import { eventually } from "./test-support/eventually.js";
 import { messageOf, paidCheckoutEvent } from "./test-support/events.js";
 
@@ -130,7 +130,7 @@ describe("webhook endpoints", () => {
   });
 
   it("keeps each project's and environment's endpoints, events and deliveries to itself", async () => {
-    const receiver = await startReceiver();
+    const receiver = await startWebhookReceiver();
     try {
       const theirs = newProject();
       const ours = newProject();

@@ -2,20 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebhookDeliveryStatus, WebhookEndpointStatus } from "@bayad/proto";
 import { createMetricsRegistry, type Registry } from "@bayad/kit";
 import { as, newProject, quickEnv, startHarness, type Harness } from "./test-support/harness.js";
-import { startReceiver, type Receiver } from "./test-support/receiver.js";
+import { startWebhookReceiver, type WebhookReceiver } from "./testing/webhook-receiver.js";
 import { eventually } from "./test-support/eventually.js";
 import { messageOf, paidCheckoutEvent } from "./test-support/events.js";
 
 /** An endpoint whose every attempt fails for WEBHOOK_DISABLE_AFTER is disabled; operators see outcomes in the metrics. */
 describe("a failing endpoint", () => {
   let harness: Harness;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   let metrics: Registry;
 
   beforeAll(async () => {
     metrics = createMetricsRegistry();
     harness = await startHarness({ ...quickEnv, WEBHOOK_RETRY_SCHEDULE: "0s,1s,1s,1s,1s", WEBHOOK_DISABLE_AFTER: "1s" }, { metrics });
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
     await receiver.close();

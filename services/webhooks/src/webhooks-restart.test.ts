@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebhookDeliveryStatus } from "@bayad/proto";
 import { as, newProject, quickEnv, startHarness, verified, type Harness } from "./test-support/harness.js";
-import { startReceiver, type Receiver } from "./test-support/receiver.js";
+import { startWebhookReceiver, type WebhookReceiver } from "./testing/webhook-receiver.js";
 import { eventually } from "./test-support/eventually.js";
 import { messageOf, paidCheckoutEvent } from "./test-support/events.js";
 
@@ -9,11 +9,11 @@ import { messageOf, paidCheckoutEvent } from "./test-support/events.js";
 describe("webhooks across a restart", () => {
   const env = { ...quickEnv, WEBHOOK_RETRY_SCHEDULE: "0s,3s" };
   let harness: Harness;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     harness = await startHarness(env);
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
     await receiver.close();

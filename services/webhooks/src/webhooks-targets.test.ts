@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebhookDeliveryStatus } from "@bayad/proto";
 import { fromConnectError, type Environment } from "@bayad/kit";
 import { as, newProject, quickEnv, startHarness, type Harness } from "./test-support/harness.js";
-import { startReceiver, type Receiver } from "./test-support/receiver.js";
+import { startWebhookReceiver, type WebhookReceiver } from "./testing/webhook-receiver.js";
 import { eventually } from "./test-support/eventually.js";
 import { messageOf, paidCheckoutEvent } from "./test-support/events.js";
 import type { Resolver } from "./dispatch/target-policy.js";
@@ -16,7 +16,7 @@ const strictEnv = { ...quickEnv, WEBHOOKS_ALLOW_PRIVATE_TARGETS: "false" };
  */
 describe("webhook targets", () => {
   let harness: Harness | undefined;
-  let receiver: Receiver | undefined;
+  let receiver: WebhookReceiver | undefined;
 
   afterEach(async () => {
     await receiver?.close();
@@ -82,7 +82,7 @@ describe("webhook targets", () => {
   });
 
   it("refuses at delivery an address registered while it was allowed: the attempt fails and nothing is sent", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     harness = await startHarness(quickEnv);
     const project = newProject();
     const endpoint = await harness.client.createWebhookEndpoint({ url: receiver.url, enabledEvents: ["*"] }, as(project));
@@ -105,7 +105,7 @@ describe("webhook targets", () => {
   });
 
   it("checks every address a host name resolves to when the delivery connects", async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const port = new URL(receiver.url).port;
     // A host name that resolves to loopback: DNS can say anything, whatever the name looks like.
     const resolveHost: Resolver = async (hostname) => {

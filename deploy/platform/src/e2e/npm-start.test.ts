@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startWebhookReceiver } from "@bayad/webhooks-service/testing";
 import { oneProcessNodeFlags } from "../node-flags.js";
 import { launchPlatform as launchWith, waitFor } from "../test-support/platform-process.js";
-import { startWebhookReceiver } from "../test-support/webhook-receiver.js";
 import { newIdempotencyKey } from "../test-support/harness.js";
 
 function startScript(packageJson: string): string {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { deleteJetStreamNamespace } from "@bayad/events/testing";
+import { startWebhookReceiver } from "@bayad/webhooks-service/testing";
 import { launchServicesMode, type ServicesMode } from "../services-mode/services-launcher.js";
 import { eventually, newIdempotencyKey, prerequisiteMet, unique } from "../test-support/harness.js";
-import { startWebhookReceiver } from "../test-support/webhook-receiver.js";
 
 /**
  * Services mode: every service and the gateway as separate processes, configured only by

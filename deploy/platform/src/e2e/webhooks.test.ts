@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
+import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from "@bayad/webhooks-service/testing";
 import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
-import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from "../test-support/webhook-receiver.js";
 
 /**
  * Consumers are told that money moved: endpoints registered through the API receive signed

@@ -7,7 +7,7 @@ import { createEmbeddedStore, type Store } from "@bayad/store";
 import { createInProcessBus, type EventBus } from "@bayad/events";
 import { readWebhooksConfig } from "../config.js";
 import { startWebhooksServer, type WebhooksServerOptions } from "../server.js";
-import type { Received } from "./receiver.js";
+import type { ReceivedDelivery } from "../testing/webhook-receiver.js";
 
 export const SECRETS_KEY = "test-secrets-key-0123456789-abcdefghijklmnop";
 export const PUBLIC_URL = "https://pay.example.ph";
@@ -73,7 +73,7 @@ export interface DeliveredEvent {
 }
 
 /** Verifies a delivery with `secret` as a consumer would, with the standardwebhooks package; throws when it does not verify. */
-export function verified(delivery: Received, secret: string): DeliveredEvent {
+export function verified(delivery: ReceivedDelivery, secret: string): DeliveredEvent {
   return new Webhook(secret).verify(delivery.body, {
     "webhook-id": String(delivery.headers["webhook-id"]),
     "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
