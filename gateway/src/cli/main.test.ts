@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Webhook } from "standardwebhooks";
 import { runCli, type CliIo } from "./main.js";
 
 interface Recorded {
@@ -11,6 +13,7 @@ interface Recorded {
   url: string | undefined;
   authorization: string | undefined;
   contentType: string | undefined;
+  idempotencyKey?: string | undefined;
   body: unknown;
 }
 
@@ -32,6 +35,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     url: request.url,
     authorization: request.headers.authorization,
     contentType: request.headers["content-type"],
+    idempotencyKey: request.headers["idempotency-key"] as string | undefined,
     body: text ? JSON.parse(text) : undefined,
   };
   recorded.push(entry);
@@ -362,6 +366,270 @@ describe("runCli", () => {
     });
   });
 
+  it.each([
+    ["projects create", ["projects", "create", "--name", "Acme"]],
+    ["api-keys create", ["api-keys", "create", "--project", "prj_abc", "--environment", "test"]],
+    ["api-keys list", ["api-keys", "list", "--project", "prj_abc"]],
+    ["api-keys revoke", ["api-keys", "revoke", "key_1", "--project", "prj_abc"]],
+    ["signing-keys rotate", ["signing-keys", "rotate"]],
+    ["service-tokens create", ["service-tokens", "create", "--project", "p", "--environment", "test", "--subject", "s", "--scopes", "otp:read", "--ttl", "60"]],
+  ])("takes --json on %s and prints the answer's data as JSON", async (_label, argv) => {
+    const data = { answered: "yes" };
+    reply = envelope(200, { success: true, data });
+    const io = capture();
+
+    expect(await runCli([...argv, "--json"], env(), fetch, io)).toBe(0);
+
+    expect(recorded).toHaveLength(1);
+    expect(JSON.parse(io.stdout.join("\n"))).toEqual(data);
+  });
+
+  it("takes --json on backup and restore, printing their outcome as JSON", async () => {
+    // A DATA_DIR whose stores are elsewhere (MongoDB): secrets.json alone.
+    const dir = mkdtempSync(join(tmpdir(), "bayad-cli-"));
+    writeFileSync(join(dir, "secrets.json"), "{}", { mode: 0o600 });
+    const file = join(dir, "backup.tgz");
+
+    const backup = capture();
+    expect(await runCli(["backup", "--to", file, "--data-dir", dir, "--json"], {}, fetch, backup)).toBe(0);
+    expect(JSON.parse(backup.stdout.join("\n"))).toEqual({ file, stores: [], bytes: expect.any(Number) });
+
+    const restore = capture();
+    expect(await runCli(["restore", "--from", file, "--to", join(dir, "restored"), "--json"], {}, fetch, restore)).toBe(0);
+    expect(JSON.parse(restore.stdout.join("\n"))).toEqual({ dir: join(dir, "restored"), stores: [] });
+  });
+
+  describe("events list", () => {
+    const event = (n: number) => ({
+      id: `evt_${n}`,
+      type: "checkout.paid",
+      createdAt: new Date(Date.UTC(2030, 0, 1) - n * 1000).toISOString(),
+      environment: "test",
+      data: { checkoutId: `chk_${n}` },
+    });
+    /** A stand-in for GET /api/v1/events: `limit` events from the cursor (a number) on, `total` in all. */
+    const pagesOf = (total: number) => (request: Recorded) => {
+      const query = new URL(request.url!, baseUrl).searchParams;
+      const from = Number(query.get("cursor") ?? "0");
+      const to = Math.min(total, from + Number(query.get("limit")));
+      const events = Array.from({ length: to - from }, (_, i) => event(from + i));
+      return envelope(200, { success: true, data: { events, ...(to < total ? { nextCursor: String(to) } : {}) } })();
+    };
+
+    it("follows nextCursor until --limit events are in hand, with the project API key and --type", async () => {
+      reply = pagesOf(1000);
+      const io = capture();
+
+      const argv = ["events", "list", "--type", "checkout.paid", "--limit", "150", "--api-key", "sk_test_abc"];
+      expect(await runCli(argv, { BAYAD_URL: baseUrl }, fetch, io)).toBe(0);
+
+      expect(recorded.map(({ method, url, authorization, idempotencyKey }) => ({ method, url, authorization, idempotencyKey }))).toEqual([
+        { method: "GET", url: "/api/v1/events?limit=100&type=checkout.paid", authorization: "Bearer sk_test_abc", idempotencyKey: undefined },
+        { method: "GET", url: "/api/v1/events?limit=50&type=checkout.paid&cursor=100", authorization: "Bearer sk_test_abc", idempotencyKey: undefined },
+      ]);
+      expect(io.stdout).toHaveLength(150);
+      expect(io.stdout[0]).toBe(`${event(0).createdAt}  checkout.paid             evt_0`);
+      expect(io.stdout[149]).toContain("evt_149");
+    });
+
+    it("stops at the last page, takes the key from BAYAD_API_KEY and prints the events as JSON with --json", async () => {
+      reply = pagesOf(3);
+      const io = capture();
+
+      expect(await runCli(["events", "list", "--json"], { BAYAD_URL: baseUrl, BAYAD_API_KEY: "sk_test_env" }, fetch, io)).toBe(0);
+
+      expect(recorded).toMatchObject([{ url: "/api/v1/events?limit=20", authorization: "Bearer sk_test_env" }]);
+      expect(JSON.parse(io.stdout.join("\n"))).toEqual([event(0), event(1), event(2)]);
+    });
+
+    it("prints the gateway's error and exits 1", async () => {
+      reply = envelope(400, { success: false, error: { code: "VALIDATION_FAILED", message: "The request is invalid.", details: ["type is not an event type"] } });
+      const io = capture();
+
+      expect(await runCli(["events", "list", "--type", "nope", "--api-key", "sk_test_abc"], { BAYAD_URL: baseUrl }, fetch, io)).toBe(1);
+
+      expect(io.stderr.join("\n")).toBe("VALIDATION_FAILED: The request is invalid.\n  - type is not an event type");
+    });
+
+    it.each([
+      ["a missing API key", ["events", "list"]],
+      ["a --limit that is not a number", ["events", "list", "--limit", "ten", "--api-key", "sk_test_abc"]],
+      ["a --limit of 0", ["events", "list", "--limit", "0", "--api-key", "sk_test_abc"]],
+      ["an unknown option", ["events", "list", "--api-key", "sk_test_abc", "--colour", "red"]],
+    ])("refuses %s with exit status 2 and sends nothing", async (_label, argv) => {
+      const io = capture();
+      expect(await runCli(argv, { BAYAD_URL: baseUrl }, fetch, io)).toBe(2);
+      expect(io.stderr.join("\n")).toMatch(/^error: /);
+      expect(recorded).toEqual([]);
+    });
+  });
+
+  describe("listen", () => {
+    /** Polls until `probe` answers something, for at most five seconds. */
+    async function until<T>(probe: () => T | undefined): Promise<T> {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const value = probe();
+        if (value !== undefined) return value;
+        if (Date.now() > deadline) throw new Error("condition not met before the deadline");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+
+    /** The developer's app: records what it is sent and answers 202. */
+    async function startApp() {
+      const received: Array<{ headers: IncomingMessage["headers"]; body: string }> = [];
+      const app = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on("data", (chunk: Buffer) => chunks.push(chunk));
+        request.on("end", () => {
+          received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+          response.writeHead(202).end();
+        });
+      });
+      await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhooks`;
+      return { url, received, close: () => new Promise<void>((resolve) => app.close(() => resolve())) };
+    }
+
+    const secret = `whsec_${randomBytes(24).toString("base64")}`;
+    /** The stand-in gateway: creates endpoint we_1 with `secret`, and deletes it. */
+    const gatewayAnswers = (deleteStatus = 200) => (request: Recorded) =>
+      request.method === "POST"
+        ? envelope(201, { success: true, data: { webhookEndpointId: "we_1", secret, enabledEvents: (request.body as { enabledEvents: string[] }).enabledEvents } })()
+        : deleteStatus === 200
+          ? envelope(200, { success: true, data: { webhookEndpointId: "we_1", deleted: true } })()
+          : envelope(deleteStatus, { success: false, error: { code: "INTERNAL", message: "Something failed." } })();
+
+    function signed(eventId: string, payload: string, key = secret) {
+      const timestamp = new Date();
+      return {
+        "content-type": "application/json",
+        "webhook-id": eventId,
+        "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+        "webhook-signature": new Webhook(key).sign(eventId, timestamp, payload),
+      };
+    }
+
+    it("registers a temporary endpoint, forwards only deliveries signed with its secret, answers with the app's status, and deletes the endpoint when stopped", async () => {
+      reply = gatewayAnswers();
+      const app = await startApp();
+      const io = capture();
+      const stop = new AbortController();
+
+      const argv = ["listen", "--forward-to", app.url, "--events", "checkout.paid, refund.succeeded", "--api-key", "sk_test_abc", "--json"];
+      const running = runCli(argv, { BAYAD_URL: baseUrl }, fetch, io, stop.signal);
+      const ready = JSON.parse(await until(() => io.stdout[0]));
+
+      expect(ready).toEqual({
+        kind: "ready",
+        secret,
+        webhookEndpointId: "we_1",
+        enabledEvents: ["checkout.paid", "refund.succeeded"],
+        forwardTo: app.url,
+        listeningOn: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+      });
+      expect(recorded).toEqual([
+        {
+          method: "POST",
+          url: "/api/v1/webhook-endpoints",
+          authorization: "Bearer sk_test_abc",
+          contentType: "application/json",
+          idempotencyKey: expect.any(String),
+          body: { url: ready.listeningOn, enabledEvents: ["checkout.paid", "refund.succeeded"], description: "bayad listen (temporary)" },
+        },
+      ]);
+
+      // A delivery signed with the endpoint's secret reaches the app byte for byte, headers and all.
+      const payload = JSON.stringify({ id: "evt_1", type: "checkout.paid", createdAt: "2030-01-01T00:00:00.000Z", environment: "test", data: {} });
+      const headers = signed("evt_1", payload);
+      const answer = await fetch(ready.listeningOn, { method: "POST", headers, body: payload });
+      expect(answer.status).toBe(202);
+      expect(app.received).toHaveLength(1);
+      expect(app.received[0]!.body).toBe(payload);
+      expect(app.received[0]!.headers).toMatchObject(headers);
+      expect(JSON.parse(io.stdout[1]!)).toEqual({ kind: "delivery", at: expect.any(String), eventType: "checkout.paid", eventId: "evt_1", status: 202 });
+
+      // Signed with another secret: refused, never forwarded.
+      const forged = await fetch(ready.listeningOn, { method: "POST", headers: signed("evt_2", payload, `whsec_${randomBytes(24).toString("base64")}`), body: payload });
+      expect(forged.status).toBe(400);
+      expect(app.received).toHaveLength(1);
+      expect(JSON.parse(io.stdout[2]!)).toMatchObject({ kind: "delivery", eventId: "evt_2", status: null, error: expect.stringContaining("did not verify") });
+
+      // The app is down: the platform is answered 502 (and retries); the line names the error.
+      await app.close();
+      const down = await fetch(ready.listeningOn, { method: "POST", headers: signed("evt_1", payload), body: payload });
+      expect(down.status).toBe(502);
+      expect(JSON.parse(io.stdout[3]!)).toMatchObject({ eventType: "checkout.paid", eventId: "evt_1", status: null, error: expect.stringContaining("ECONNREFUSED") });
+
+      stop.abort();
+      expect(await running).toBe(0);
+      expect(recorded.at(-1)).toMatchObject({ method: "DELETE", url: "/api/v1/webhook-endpoints/we_1", idempotencyKey: expect.any(String) });
+      expect(JSON.parse(io.stdout.at(-1)!)).toEqual({ kind: "stopped", webhookEndpointId: "we_1", deleted: true });
+      await expect(fetch(ready.listeningOn, { method: "POST", body: payload })).rejects.toThrow();
+    });
+
+    it("prints one line per delivery without --json, and every event type when --events is absent", async () => {
+      reply = gatewayAnswers();
+      const app = await startApp();
+      const io = capture();
+      const stop = new AbortController();
+
+      const running = runCli(["listen", "--forward-to", app.url], { BAYAD_URL: baseUrl, BAYAD_API_KEY: "sk_test_env" }, fetch, io, stop.signal);
+      const ready = await until(() => io.stdout[0]);
+      expect(ready).toMatch(new RegExp(`^Ready\\. Your webhook signing secret is ${secret.replace(/[+/]/g, "\\$&")} `));
+      expect(recorded[0]).toMatchObject({ authorization: "Bearer sk_test_env", body: { enabledEvents: ["*"] } });
+
+      const listeningOn = (recorded[0]!.body as { url: string }).url;
+      const payload = JSON.stringify({ id: "evt_9", type: "refund.succeeded", createdAt: "2030-01-01T00:00:00.000Z", environment: "test", data: {} });
+      expect((await fetch(listeningOn, { method: "POST", headers: signed("evt_9", payload), body: payload })).status).toBe(202);
+      expect(io.stdout[1]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}refund\.succeeded {2}evt_9 {2}→ 202$/);
+
+      stop.abort();
+      expect(await running).toBe(0);
+      expect(io.stdout.at(-1)).toBe("Stopped. Endpoint we_1 removed.");
+      await app.close();
+    });
+
+    it("exits 1 naming the endpoint when it cannot remove it", async () => {
+      reply = gatewayAnswers(500);
+      const io = capture();
+      const stop = new AbortController();
+
+      const running = runCli(["listen", "--forward-to", "http://127.0.0.1:9/webhooks", "--api-key", "sk_test_abc"], { BAYAD_URL: baseUrl }, fetch, io, stop.signal);
+      await until(() => io.stdout[0]);
+      stop.abort();
+
+      expect(await running).toBe(1);
+      expect(io.stderr).toEqual([expect.stringMatching(/^error: could not remove endpoint we_1 .*INTERNAL/)]);
+    });
+
+    it("refuses a live key in one line without calling the gateway", async () => {
+      const io = capture();
+
+      const status = await runCli(["listen", "--forward-to", "http://localhost:3000/webhooks", "--api-key", "sk_live_abc"], { BAYAD_URL: baseUrl }, fetch, io);
+
+      expect(status).toBe(2);
+      expect(io.stderr).toHaveLength(1);
+      expect(io.stderr[0]).not.toContain("\n");
+      expect(io.stderr[0]).toMatch(/test-mode/);
+      expect(recorded).toEqual([]);
+    });
+
+    it.each([
+      ["a missing --forward-to", ["listen", "--api-key", "sk_test_abc"]],
+      ["a --forward-to that is not an http URL", ["listen", "--forward-to", "localhost:3000", "--api-key", "sk_test_abc"]],
+      ["an --events naming no type", ["listen", "--forward-to", "http://localhost:3000/", "--events", " , ", "--api-key", "sk_test_abc"]],
+      ["a missing API key", ["listen", "--forward-to", "http://localhost:3000/"]],
+      ["a positional argument", ["listen", "http://localhost:3000/", "--api-key", "sk_test_abc"]],
+    ])("refuses %s with exit status 2 and registers nothing", async (_label, argv) => {
+      const io = capture();
+      expect(await runCli(argv, { BAYAD_URL: baseUrl }, fetch, io)).toBe(2);
+      expect(io.stderr.join("\n")).toMatch(/^error: /);
+      expect(recorded).toEqual([]);
+    });
+  });
+
   it("prints usage for help without needing the admin key", async () => {
     const io = capture();
 
@@ -369,6 +637,8 @@ describe("runCli", () => {
 
     expect(status).toBe(0);
     expect(io.stdout.join("\n")).toContain("service-tokens create");
+    expect(io.stdout.join("\n")).toContain("listen --forward-to");
+    expect(io.stdout.join("\n")).toContain("events list");
     expect(recorded).toEqual([]);
   });
 });

@@ -3,21 +3,20 @@ import { readFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError, defaultUrl, describe, reportFailure, required, type CliIo, type Values } from "./cli-support.js";
 import { BackupError, backupDataDir, restoreDataDir } from "./data-dir-backup.js";
+import { runEventsList } from "./events-list.js";
+import { runListen } from "./listen.js";
 
 /**
  * `bayad` — the operator CLI. It talks to the gateway's admin HTTP API rather than to the store,
  * so it works against any deployment (one process, services mode, Kubernetes) and goes through
  * the same admin-key check and validation as any other admin client. `backup` and `restore` are
- * the exception: they work on the files of an embedded-store DATA_DIR, on the same machine.
+ * the exception: they work on the files of an embedded-store DATA_DIR, on the same machine; and
+ * `listen` and `events list` are a developer's, made with a project API key on the public API.
  */
 
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  /** All of standard input (a secret piped in rather than named on the command line). */
-  readStdin?(): Promise<string>;
-}
+export type { CliIo } from "./cli-support.js";
 
 const processIo: CliIo = {
   out: (text) => void process.stdout.write(`${text}\n`),
@@ -30,14 +29,15 @@ const processIo: CliIo = {
   },
 };
 
-const defaultUrl = "http://127.0.0.1:8080";
 /** DATA_DIR's default, as `npm start` resolves it (deploy/platform/src/data-dir). */
 const defaultDataDir = ".bayad";
 const requestTimeoutMs = 30_000;
 
-const usage = `Usage: bayad <command> [options]
+const usage = `Usage: bayad <command> [options] [--json]
 
-Commands:
+Every command takes --json: its outcome is printed as JSON (one object per line for listen).
+
+Operator commands (ADMIN_API_KEY):
   projects create --name <name>
       Create a project; prints its projectId.
   api-keys create --project <prj_…> --environment test|live
@@ -51,14 +51,14 @@ Commands:
                         --scopes <scope,scope> --ttl <seconds>
       Mint a service access token (needed for the OTP API).
   provider-accounts put <prj_…> test|live --payment-method-types <type,type>
-                        [--secret-key-file <file>] [--json]
+                        [--secret-key-file <file>]
       Give the project its own PayMongo account in that mode: the secret key (sk_test_… for
       test, sk_live_… for live) is read from <file>, or from standard input when the option is
       absent or "-", never from the command line (it would show in the process list). Bayad
       checks the key with PayMongo and registers its webhook; putting again replaces the key.
-  provider-accounts get <prj_…> test|live [--json]
+  provider-accounts get <prj_…> test|live
       Show the project's provider account in that mode (never its secrets).
-  provider-accounts delete <prj_…> test|live [--json]
+  provider-accounts delete <prj_…> test|live
       Remove it: test mode goes back to the sandbox, live mode to not configured.
   signing-keys rotate
       Replace the development token issuer's signing key now; tokens it signed keep working
@@ -70,18 +70,28 @@ Commands:
   restore --from <file> --to <dir>
       Unpack a backup into <dir>, which must not exist or be empty; then start with
       DATA_DIR=<dir>.
+
+Developer commands (a project API key: --api-key or BAYAD_API_KEY; --gateway or BAYAD_URL):
+  listen --forward-to <url> [--events <type,type>]
+      Forward the project's test events to a local app: registers a temporary test-mode
+      webhook endpoint (test keys only), prints its signing secret, passes each delivery on
+      to <url> with the same body and webhook-* headers, prints one line per delivery (time,
+      type, event id, the app's status) and answers the platform with the app's status, so
+      failures are retried. Ctrl-C removes the endpoint. --events defaults to every type.
+  events list [--type <type>] [--limit <n>]
+      The project's events, newest first (20 unless --limit says otherwise).
+
   help
       Show this text.
 
 Environment:
   BAYAD_URL        the gateway's base URL (default ${defaultUrl})
-  ADMIN_API_KEY    the gateway's admin key (required, except for backup and restore)
+  ADMIN_API_KEY    the gateway's admin key (required by the operator commands, except backup
+                   and restore)
+  BAYAD_API_KEY    a project API key, for listen and events list (--api-key overrides it)
   DATA_DIR         backup's default --data-dir (default ./.bayad)
 
 Exit status: 0 on success, 1 when the request fails, 2 on a usage error.`;
-
-/** A mistake in the command line: reported with a pointer to `bayad help`, exit status 2. */
-class UsageError extends Error {}
 
 interface AdminRequest {
   method: "GET" | "POST" | "PUT" | "DELETE";
@@ -90,8 +100,6 @@ interface AdminRequest {
   /** Absent for operations that take no body. */
   body?: Record<string, unknown>;
 }
-
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 interface Command {
   options: NonNullable<ParseArgsConfig["options"]>;
@@ -130,7 +138,7 @@ const commands: Record<string, Command> = {
     }),
   },
   "provider-accounts put": {
-    options: { "secret-key-file": { type: "string" }, "payment-method-types": { type: "string" }, json: { type: "boolean" } },
+    options: { "secret-key-file": { type: "string" }, "payment-method-types": { type: "string" } },
     positionals: ["project id", "environment"],
     toRequest: async (values, [projectId, environment], io) => {
       const paymentMethodTypes = required(values, "payment-method-types")
@@ -143,13 +151,13 @@ const commands: Record<string, Command> = {
     summarize: summarizeProviderAccount,
   },
   "provider-accounts get": {
-    options: { json: { type: "boolean" } },
+    options: {},
     positionals: ["project id", "environment"],
     toRequest: (_values, [projectId, environment]) => ({ method: "GET", path: providerAccountPath(projectId!, environment!) }),
     summarize: summarizeProviderAccount,
   },
   "provider-accounts delete": {
-    options: { json: { type: "boolean" } },
+    options: {},
     positionals: ["project id", "environment"],
     toRequest: (_values, [projectId, environment]) => ({ method: "DELETE", path: providerAccountPath(projectId!, environment!) }),
     summarize: (data) => `Removed ${summarizeProviderAccount(data)}`,
@@ -182,12 +190,6 @@ const commands: Record<string, Command> = {
     }),
   },
 };
-
-function required(values: Values, name: string): string {
-  const value = values[name];
-  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
-  return value.trim();
-}
 
 function projectPath(values: Values): string {
   return `admin/v1/projects/${encodeURIComponent(required(values, "project"))}`;
@@ -253,13 +255,15 @@ function ttlOf(values: Values): number {
 
 /**
  * Parses `argv` (without node and the script), sends the admin request and prints the outcome.
- * Returns the exit status instead of exiting, so tests can run it in process.
+ * Returns the exit status instead of exiting, so tests can run it in process. `stop` ends
+ * `listen` (by default SIGINT or SIGTERM does).
  */
 export async function runCli(
   argv: readonly string[],
   env: Record<string, string | undefined>,
   fetchImpl: typeof fetch = fetch,
   io: CliIo = processIo,
+  stop?: AbortSignal,
 ): Promise<number> {
   const [group, action, ...rest] = argv;
   const wantsHelp = (word: string | undefined) => word === "help" || word === "--help" || word === "-h";
@@ -269,6 +273,8 @@ export async function runCli(
   }
 
   if (group === "backup" || group === "restore") return runDataDirCommand(group, argv.slice(1), env, io);
+  if (group === "listen") return runListen(argv.slice(1), env, fetchImpl, io, stop);
+  if (group === "events" && action === "list") return runEventsList(rest, env, fetchImpl, io);
 
   let request: AdminRequest;
   let summarize: ((data: unknown) => string) | undefined;
@@ -278,7 +284,8 @@ export async function runCli(
     const expected = command.positionals ?? [];
     const { values, positionals } = parseArgs({
       args: [...rest],
-      options: command.options,
+      // Every command takes --json; those without a summary print JSON either way.
+      options: { ...command.options, json: { type: "boolean" } },
       strict: true,
       allowPositionals: expected.length > 0,
     });
@@ -287,13 +294,7 @@ export async function runCli(
     request = await command.toRequest(values, positionals, io);
     summarize = values.json === true ? undefined : command.summarize;
   } catch (error) {
-    // parseArgs reports unknown options and missing values with a TypeError whose message is
-    // already one readable line.
-    if (error instanceof UsageError || error instanceof TypeError) {
-      io.err(`error: ${error.message}\nRun "bayad help" for usage.`);
-      return 2;
-    }
-    throw error;
+    return reportFailure(error, io);
   }
 
   const adminKey = env.ADMIN_API_KEY?.trim();
@@ -340,27 +341,31 @@ async function runDataDirCommand(
   let values: Values;
   try {
     const options: NonNullable<ParseArgsConfig["options"]> =
-      name === "backup" ? { to: { type: "string" }, "data-dir": { type: "string" } } : { from: { type: "string" }, to: { type: "string" } };
+      name === "backup"
+        ? { to: { type: "string" }, "data-dir": { type: "string" }, json: { type: "boolean" } }
+        : { from: { type: "string" }, to: { type: "string" }, json: { type: "boolean" } };
     values = parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
     required(values, name === "backup" ? "to" : "from");
     required(values, "to");
   } catch (error) {
-    if (error instanceof UsageError || error instanceof TypeError) {
-      io.err(`error: ${error.message}\nRun "bayad help" for usage.`);
-      return 2;
-    }
-    throw error;
+    return reportFailure(error, io);
   }
+  const json = values.json === true;
   try {
     if (name === "backup") {
       const dataDir = typeof values["data-dir"] === "string" && values["data-dir"].trim() !== "" ? values["data-dir"].trim() : env.DATA_DIR?.trim() || defaultDataDir;
       const outcome = await backupDataDir(dataDir, required(values, "to"));
-      io.out(`Backed up ${storesText(outcome.stores)} and secrets.json to ${outcome.file} (${outcome.bytes} bytes).`);
-      io.out("The file holds the platform's secrets and admin key: keep it private.");
+      if (json) io.out(JSON.stringify(outcome, null, 2));
+      else io.out(`Backed up ${storesText(outcome.stores)} and secrets.json to ${outcome.file} (${outcome.bytes} bytes).`);
+      if (!json) io.out("The file holds the platform's secrets and admin key: keep it private.");
     } else {
       const outcome = await restoreDataDir(required(values, "from"), required(values, "to"));
-      io.out(`Restored ${storesText(outcome.stores)} and secrets.json into ${outcome.dir}.`);
-      io.out(`Start on it with DATA_DIR=${outcome.dir} npm start.`);
+      if (json) {
+        io.out(JSON.stringify(outcome, null, 2));
+      } else {
+        io.out(`Restored ${storesText(outcome.stores)} and secrets.json into ${outcome.dir}.`);
+        io.out(`Start on it with DATA_DIR=${outcome.dir} npm start.`);
+      }
     }
     return 0;
   } catch (error) {
@@ -413,17 +418,6 @@ function isEnvelope(value: unknown): value is Envelope {
     (error.details === undefined ||
       (Array.isArray(error.details) && error.details.every((d) => typeof d === "string")))
   );
-}
-
-/** fetch hides the real reason (ECONNREFUSED, a timeout) in `cause`; show it. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause;
-  if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code;
-    return typeof code === "string" ? `${code} (${cause.message})` : cause.message;
-  }
-  return error.message;
 }
 
 function isRunDirectly(): boolean {
