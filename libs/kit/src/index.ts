@@ -51,6 +51,7 @@ export { pause } from "./pause.js";
 export { backoffDelay, jitteredBackoff, lostRaceBackoff, pauseAfterLostRace, type BackoffSettings } from "./backoff.js";
 export { constantTimeEquals } from "./constant-time.js";
 export { keyedDigest, sealText, openSealed } from "./secrets.js";
+export { createCursorCodec, type CursorCodec, type CursorScope, type PagePosition } from "./listing-cursor.js";
 export { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";
 export {
   createRateLimiter,

@@ -1,9 +1,8 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { RecordsService } from "@bayad/proto";
-import { callerOf } from "@bayad/kit";
+import { callerOf, createCursorCodec } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createdBound } from "./records/created-bound.js";
-import { createCursorCodec } from "./records/cursor.js";
 import { listPaymentRecords, type ListRecordsDeps } from "./records/list-records.js";
 import { paymentRecordToProto } from "./records/payment-record.js";
 import { createPaymentRecordsRepository } from "./records/payment-records-repository.js";
@@ -18,7 +17,7 @@ export interface RecordsServiceDeps {
 export function createRecordsService(deps: RecordsServiceDeps): ServiceImpl<typeof RecordsService> {
   const listing: ListRecordsDeps = {
     repository: createPaymentRecordsRepository(deps.store),
-    cursors: createCursorCodec(deps.cursorSecret),
+    cursors: createCursorCodec(deps.cursorSecret, "records-cursor"),
   };
   return {
     async listPaymentRecords(request, context) {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { CheckoutStatus, EventSchema } from "@bayad/proto";
-import { createLogger } from "@bayad/kit";
+import { createCursorCodec, createLogger } from "@bayad/kit";
 import { createIdempotencyKeys } from "@bayad/events";
 import { createEmbeddedStore, type Collection, type Store } from "@bayad/store";
 import { webhooksMessageHandler } from "./consumer.js";
@@ -9,7 +9,7 @@ import { createWebhookDeliveriesRepository, webhookDeliveriesCollection } from "
 import type { WebhookDeliveryRecord } from "./deliveries/webhook-delivery.js";
 import { createWebhookEndpointsRepository } from "./endpoints/webhook-endpoints-repository.js";
 import { createWebhookEventsRepository } from "./events/webhook-events-repository.js";
-import { createCursorCodec } from "./paging/cursor.js";
+import { WEBHOOKS_CURSOR_PURPOSE } from "./paging/page.js";
 import { eventOf, messageOf, paidCheckoutEvent } from "./test-support/events.js";
 import { SECRETS_KEY } from "./test-support/harness.js";
 import type { WebhooksDeps } from "./webhooks-deps.js";
@@ -32,7 +32,7 @@ describe("webhooks consumer", () => {
       events: createWebhookEventsRepository(store),
       deliveries: createWebhookDeliveriesRepository(store),
       keys: createIdempotencyKeys(store, { windowMs: 60_000 }),
-      cursors: createCursorCodec(SECRETS_KEY),
+      cursors: createCursorCodec(SECRETS_KEY, WEBHOOKS_CURSOR_PURPOSE),
       config: { secretsKey: SECRETS_KEY, allowPrivateTargets: false, eventRetentionMs: 86_400_000, retryScheduleMs: [0, 1_000] },
       publicUrl: (path) => `https://pay.example.ph${path}`,
       now: () => new Date(),

@@ -1,5 +1,5 @@
 import { WebhooksService } from "@bayad/proto";
-import { startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { createCursorCodec, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createIdempotencyKeys, registerConsumerMetrics, type EventBus } from "@bayad/events";
 import { publicUrlResolver, type PublicUrl } from "@bayad/public-resources";
 import type { Store } from "@bayad/store";
@@ -12,7 +12,7 @@ import type { Resolver } from "./dispatch/target-policy.js";
 import { createWebhookEndpointsRepository } from "./endpoints/webhook-endpoints-repository.js";
 import { createWebhookEventsRepository } from "./events/webhook-events-repository.js";
 import { registerWebhooksMetrics } from "./metrics.js";
-import { createCursorCodec } from "./paging/cursor.js";
+import { WEBHOOKS_CURSOR_PURPOSE } from "./paging/page.js";
 import { createWebhooksService } from "./webhooks-service.js";
 import type { WebhooksDeps } from "./webhooks-deps.js";
 
@@ -69,7 +69,7 @@ export async function startWebhooksServer(options: WebhooksServerOptions): Promi
     events,
     deliveries,
     keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs }),
-    cursors: createCursorCodec(config.secretsKey),
+    cursors: createCursorCodec(config.secretsKey, WEBHOOKS_CURSOR_PURPOSE),
     config,
     publicUrl,
     now,

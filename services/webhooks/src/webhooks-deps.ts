@@ -1,11 +1,11 @@
 import type { IdempotencyKeys } from "@bayad/events";
+import type { CursorCodec } from "@bayad/kit";
 import type { PublicUrl } from "@bayad/public-resources";
 import type { Store } from "@bayad/store";
 import type { WebhooksConfig } from "./config.js";
 import type { WebhookDeliveriesRepository } from "./deliveries/webhook-deliveries-repository.js";
 import type { WebhookEndpointsRepository } from "./endpoints/webhook-endpoints-repository.js";
 import type { WebhookEventsRepository } from "./events/webhook-events-repository.js";
-import type { CursorCodec } from "./paging/cursor.js";
 
 /** What the rpcs and the consumer work with: the three collections, the config, the clock. */
 export interface WebhooksDeps {

@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { AppError, newId, type CallerContext } from "@bayad/kit";
+import { AppError, createCursorCodec, newId, type CallerContext } from "@bayad/kit";
 import { createEmbeddedStore } from "@bayad/store";
 import { recordOf } from "../test-support/records.js";
-import { createCursorCodec } from "./cursor.js";
 import { listPaymentRecords, type ListRecordsDeps, type ListRecordsInput } from "./list-records.js";
 import type { ProjectedRecord } from "./payment-record.js";
 import { createPaymentRecordsRepository } from "./payment-records-repository.js";
@@ -31,7 +30,7 @@ describe("listPaymentRecords", () => {
 
   beforeEach(async () => {
     const store = createEmbeddedStore();
-    deps = { repository: createPaymentRecordsRepository(store), cursors: createCursorCodec("k".repeat(43)) };
+    deps = { repository: createPaymentRecordsRepository(store), cursors: createCursorCodec("k".repeat(43), "records-cursor") };
     await store.ensureIndexes();
   });
 

@@ -1,5 +1,4 @@
-import { AppError, type CallerContext } from "@bayad/kit";
-import type { CursorCodec, CursorScope } from "./cursor.js";
+import { AppError, type CallerContext, type CursorCodec, type CursorScope } from "@bayad/kit";
 import { isPaymentRecordType, paymentRecordTypes, type PaymentRecordDoc } from "./payment-record.js";
 import type { PaymentRecordsRepository } from "./payment-records-repository.js";
 
@@ -55,7 +54,14 @@ export async function listPaymentRecords(
     ...(input.createdBefore ? { createdBefore: input.createdBefore } : {}),
   };
   // A cursor continues exactly one listing: this caller's, with these filters.
-  const scope: CursorScope = { projectId: caller.projectId, environment: caller.environment, ...filters };
+  const scope: CursorScope = [
+    caller.projectId,
+    caller.environment,
+    filters.type ?? null,
+    filters.status ?? null,
+    filters.createdAfter?.getTime() ?? null,
+    filters.createdBefore?.getTime() ?? null,
+  ];
   const after = input.cursor !== "" ? deps.cursors.read(input.cursor, scope) : undefined;
   const limit = input.limit === 0 ? DEFAULT_LIMIT : input.limit;
 

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { newId, type CallerContext } from "@bayad/kit";
+import { newId, type CallerContext, type PagePosition } from "@bayad/kit";
 import { isDuplicateKeyError, type CollectionDef, type Filter, type Session, type Store, type Update } from "@bayad/store";
 import { continueAfter, listingOrder } from "../paging/page.js";
-import type { PagePosition } from "../paging/cursor.js";
 import type { WebhookDeliveryRecord } from "./webhook-delivery.js";
 
 /**

@@ -1,7 +1,6 @@
-import type { CallerContext } from "@bayad/kit";
+import type { CallerContext, PagePosition } from "@bayad/kit";
 import type { CollectionDef, Session, Store, Update } from "@bayad/store";
 import { continueAfter, listingOrder } from "../paging/page.js";
-import type { PagePosition } from "../paging/cursor.js";
 import type { WebhookEndpointRecord } from "./webhook-endpoint.js";
 
 /** A project's endpoints per environment, newest first: the listing, and the consumer's look-up of who to tell. */

@@ -1,7 +1,6 @@
-import type { CallerContext } from "@bayad/kit";
+import type { CallerContext, PagePosition } from "@bayad/kit";
 import type { CollectionDef, Filter, Session, Store } from "@bayad/store";
 import { continueAfter, listingOrder } from "../paging/page.js";
-import type { PagePosition } from "../paging/cursor.js";
 import type { WebhookEventRecord } from "./webhook-event.js";
 
 /**

@@ -1,6 +1,5 @@
-import { AppError } from "@bayad/kit";
+import { AppError, type CursorCodec, type CursorScope, type PagePosition } from "@bayad/kit";
 import type { Filter } from "@bayad/store";
-import type { CursorCodec, CursorScope, PagePosition } from "./cursor.js";
 
 /** A listing request as proto3 carries it: a zero limit and an empty cursor mean "not given". */
 export interface PageRequest {
@@ -13,6 +12,9 @@ export interface Page<T> {
   /** Absent on the last page. */
   nextCursor?: string;
 }
+
+/** What the service's cursors are keyed for (with SECRETS_KEY), apart from its other digests. */
+export const WEBHOOKS_CURSOR_PURPOSE = "webhooks-cursor";
 
 export const DEFAULT_PAGE_LIMIT = 20;
 export const MAX_PAGE_LIMIT = 100;

@@ -1,17 +1,19 @@
-import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { AppError } from "@bayad/kit";
-import { createCursorCodec, type CursorScope } from "./cursor.js";
+import { AppError } from "./errors/app-error.js";
+import { createCursorCodec, type CursorScope } from "./listing-cursor.js";
+import { keyedDigest } from "./secrets.js";
 
 const secret = "s".repeat(43);
-const codec = createCursorCodec(secret);
-const scope: CursorScope = { projectId: "prj_1", environment: "test", type: "refund", createdAfter: new Date("2026-01-01T00:00:00Z") };
+const purpose = "records-cursor";
+const codec = createCursorCodec(secret, purpose);
+/** The records feed's shape: caller, then filters in a fixed order, null when not given. */
+const scope: CursorScope = ["prj_1", "test", "refund", null, Date.parse("2026-01-01T00:00:00Z"), null];
 const position = { createdAt: new Date("2026-02-03T04:05:06.789Z"), id: "ref_abc" };
 
 /** The AppError `read` throws, or a failure when it does not throw one. */
-function refusal(cursor: string, readScope: CursorScope = scope): AppError {
+function refusal(cursor: string, readScope: CursorScope = scope, reader = codec): AppError {
   try {
-    codec.read(cursor, readScope);
+    reader.read(cursor, readScope);
   } catch (error) {
     if (error instanceof AppError) return error;
     throw error;
@@ -19,20 +21,26 @@ function refusal(cursor: string, readScope: CursorScope = scope): AppError {
   throw new Error("the cursor was accepted");
 }
 
-function expectRefused(cursor: string, readScope?: CursorScope): string {
-  const error = refusal(cursor, readScope);
+function expectRefused(cursor: string, readScope?: CursorScope, reader = codec): string {
+  const error = refusal(cursor, readScope, reader);
   expect(error.code).toBe("VALIDATION_FAILED");
   expect(error.details).toHaveLength(1);
   expect(error.details?.[0]).toMatch(/^cursor: /);
   return error.details?.[0] ?? "";
 }
 
-describe("cursors", () => {
+/** `scope` with the item at `index` replaced. */
+function changed(index: number, value: string | number | null): CursorScope {
+  return scope.map((item, at) => (at === index ? value : item));
+}
+
+describe("listing cursors", () => {
   it("carry the position back for the same listing, whatever the page size", () => {
     const cursor = codec.issue(position, scope);
     expect(cursor.length).toBeLessThanOrEqual(1024);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
-    expect(codec.read(cursor, { ...scope })).toEqual(position);
+    expect(codec.read(cursor, [...scope])).toEqual(position);
+    expect(createCursorCodec(secret, purpose).read(cursor, scope)).toEqual(position);
   });
 
   it("are opaque: neither the id nor the filters appear in the clear", () => {
@@ -51,8 +59,13 @@ describe("cursors", () => {
   });
 
   it("are refused when another secret signed them (a replica configured differently)", () => {
-    const other = createCursorCodec("t".repeat(43)).issue(position, scope);
-    expectRefused(other);
+    const other = createCursorCodec("t".repeat(43), purpose).issue(position, scope);
+    expect(expectRefused(other)).toMatch(/altered|not issued/);
+  });
+
+  it("are refused by a codec for another purpose sharing the secret (another service's cursors)", () => {
+    const cursor = createCursorCodec(secret, "webhooks-cursor").issue(position, scope);
+    expect(expectRefused(cursor)).toMatch(/not issued/);
   });
 
   it("are refused when they are not cursors at all", () => {
@@ -60,21 +73,24 @@ describe("cursors", () => {
   });
 
   it("are refused when signed but unreadable", () => {
-    const body = Buffer.from("not json").toString("base64url");
-    const mac = createHmac("sha256", secret).update(body).digest("base64url");
-    expect(expectRefused(`${body}.${mac}`)).toMatch(/cannot be read/);
+    for (const text of ["not json", JSON.stringify({ v: 2, t: 1, i: "x", f: "y" }), JSON.stringify({ v: 1, t: 1.5, i: "x", f: "y" })]) {
+      const body = Buffer.from(text).toString("base64url");
+      expect(expectRefused(`${body}.${keyedDigest(secret, purpose, body)}`)).toMatch(/cannot be read/);
+    }
   });
 
   it("are refused for another listing: other filters or another caller", () => {
     const cursor = codec.issue(position, scope);
     const others: CursorScope[] = [
-      { ...scope, type: "checkout" },
-      { ...scope, type: undefined },
-      { ...scope, status: "succeeded" },
-      { ...scope, createdAfter: new Date("2026-01-01T00:00:00.001Z") },
-      { ...scope, createdBefore: new Date("2027-01-01T00:00:00Z") },
-      { ...scope, projectId: "prj_2" },
-      { ...scope, environment: "live" },
+      changed(2, "checkout"),
+      changed(2, null),
+      changed(3, "succeeded"),
+      changed(4, Date.parse("2026-01-01T00:00:00.001Z")),
+      changed(5, Date.parse("2027-01-01T00:00:00Z")),
+      changed(0, "prj_2"),
+      changed(1, "live"),
+      ["endpoints", ...scope],
+      scope.slice(0, -1),
     ];
     for (const other of others) expect(expectRefused(cursor, other)).toMatch(/other filters/);
   });
