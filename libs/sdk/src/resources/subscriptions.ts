@@ -1,0 +1,40 @@
+import type { CallOptions, Transport } from "../transport.js";
+import { unwrap } from "../transport.js";
+import type { RequestBody, Schema } from "../operation-types.js";
+import { PageIterator } from "../pagination.js";
+import type { Invoice } from "./invoices.js";
+
+export type Subscription = Schema<"Subscription">;
+
+/** Subscriptions: create, get, cancel, and their invoices. */
+export class Subscriptions {
+  readonly #t: Transport;
+
+  constructor(transport: Transport) {
+    this.#t = transport;
+  }
+
+  create(body: RequestBody<"createSubscription">, options?: CallOptions): Promise<Subscription> {
+    const { fetch, header } = this.#t.write(options);
+    return unwrap(this.#t.api.POST("/api/v1/payments/subscriptions", { body, params: { header }, fetch }));
+  }
+
+  get(subscriptionId: string, options?: CallOptions): Promise<Subscription> {
+    const { fetch } = this.#t.read(options);
+    return unwrap(this.#t.api.GET("/api/v1/payments/subscriptions/{subscriptionId}", { params: { path: { subscriptionId } }, fetch }));
+  }
+
+  cancel(subscriptionId: string, options?: CallOptions): Promise<Subscription> {
+    const { fetch, header } = this.#t.write(options);
+    return unwrap(this.#t.api.POST("/api/v1/payments/subscriptions/{subscriptionId}/cancel", { params: { path: { subscriptionId }, header }, fetch }));
+  }
+
+  /** The subscription's invoices, oldest period first (one page: the API does not page them). */
+  listInvoices(subscriptionId: string, options?: CallOptions): PageIterator<Invoice> {
+    return new PageIterator(async () => {
+      const { fetch } = this.#t.read(options);
+      const items = await unwrap(this.#t.api.GET("/api/v1/payments/subscriptions/{subscriptionId}/invoices", { params: { path: { subscriptionId } }, fetch }));
+      return { items };
+    });
+  }
+}

@@ -1,0 +1,76 @@
+import type { CallOptions, Transport } from "../transport.js";
+import { unwrap } from "../transport.js";
+
+/**
+ * Sandbox moves (test-mode credentials only; live ones get 403 `TEST_MODE_ONLY`): what a payer
+ * or the provider would do, without a browser. Each is a POST with its own Idempotency-Key.
+ */
+export class TestHelpers {
+  readonly checkouts;
+  readonly paymentIntents;
+  readonly refunds;
+  readonly subscriptions;
+  readonly invoices;
+  readonly paymentLinks;
+
+  constructor(t: Transport) {
+    this.checkouts = {
+      /** Pays a `pending` checkout as its payer would (declined in the decline scenario). */
+      pay: (checkoutId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/checkouts/{checkoutId}/pay", { params: { path: { checkoutId }, header }, fetch }));
+      },
+      fail: (checkoutId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/checkouts/{checkoutId}/fail", { params: { path: { checkoutId }, header }, fetch }));
+      },
+      expire: (checkoutId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/checkouts/{checkoutId}/expire", { params: { path: { checkoutId }, header }, fetch }));
+      },
+    };
+    this.paymentIntents = {
+      succeed: (paymentIntentId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/intents/{paymentIntentId}/succeed", { params: { path: { paymentIntentId }, header }, fetch }));
+      },
+      fail: (paymentIntentId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/intents/{paymentIntentId}/fail", { params: { path: { paymentIntentId }, header }, fetch }));
+      },
+    };
+    this.refunds = {
+      succeed: (refundId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/refunds/{refundId}/succeed", { params: { path: { refundId }, header }, fetch }));
+      },
+      fail: (refundId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/refunds/{refundId}/fail", { params: { path: { refundId }, header }, fetch }));
+      },
+    };
+    this.subscriptions = {
+      /** Closes the current period and bills the next. */
+      advance: (subscriptionId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/subscriptions/{subscriptionId}/advance", { params: { path: { subscriptionId }, header }, fetch }));
+      },
+    };
+    this.invoices = {
+      pay: (invoiceId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/invoices/{invoiceId}/pay", { params: { path: { invoiceId }, header }, fetch }));
+      },
+      fail: (invoiceId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/invoices/{invoiceId}/fail", { params: { path: { invoiceId }, header }, fetch }));
+      },
+    };
+    this.paymentLinks = {
+      pay: (paymentLinkId: string, options?: CallOptions) => {
+        const { fetch, header } = t.write(options);
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/payment-links/{paymentLinkId}/pay", { params: { path: { paymentLinkId }, header }, fetch }));
+      },
+    };
+  }
+}
