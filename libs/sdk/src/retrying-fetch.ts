@@ -10,8 +10,9 @@ type Verdict = { retry: false } | { retry: true; reason: string; counted: boolea
  * A fetch that makes one call's attempts: the same Request (so the same Idempotency-Key) each
  * time, each attempt under its own timeout, within the call's deadline, pausing with jittered
  * exponential backoff (or the answer's Retry-After) between them. It answers the first response
- * that is not to be retried, or the last one when the retries or the deadline run out; a call
- * that never got an answer throws a BayadError (`NETWORK_ERROR` or `TIMEOUT`, status 0).
+ * that is not to be retried, or the last answer when the retries or the deadline run out (an
+ * attempt cut short by the deadline does not hide the answer before it); a call that never got
+ * an answer throws a BayadError (`NETWORK_ERROR` or `TIMEOUT`, status 0).
  * An abort by the caller's signal is never retried.
  *
  * Home-made rather than a resilience library's retry policy because the rules are the API's own:
@@ -22,6 +23,8 @@ export function retryingFetch(fetchImpl: Fetch, settings: RetrySettings, signal?
   return async (request) => {
     const deadline = Date.now() + settings.deadlineMs;
     let counted = 0;
+    // The last answer that was to be retried, kept to be answered if no later attempt gets one.
+    let previous: Response | undefined;
     for (let attempt = 1; ; attempt++) {
       const attemptTimeout = AbortSignal.timeout(Math.max(1, Math.min(settings.timeoutMs, deadline - Date.now())));
       const attemptSignal = signal ? AbortSignal.any([signal, attemptTimeout]) : attemptTimeout;
@@ -44,17 +47,24 @@ export function retryingFetch(fetchImpl: Fetch, settings: RetrySettings, signal?
       const outOfRetries = verdict.counted && counted > settings.maxRetries;
       if (outOfRetries || Date.now() + delayMs >= deadline) {
         if (response) return response;
+        if (previous) return previous;
         throw new BayadError(`${verdict.reason}: ${request.method} ${request.url} got no answer after ${attempt} attempt(s)`, {
           code: verdict.reason,
           status: 0,
           cause: failure,
         });
       }
-      await response?.body?.cancel().catch(() => undefined);
+      // Read now, so that the attempt's timeout firing later cannot cut the kept body short.
+      if (response) previous = await buffered(response).catch(() => previous);
       settings.onRetry?.({ method: request.method, url: request.url, attempt: attempt + 1, reason: verdict.reason, delayMs });
       await sleep(delayMs, undefined, signal ? { signal } : undefined);
     }
   };
+}
+
+async function buffered(response: Response): Promise<Response> {
+  const { status, statusText, headers } = response;
+  return new Response(await response.arrayBuffer(), { status, statusText, headers });
 }
 
 async function verdictOf(response: Response): Promise<Verdict> {

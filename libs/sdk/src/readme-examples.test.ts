@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import ts from "typescript";
+
+/**
+ * The README's "Using the SDK" examples are type-checked against the built SDK (`@bayad/sdk`
+ * resolved as a consumer resolves it, to dist/), so that a changed SDK or OpenAPI document that
+ * breaks them fails here instead of in a reader's editor.
+ */
+const sdkDir = fileURLToPath(new URL("..", import.meta.url));
+const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+
+function section(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`README has no "## ${heading}" section`);
+  const end = markdown.indexOf("\n## ", start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
+function tsBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+}
+
+/** The compiler's complaints about `sources`, each compiled as an ES module in libs/sdk with the repository's settings. */
+function typeErrors(sources: string[]): string[] {
+  const files = new Map(sources.map((source, i) => [ts.sys.resolvePath(`${sdkDir}/readme-example-${i + 1}.ts`), source]));
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    lib: ["lib.es2023.d.ts"],
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ["node"],
+  };
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (name) => files.has(ts.sys.resolvePath(name)) || fileExists.call(host, name);
+  host.readFile = (name) => files.get(ts.sys.resolvePath(name)) ?? readFile.call(host, name);
+  host.getSourceFile = (name, languageVersion, ...rest) => {
+    const source = files.get(ts.sys.resolvePath(name));
+    return source === undefined ? getSourceFile.call(host, name, languageVersion, ...rest) : ts.createSourceFile(name, source, languageVersion, true);
+  };
+  const program = ts.createProgram([...files.keys()], options, host);
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+    const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
+    const name = diagnostic.file?.fileName.split("/").pop();
+    return `${name}${where ? `:${where.line + 1}:${where.character + 1}` : ""} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
+  });
+}
+
+describe('README "Using the SDK"', () => {
+  const examples = tsBlocks(section(readme, "Using the SDK"));
+
+  it("has its TypeScript examples", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(5);
+    expect(examples[0]).toContain("bayad.testHelpers.checkouts.pay");
+  });
+
+  it("type-checks every example against the built SDK", () => {
+    expect(typeErrors(examples)).toEqual([]);
+  });
+
+  it("would catch an example the SDK no longer fits", () => {
+    const broken = `import { Bayad } from "@bayad/sdk";\nconst bayad = new Bayad({ apiKey: "sk_test_x" });\nawait bayad.checkouts.create({ referenceId: "order-1", amount: 100 });\n`;
+    expect(typeErrors([broken]).join("\n")).toMatch(/amount/);
+  });
+});
