@@ -8,14 +8,15 @@ export { verify, webhooks, WebhookVerificationError, type WebhookHeaders } from 
 export type { RequestBody, Schema } from "./operation-types.js";
 export type { PaymentCapabilities } from "./resources/capabilities.js";
 export type { Checkout } from "./resources/checkouts.js";
+export type { Customer } from "./resources/customers.js";
 export type { BayadEvent } from "./resources/events.js";
 export type { Invoice } from "./resources/invoices.js";
-export type { PaymentIntent } from "./resources/payment-intents.js";
+export type { PaymentIntent, QrPhPaymentIntent } from "./resources/payment-intents.js";
 export type { PaymentLink } from "./resources/payment-links.js";
 export type { Plan } from "./resources/plans.js";
 export type { PaymentRecord } from "./resources/records.js";
 export type { Refund } from "./resources/refunds.js";
 export type { Subscription } from "./resources/subscriptions.js";
-export type { WebhookDelivery, WebhookEndpoint } from "./resources/webhook-endpoints.js";
+export type { CreatedWebhookEndpoint, WebhookDelivery, WebhookEndpoint } from "./resources/webhook-endpoints.js";
 /** The generated types of the whole OpenAPI document (paths, operations, components, webhooks). */
 export type { components, operations, paths, webhooks as webhookPayloads } from "./gen/openapi.js";

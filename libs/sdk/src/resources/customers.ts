@@ -1,6 +1,8 @@
 import type { CallOptions, Transport } from "../transport.js";
 import { unwrap } from "../transport.js";
-import type { RequestBody } from "../operation-types.js";
+import type { RequestBody, Schema } from "../operation-types.js";
+
+export type Customer = Schema<"Customer">;
 
 /** Customers: create, get. */
 export class Customers {
@@ -10,12 +12,12 @@ export class Customers {
     this.#t = transport;
   }
 
-  create(body: RequestBody<"createCustomer">, options?: CallOptions) {
+  create(body: RequestBody<"createCustomer">, options?: CallOptions): Promise<Customer> {
     const { fetch, header } = this.#t.write(options);
     return unwrap(this.#t.api.POST("/api/v1/payments/customers", { body, params: { header }, fetch }));
   }
 
-  get(customerId: string, options?: CallOptions) {
+  get(customerId: string, options?: CallOptions): Promise<Customer> {
     const { fetch } = this.#t.read(options);
     return unwrap(this.#t.api.GET("/api/v1/payments/customers/{customerId}", { params: { path: { customerId } }, fetch }));
   }

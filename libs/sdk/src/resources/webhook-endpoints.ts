@@ -5,6 +5,8 @@ import { PageIterator } from "../pagination.js";
 
 export type WebhookEndpoint = Schema<"WebhookEndpoint">;
 export type WebhookDelivery = Schema<"WebhookDelivery">;
+/** A new endpoint, with its signing `secret` (shown on create and rotation only). */
+export type CreatedWebhookEndpoint = Schema<"WebhookEndpointWithSecret">;
 
 /** Webhook endpoints, their secrets, test events and delivery attempts. */
 export class WebhookEndpoints {
@@ -24,7 +26,7 @@ export class WebhookEndpoints {
   }
 
   /** Registers an endpoint; the answer's `secret` (`whsec_…`) is shown this once: keep it for webhooks.verify. */
-  create(body: RequestBody<"createWebhookEndpoint">, options?: CallOptions) {
+  create(body: RequestBody<"createWebhookEndpoint">, options?: CallOptions): Promise<CreatedWebhookEndpoint> {
     const { fetch, header } = this.#t.write(options);
     return unwrap(this.#t.api.POST("/api/v1/webhook-endpoints", { body, params: { header }, fetch }));
   }
@@ -39,13 +41,13 @@ export class WebhookEndpoints {
     return unwrap(this.#t.api.PATCH("/api/v1/webhook-endpoints/{webhookEndpointId}", { body, params: { path: { webhookEndpointId }, header }, fetch }));
   }
 
-  delete(webhookEndpointId: string, options?: CallOptions) {
+  delete(webhookEndpointId: string, options?: CallOptions): Promise<Schema<"DeletedWebhookEndpoint">> {
     const { fetch, header } = this.#t.write(options);
     return unwrap(this.#t.api.DELETE("/api/v1/webhook-endpoints/{webhookEndpointId}", { params: { path: { webhookEndpointId }, header }, fetch }));
   }
 
   /** A new signing secret, answered this once; the old one keeps signing for 24 hours. */
-  rotateSecret(webhookEndpointId: string, options?: CallOptions) {
+  rotateSecret(webhookEndpointId: string, options?: CallOptions): Promise<Schema<"RotatedWebhookEndpoint">> {
     const { fetch, header } = this.#t.write(options);
     return unwrap(
       this.#t.api.POST("/api/v1/webhook-endpoints/{webhookEndpointId}/rotate-secret", { params: { path: { webhookEndpointId }, header }, fetch }),
@@ -53,7 +55,7 @@ export class WebhookEndpoints {
   }
 
   /** Sends a `webhook.test` event to this endpoint alone; answers the event and its pending attempt. */
-  sendTest(webhookEndpointId: string, options?: CallOptions) {
+  sendTest(webhookEndpointId: string, options?: CallOptions): Promise<Schema<"WebhookTest">> {
     const { fetch, header } = this.#t.write(options);
     return unwrap(this.#t.api.POST("/api/v1/webhook-endpoints/{webhookEndpointId}/test", { params: { path: { webhookEndpointId }, header }, fetch }));
   }
