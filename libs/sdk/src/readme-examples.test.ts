@@ -1,12 +1,16 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it, vi } from "vitest";
 import ts from "typescript";
+import { startTestPlatform, unique } from "./test-support/platform.js";
 
 /**
  * The README's "Using the SDK" examples are type-checked against the built SDK (`@bayad/sdk`
  * resolved as a consumer resolves it, to dist/), so that a changed SDK or OpenAPI document that
- * breaks them fails here instead of in a reader's editor.
+ * breaks them fails here instead of in a reader's editor; the ten-line example is also run
+ * against the platform.
  */
 const sdkDir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
@@ -66,5 +70,31 @@ describe('README "Using the SDK"', () => {
   it("would catch an example the SDK no longer fits", () => {
     const broken = `import { Bayad } from "@bayad/sdk";\nconst bayad = new Bayad({ apiKey: "sk_test_x" });\nawait bayad.checkouts.create({ referenceId: "order-1", amount: 100 });\n`;
     expect(typeErrors([broken]).join("\n")).toMatch(/amount/);
+  });
+
+  it("runs the ten-line example against the platform: the checkout is paid and its refund pending", async () => {
+    const platform = await startTestPlatform();
+    const dir = mkdtempSync(join(tmpdir(), "bayad-readme-"));
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const apiKey = process.env.BAYAD_API_KEY;
+    try {
+      // The example as written, but for the platform's address, the built SDK's path and a fresh reference.
+      const source = examples[0]!
+        .replace('"http://127.0.0.1:8080"', JSON.stringify(platform.gatewayUrl))
+        .replace('"@bayad/sdk"', JSON.stringify(pathToFileURL(`${sdkDir}/dist/index.js`).href))
+        .replace('"order-1001"', JSON.stringify(unique("order")));
+      for (const made of [platform.gatewayUrl, "/dist/index.js"]) expect(source).toContain(made);
+      const file = join(dir, "example.mjs");
+      writeFileSync(file, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText);
+      process.env.BAYAD_API_KEY = platform.testApiKey;
+      await import(pathToFileURL(file).href);
+      expect(log).toHaveBeenCalledWith("paid", "pending");
+    } finally {
+      log.mockRestore();
+      if (apiKey === undefined) delete process.env.BAYAD_API_KEY;
+      else process.env.BAYAD_API_KEY = apiKey;
+      rmSync(dir, { recursive: true, force: true });
+      await platform.close();
+    }
   });
 });
