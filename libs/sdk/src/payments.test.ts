@@ -31,6 +31,26 @@ describe("@bayad/sdk against the platform", () => {
     expect((await bayad.checkouts.getByReference(checkout.referenceId)).status).toBe("paid");
   });
 
+  it("answers a checkout whose provider session is still being confirmed (202) as the checkout itself", async () => {
+    const referenceId = unique("late");
+    // The sandbox's late provider (1408 centavos) answers 202 with a PendingResource.
+    const statuses: number[] = [];
+    const watched = new Bayad({
+      apiKey: platform.testApiKey,
+      baseUrl: platform.gatewayUrl,
+      fetch: async (request) => {
+        const response = await fetch(request);
+        statuses.push(response.status);
+        return response;
+      },
+    });
+    const checkout = await watched.checkouts.create({ referenceId, amount: { amountMinor: 1408, currency: "PHP" }, successUrl: "https://a.ph/ok", cancelUrl: "https://a.ph/no" });
+    expect(statuses).toEqual([202, 200]);
+    expect(checkout.checkoutId).toMatch(/^chk_/);
+    expect(checkout.referenceId).toBe(referenceId);
+    expect(["created", "pending"]).toContain(checkout.status);
+  });
+
   it("answers a 400 as a BayadError with its code, status, details and correlation id", async () => {
     const error = await bayad.checkouts
       .create({ referenceId: unique("bad"), amount: { amountMinor: -1, currency: "PHP" }, successUrl: "https://a.ph/ok", cancelUrl: "https://a.ph/no" })

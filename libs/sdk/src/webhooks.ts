@@ -22,7 +22,10 @@ export function verify(body: string | Uint8Array, headers: WebhookHeaders, secre
 
 function signatureHeaders(headers: WebhookHeaders): Record<string, string> {
   const read = (name: string): string => {
-    const value = headers instanceof Headers ? headers.get(name) : headers[name] ?? headers[name.toLowerCase()];
+    if (headers instanceof Headers) return headers.get(name) ?? "";
+    // Header names are case-insensitive: node:http lowercases them, a hand-made object may not.
+    const key = Object.keys(headers).find((each) => each.toLowerCase() === name);
+    const value = key === undefined ? undefined : headers[key];
     return Array.isArray(value) ? value.join(" ") : (value ?? "");
   };
   return { "webhook-id": read("webhook-id"), "webhook-timestamp": read("webhook-timestamp"), "webhook-signature": read("webhook-signature") };
