@@ -26,7 +26,7 @@ import { webhooksRoutes } from "./routes/webhooks.js";
 import { adminRoutes } from "./routes/admin.js";
 import { healthRoutes } from "./routes/health.js";
 import { createServiceClients, type ServiceAddresses } from "./rpc/service-clients.js";
-import { renderDocsPage } from "./openapi/docs-page.js";
+import { docsRoutes } from "./openapi/docs-page.js";
 import { hostedCheckoutRoutes } from "./sandbox/hosted-checkout.js";
 import { hostedQrPhRoutes } from "./sandbox/hosted-qrph.js";
 import { providerWebhookRoutes } from "./provider-webhooks/provider-webhook-routes.js";
@@ -71,9 +71,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { config, store, logger } = options;
   const doc = loadOpenApiDocument();
   const operations = listOperations(doc);
-  // The document never changes while running: serialise and render it once, not per request.
+  // The document never changes while running: serialise it once, not per request.
   const documentJson = JSON.stringify(doc);
-  const docsPage = renderDocsPage(doc);
 
   const projects = createProjects(store);
   const apiKeys = createApiKeys(store, { logger });
@@ -159,10 +158,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         ctx.type = "json";
         ctx.body = documentJson;
       });
-      router.get("/docs", (ctx) => {
-        ctx.type = "html";
-        ctx.body = docsPage;
-      });
+      docsRoutes(doc)(router);
       hostedCheckoutRoutes(clients.payments)(router);
       hostedQrPhRoutes(clients.payments)(router);
       providerWebhookRoutes(clients.payments)(router);

@@ -1,39 +1,109 @@
-import { escapeHtml } from "../html.js";
-import type { OpenApiDocument, OpenApiOperation } from "./document.js";
-
-/** Any value of the document as escaped text (absent values as nothing). */
-const escape = (value: unknown): string => escapeHtml(String(value ?? ""));
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { contentSecurityPolicy, escapeHtml } from "../html.js";
+import type { OpenApiDocument } from "./document.js";
 
 /**
- * A readable page of the contract, rendered on the server from the same document that drives
- * validation (no external scripts: it must work on a closed network).
+ * Scalar's API reference, from its package's own browser bundle (a dependency of the gateway, so
+ * the image carries it): the page fetches nothing from another origin and works on a closed network.
  */
+const bundleFile = createRequire(import.meta.url).resolve("@scalar/api-reference/browser/standalone.js");
+const bundleVersion = (JSON.parse(readFileSync(join(dirname(bundleFile), "../../package.json"), "utf8")) as { version: string }).version;
+
+/** The bundle's URL names its version, so browsers may keep it for a year: an upgrade changes the URL. */
+export const docsBundlePath = `/docs/assets/scalar-api-reference-${bundleVersion}.js`;
+
+/**
+ * What the renderer may do: run the gateway's own scripts (none inline), set the inline styles
+ * its components use, load images from itself or data: URLs, and fetch from the gateway alone
+ * (/openapi.json, and "Test Request" calls, whose server is this gateway).
+ */
+const docsPolicy = contentSecurityPolicy({
+  "default-src": ["'none'"],
+  "script-src": ["'self'"],
+  "style-src": ["'self'", "'unsafe-inline'"],
+  "img-src": ["'self'", "data:"],
+  "font-src": ["'self'", "data:"],
+  "connect-src": ["'self'"],
+  "base-uri": ["'none'"],
+  "form-action": ["'none'"],
+  "frame-ancestors": ["'none'"],
+});
+
+/**
+ * The renderer's configuration, read by the bundle from the `data-configuration` attribute: no
+ * fonts, links or features that reach Scalar's own servers, and the gateway itself as the one
+ * server (the document's `{base_url}` default would point a browser at localhost:8080).
+ */
+const scalarConfiguration = {
+  url: "/openapi.json",
+  servers: [{ url: "/", description: "This gateway" }],
+  withDefaultFonts: false,
+  hideClientButton: true,
+  showDeveloperTools: "never",
+  telemetry: false,
+  agent: { disabled: true },
+};
+
+/** The /docs page: the bundle pointed at /openapi.json, with nothing inline to run. */
 export function renderDocsPage(doc: OpenApiDocument): string {
-  const info = doc.info as { title?: string; version: string; description?: string };
-  const sections: string[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, value] of Object.entries(item)) {
-      const operation = value as OpenApiOperation & { summary?: string; description?: string };
-      if (!operation || typeof operation !== "object" || !("operationId" in operation)) continue;
-      const statuses = Object.keys(operation.responses).join(", ");
-      sections.push(`<section id="${escape(operation.operationId)}">
-  <h3><code>${escape(method.toUpperCase())} ${escape(path)}</code> — ${escape(operation.operationId)}</h3>
-  ${operation.summary ? `<p><strong>${escape(operation.summary)}</strong></p>` : ""}
-  ${operation.description ? `<pre class="description">${escape(operation.description)}</pre>` : ""}
-  <p>Scopes: ${escape((operation["x-scopes"] ?? []).join(", ") || "none")} · Responses: ${escape(statuses)}</p>
-</section>`);
-    }
-  }
+  const info = doc.info as { title?: string; version: string };
+  const title = escapeHtml(`${info.title ?? "API"} ${info.version}`);
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>${escape(info.title ?? "API")} ${escape(info.version)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}
-pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}section{border-top:1px solid #ddd}</style></head>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+</head>
 <body>
-<h1>${escape(info.title ?? "API")} <small>${escape(info.version)}</small></h1>
-<p>The machine-readable contract is at <a href="/openapi.json">/openapi.json</a>.</p>
-<pre class="description">${escape(info.description ?? "")}</pre>
-${sections.join("\n")}
+<noscript><p>${title}: this reference needs JavaScript. The contract itself is at <a href="/openapi.json">/openapi.json</a>.</p></noscript>
+<script id="api-reference" data-url="/openapi.json" data-configuration="${escapeHtml(JSON.stringify(scalarConfiguration))}"></script>
+<script src="${docsBundlePath}"></script>
 </body>
 </html>`;
+}
+
+/** The bundle as read once, and gzipped once, on its first request (most gateways never serve it). */
+let bundle: Promise<{ plain: Buffer; gzipped: Buffer }> | undefined;
+const loadBundle = () =>
+  (bundle ??= readFile(bundleFile).then(async (plain) => ({ plain, gzipped: await promisify(gzip)(plain) })));
+
+const setDocsHeaders = (ctx: Pick<Context, "set">) => {
+  ctx.set("Content-Security-Policy", docsPolicy);
+  ctx.set("X-Content-Type-Options", "nosniff");
+  ctx.set("Referrer-Policy", "no-referrer");
+};
+
+/** GET /docs and the renderer's bundle. */
+export function docsRoutes(doc: OpenApiDocument) {
+  // The document never changes while running: render the page once, not per request.
+  const page = renderDocsPage(doc);
+  return (router: Router) => {
+    router.get("/docs", (ctx) => {
+      setDocsHeaders(ctx);
+      ctx.set("Cache-Control", "no-cache");
+      ctx.type = "html";
+      ctx.body = page;
+    });
+    router.get(docsBundlePath, async (ctx) => {
+      const { plain, gzipped } = await loadBundle();
+      setDocsHeaders(ctx);
+      ctx.set("Cache-Control", "public, max-age=31536000, immutable");
+      ctx.vary("Accept-Encoding");
+      ctx.type = "text/javascript; charset=utf-8";
+      if (ctx.acceptsEncodings("gzip", "identity") === "gzip") {
+        ctx.set("Content-Encoding", "gzip");
+        ctx.body = gzipped;
+      } else {
+        ctx.body = plain;
+      }
+    });
+  };
 }

@@ -304,14 +304,30 @@ describe("contract documents", () => {
     );
   });
 
-  it("serves a readable HTML page of the document at /docs", async () => {
+  it("serves /docs: a page that runs only the gateway's own copy of the renderer, pointed at /openapi.json", async () => {
     const response = await fetch(`${api.platform.gatewayUrl}/docs`);
     const html = await response.text();
 
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+    const policy = response.headers.get("Content-Security-Policy") ?? "";
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).toContain("connect-src 'self';");
+    expect(policy).not.toContain("unsafe-eval");
     expect(html).toMatch(/^<!doctype html>/i);
-    expect(html).toContain("createCustomer");
+    expect(html).toContain('data-url="/openapi.json"');
     expect(html).toContain('href="/openapi.json"');
+    // Every script is a file of the gateway's: none inline, none from elsewhere.
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.map(([, , body]) => body)).toEqual(["", ""]);
+    const sources = scripts.flatMap(([, attributes]) => [...attributes!.matchAll(/\bsrc="([^"]+)"/g)].map(([, src]) => src!));
+    expect(sources).toEqual([expect.stringMatching(/^\/docs\/assets\/[\w.-]+\.js$/)]);
+
+    const bundle = await fetch(`${api.platform.gatewayUrl}${sources[0]}`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("Content-Type")).toMatch(/^text\/javascript/);
+    expect(bundle.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect((await bundle.text()).length).toBeGreaterThan(100_000);
   });
 });
