@@ -5,9 +5,10 @@ import type { OperationSpec } from "./openapi/document.js";
 import type { RequestValidator } from "./openapi/request-validator.js";
 import type { OperationHandlers, OperationRunner } from "./routes/operation.js";
 import type { IdempotentExecution } from "./idempotency/idempotent-execution.js";
-import { AppError } from "@bayad/kit";
+import { AppError, tracingEnabled } from "@bayad/kit";
 import { coalesceResponses } from "./middleware/coalesce-responses.js";
 import { correlationId } from "./middleware/correlation-id.js";
+import { tracing } from "./middleware/tracing.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
 import { errorHandler } from "./middleware/error-handler.js";
 import { routeNotFound } from "./middleware/route-not-found.js";
@@ -66,6 +67,8 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
   }
   deps.extraRoutes?.(routes.general);
 
+  // Outermost, so the span holds the whole request; absent when traces are off.
+  if (tracingEnabled()) app.use(tracing());
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   // Inside the metrics, so a request's duration runs until its response may be written.
   app.use(coalesceResponses());

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type Router from "@koa/router";
-import { createRateLimiter, createRateLimitLeases, keyedDigest, serveMetrics, type Logger, type MetricsServer, type Registry } from "@bayad/kit";
+import { createRateLimiter, createRateLimitLeases, keyedDigest, serveMetrics, traceStore, type Logger, type MetricsServer, type Registry } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createGatewayApp } from "./app.js";
 import { createHttpServer } from "./http-server.js";
@@ -68,7 +68,9 @@ export interface RunningGateway {
 
 /** Builds the gateway from its store and the services' addresses, and starts listening. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const { config, store, logger } = options;
+  const { config, logger } = options;
+  // A span per store call when traces are on; the store itself otherwise.
+  const store = traceStore(options.store, "gateway");
   const doc = loadOpenApiDocument();
   const operations = listOperations(doc);
   // The document never changes while running: serialise it once, not per request.

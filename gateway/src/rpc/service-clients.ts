@@ -1,6 +1,7 @@
-import { createClient, type Client, type Transport } from "@connectrpc/connect";
+import { createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BillingService, Health, LinksService, OtpService, PaymentsService, ProviderAccountsService, RecordsService, WebhooksService } from "@bayad/proto";
+import { clientTracingInterceptors, withClientInterceptors } from "@bayad/kit";
 import { GuardedSessionManager } from "./guarded-session-manager.js";
 
 /**
@@ -46,16 +47,21 @@ const descriptors = {
 
 type ServiceName = keyof typeof descriptors;
 
-function grpcTransport(baseUrl: string): Transport {
-  return createGrpcTransport({ baseUrl, sessionManager: new GuardedSessionManager(baseUrl) });
+function grpcTransport(baseUrl: string, interceptors: Interceptor[]): Transport {
+  return createGrpcTransport({ baseUrl, sessionManager: new GuardedSessionManager(baseUrl), interceptors });
 }
 
 /** gRPC over HTTP/2 to every service: the path that is tested is the path that is deployed. */
 export function createServiceClients(addresses: ServiceAddresses): ServiceClients {
+  // The request's trace context into each call's metadata, over every transport; none when traces are off.
+  const interceptors = clientTracingInterceptors();
   const transports = new Map(
     (Object.entries(addresses) as Array<[ServiceName, ServiceAddress | undefined]>)
       .filter((entry): entry is [ServiceName, ServiceAddress] => entry[1] !== undefined)
-      .map(([name, address]) => [name, typeof address === "string" ? grpcTransport(address) : address]),
+      .map(([name, address]) => [
+        name,
+        typeof address === "string" ? grpcTransport(address, interceptors) : withClientInterceptors(address, interceptors),
+      ]),
   );
   const clientOf = <N extends ServiceName>(name: N): Client<(typeof descriptors)[N]> | undefined => {
     const transport = transports.get(name);

@@ -12,6 +12,12 @@ export interface BusMessage {
   eventId: string;
   /** The protobuf-encoded bayad.events.v1.Event. */
   payload: Uint8Array;
+  /**
+   * The trace context of the change the event announces (W3C `traceparent`, `tracestate`), when
+   * traces are on: JetStream message headers, passed with the message in process. Consumers open
+   * their spans under it.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface DeliveredMessage extends BusMessage {

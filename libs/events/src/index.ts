@@ -11,6 +11,7 @@ export { VersionConflict, VERSION_CONFLICT_ATTEMPTS, retryVersionConflicts } fro
 export { createResource, moveResource, writeMove, writeNextVersion, type ResourceMover, type MoveOptions, type StatefulRecord } from "./move-resource.js";
 export type { EventBus, BusMessage, DeliveredMessage, MessageHandler, Consumption } from "./bus.js";
 export { startRelayWorker } from "./relay-worker.js";
+export { traceMessages } from "./message-span.js";
 export { BusUnavailableError } from "./bus-unavailable-error.js";
 export { createInProcessBus, type InProcessBusOptions } from "./in-process-bus.js";
 export { connectJetStreamBus, type JetStreamBusOptions } from "./jetstream-bus.js";

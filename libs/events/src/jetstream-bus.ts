@@ -1,4 +1,4 @@
-import { ErrorCode, NatsError, type JetStreamClient, type NatsConnection } from "nats";
+import { ErrorCode, NatsError, headers as natsHeaders, type JetStreamClient, type MsgHdrs, type NatsConnection } from "nats";
 import type { Logger } from "@bayad/kit";
 import type { Consumption, EventBus } from "./bus.js";
 import { BusUnavailableError } from "./bus-unavailable-error.js";
@@ -62,7 +62,11 @@ export async function connectJetStreamBus(options: JetStreamBusOptions): Promise
           const timeout = Math.max(deadline - Date.now(), 1);
           // Resolves on the server's PubAck only: the message is stored. A duplicate ack (the
           // eventId was stored before, within duplicate_window) is success too.
-          await js.publish(names.subjectPrefix + message.subject, message.payload, { msgID: message.eventId, timeout });
+          await js.publish(names.subjectPrefix + message.subject, message.payload, {
+            msgID: message.eventId,
+            timeout,
+            ...(message.headers ? { headers: messageHeaders(message.headers) } : {}),
+          });
           return;
         } catch (err) {
           const noStream = err instanceof NatsError && err.code === ErrorCode.NoResponders;
@@ -110,4 +114,11 @@ export async function connectJetStreamBus(options: JetStreamBusOptions): Promise
       await connection.close();
     },
   };
+}
+
+/** A message's own headers (its trace context) as NATS headers; JetStream adds Nats-Msg-Id. */
+function messageHeaders(entries: Record<string, string>): MsgHdrs {
+  const made = natsHeaders();
+  for (const [name, value] of Object.entries(entries)) made.set(name, value);
+  return made;
 }

@@ -50,6 +50,8 @@ export async function startJetStreamConsumption(options: JetStreamConsumptionOpt
       payload: new Uint8Array(message.data),
       redelivered: message.redelivered,
     };
+    const headers = ownHeaders(message);
+    if (headers) delivered.headers = headers;
     try {
       await options.handler(delivered);
       message.ack();
@@ -111,4 +113,16 @@ export async function startJetStreamConsumption(options: JetStreamConsumptionOpt
       await running;
     },
   };
+}
+
+/** The headers the publisher gave the message (its trace context), without NATS's own (Nats-*); undefined when none. */
+function ownHeaders(message: JsMsg): Record<string, string> | undefined {
+  if (!message.headers) return undefined;
+  let own: Record<string, string> | undefined;
+  for (const name of message.headers.keys()) {
+    if (name.toLowerCase().startsWith("nats-")) continue;
+    own ??= {};
+    own[name.toLowerCase()] = message.headers.get(name);
+  }
+  return own;
 }

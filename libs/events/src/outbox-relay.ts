@@ -88,6 +88,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           eventId: record._id,
           // A copy, not Buffer's view into its shared pool, so consumers may keep or transfer it.
           payload: new Uint8Array(Buffer.from(record.payload, "base64")),
+          ...(record.traceContext ? { headers: record.traceContext } : {}),
         });
         // The bus holds the event now. Another replica may have deleted the record in between.
         deletions.push(records.deleteOne({ _id: record._id }));

@@ -1,7 +1,7 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { EventSchema, type Event } from "@bayad/proto";
-import { newId, type CallerContext } from "@bayad/kit";
+import { newId, traceHeaders, type CallerContext } from "@bayad/kit";
 import type { CollectionDef, Doc, Session, Store } from "@bayad/store";
 
 /**
@@ -23,6 +23,11 @@ export interface OutboxRecord extends Doc {
   occurredAt: Date;
   /** The protobuf-encoded Event, base64. */
   payload: string;
+  /**
+   * The trace context of the transaction that wrote it (W3C `traceparent`, maybe `tracestate`),
+   * published as the message's headers; absent when traces are off.
+   */
+  traceContext?: Record<string, string>;
 }
 
 export const outboxCollection: CollectionDef = {
@@ -64,19 +69,19 @@ export function createOutbox(store: Store, service: string): Outbox {
         occurredAt: timestampFromDate(occurredAt),
         snapshot: input.snapshot,
       });
-      await records.insertOne(
-        {
-          _id: event.eventId,
-          subject: `bayad.events.${type}`,
-          projectId: event.projectId,
-          environment: event.environment,
-          resourceId: event.resourceId,
-          aggregateVersion: event.aggregateVersion,
-          occurredAt,
-          payload: Buffer.from(toBinary(EventSchema, event)).toString("base64"),
-        },
-        { session },
-      );
+      const record: OutboxRecord = {
+        _id: event.eventId,
+        subject: `bayad.events.${type}`,
+        projectId: event.projectId,
+        environment: event.environment,
+        resourceId: event.resourceId,
+        aggregateVersion: event.aggregateVersion,
+        occurredAt,
+        payload: Buffer.from(toBinary(EventSchema, event)).toString("base64"),
+      };
+      const traceContext = traceHeaders();
+      if (traceContext) record.traceContext = traceContext;
+      await records.insertOne(record, { session });
       return event;
     },
   };

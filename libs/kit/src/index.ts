@@ -54,6 +54,25 @@ export { keyedDigest, sealText, openSealed } from "./secrets.js";
 export { createCursorCodec, type CursorCodec, type CursorScope, type PagePosition } from "./listing-cursor.js";
 export { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";
 export {
+  setupTracing,
+  traceToExporter,
+  tracingEnabled,
+  tracerOf,
+  currentTracer,
+  activeSpan,
+  asComponentWork,
+  extractTraceContext,
+  traceHeaders,
+  inSpan,
+  SpanKind,
+  SpanStatusCode,
+  type Span,
+  type TraceContext,
+  type Tracing,
+} from "./tracing.js";
+export { traceContextInterceptor, clientTracingInterceptors, rpcTracingInterceptor, withClientInterceptors } from "./rpc-tracing.js";
+export { traceStore } from "./traced-store.js";
+export {
   createRateLimiter,
   rateLimitedError,
   type RateLimiter,

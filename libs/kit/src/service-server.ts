@@ -12,6 +12,8 @@ import { rpcMetricsInterceptor, type Registry } from "./metrics.js";
 import { correlationIdOf } from "./caller-context.js";
 import { pause } from "./pause.js";
 import { createDirectTransport } from "./direct-transport.js";
+import { rpcTracingInterceptor } from "./rpc-tracing.js";
+import { tracingEnabled } from "./tracing.js";
 
 export interface ServiceServerOptions {
   /** Fully-qualified proto service name, e.g. bayad.payments.v1.PaymentsService. */
@@ -107,6 +109,11 @@ function healthRoutes(options: ServiceServerOptions) {
     });
 }
 
+/** The component a service belongs to, for its traces: `payments` of bayad.payments.v1.PaymentsService. */
+function componentOf(serviceName: string): string {
+  return serviceName.split(".")[1] ?? serviceName;
+}
+
 /** Serves one service (plus grpc.health.v1) over HTTP/2 cleartext: gRPC, gRPC-Web and Connect. */
 export async function startServiceServer(options: ServiceServerOptions): Promise<RunningServer> {
   const routes = (router: ConnectRouter) => {
@@ -114,6 +121,8 @@ export async function startServiceServer(options: ServiceServerOptions): Promise
     healthRoutes(options)(router);
   };
   const interceptors = [
+    // With traces off no interceptor at all: the API's no-op would still cost a call's allocations.
+    ...(tracingEnabled() ? [rpcTracingInterceptor(componentOf(options.serviceName))] : []),
     ...(options.metrics ? [rpcMetricsInterceptor(options.metrics, options.serviceName.split(".").at(-1) ?? options.serviceName)] : []),
     errorBoundary(options.logger),
   ];

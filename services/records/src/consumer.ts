@@ -1,6 +1,6 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { EventSchema, type Event } from "@bayad/proto";
-import type { Consumption, EventBus, MessageHandler } from "@bayad/events";
+import { traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
 import type { Logger } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createPaymentRecordsRepository } from "./records/payment-records-repository.js";
@@ -62,5 +62,6 @@ export function startRecordsConsumer(options: RecordsConsumerOptions): Promise<C
     now: () => new Date(),
     logger: options.logger,
   });
-  return options.bus.consume(RECORDS_DURABLE_NAME, handler);
+  // Each event's projection in a span under the trace of the change it announces.
+  return options.bus.consume(RECORDS_DURABLE_NAME, traceMessages("records", RECORDS_DURABLE_NAME, handler));
 }

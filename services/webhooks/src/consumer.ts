@@ -1,6 +1,6 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { EventSchema, type Event } from "@bayad/proto";
-import type { Consumption, EventBus, MessageHandler } from "@bayad/events";
+import { traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
 import type { Logger } from "@bayad/kit";
 import { recordEvent } from "./events/webhook-events.js";
 import type { WebhooksDeps } from "./webhooks-deps.js";
@@ -46,5 +46,6 @@ export function webhooksMessageHandler(deps: WebhooksDeps, logger: Logger): Mess
 
 /** Consumes every event from the bus into `webhook_events` and the first attempts of its deliveries. */
 export function startWebhooksConsumer(options: WebhooksConsumerOptions): Promise<Consumption> {
-  return options.bus.consume(WEBHOOKS_DURABLE_NAME, webhooksMessageHandler(options.deps, options.logger));
+  // Each event's recording in a span under the trace of the change it announces.
+  return options.bus.consume(WEBHOOKS_DURABLE_NAME, traceMessages("webhooks", WEBHOOKS_DURABLE_NAME, webhooksMessageHandler(options.deps, options.logger)));
 }

@@ -1,4 +1,4 @@
-import { createMetricsRegistry, envUrl, ConfigError, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { createMetricsRegistry, envUrl, ConfigError, traceStore, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import type { EventBus } from "@bayad/events";
 import { readGatewayConfig, startGateway } from "@bayad/gateway";
@@ -133,9 +133,9 @@ export function checkServiceConfigs(env: Env): void {
   for (const name of serviceNames) checkServiceConfig(name, env);
 }
 
-/** Starts one service's gRPC server with what it is given. */
+/** Starts one service's gRPC server with what it is given (its store calls traced when traces are on). */
 export function startService<N extends ServiceName>(name: N, deps: ServiceDeps<N>): Promise<RunningServer> {
-  return services[name].start(deps);
+  return services[name].start({ ...deps, store: traceStore(deps.store, name) });
 }
 
 function requiredUrl(env: Env, name: string): string {

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { ConfigError, createLogger, Registry, servePortCalls } from "@bayad/kit";
+import { ConfigError, createLogger, Registry, servePortCalls, setupTracing } from "@bayad/kit";
 import { Health, ProviderAccountsService } from "@bayad/proto";
 import { runWithServices, startLocalServices, type LocalServices } from "../local-services.js";
 import { serviceDescriptors, serviceNames, type ServiceName } from "../services-mode/components.js";
@@ -14,6 +14,8 @@ import { healthByService } from "./health-by-service.js";
 const port = parentPort!;
 const { rpcPort, logLevel, ...settings } = workerData as ServicesWorkerData;
 const logger = createLogger("bayad", logLevel);
+// A thread has the OpenTelemetry API's globals of its own: this one's spans are set up here.
+const tracing = setupTracing("bayad");
 // The process metrics (memory, event loop, GC) are the main thread's registry's; this one holds the services' own.
 const metrics = new Registry();
 
@@ -36,6 +38,7 @@ async function control(services: LocalServices, request: ControlRequest): Promis
     case "close":
       await services.close();
       rpcPort.close();
+      await tracing?.shutdown();
       return undefined;
   }
 }

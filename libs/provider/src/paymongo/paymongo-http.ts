@@ -1,5 +1,5 @@
 import { Agent, request } from "undici";
-import { backoffDelay, pause, type BackoffSettings } from "@bayad/kit";
+import { activeSpan, backoffDelay, currentTracer, inSpan, pause, SpanKind, tracingEnabled, type BackoffSettings } from "@bayad/kit";
 import { ProviderNoAnswerError } from "../port.js";
 import { keyHint, PaymongoKeyRefusedError, PaymongoRejectedError, paymongoErrorItems, providerUnavailable } from "./paymongo-errors.js";
 
@@ -112,6 +112,7 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
         },
         body: hasBody ? JSON.stringify({ data: { attributes: call.attributes } }) : undefined,
       });
+      activeSpan()?.setAttribute("http.response.status_code", response.statusCode);
       const text = await response.body.text();
       let body: unknown;
       try {
@@ -178,8 +179,23 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
     throw rejected(secretKey, call, answer.status, answer.body);
   };
 
+  const send = (secretKey: string, call: PaymongoCall) => (call.method === "GET" || call.idempotent ? read(secretKey, call) : write(secretKey, call));
+  const serverAddress = new URL(apiBase).host;
+
   return {
-    send: (secretKey, call) => (call.method === "GET" || call.idempotent ? read(secretKey, call) : write(secretKey, call)),
+    // With traces on, each call (its retries included) is a client span of the component making it.
+    send: (secretKey, call) =>
+      tracingEnabled()
+        ? inSpan(
+            currentTracer("provider"),
+            `PayMongo ${call.operation}`,
+            {
+              kind: SpanKind.CLIENT,
+              attributes: { "bayad.provider": "paymongo", "bayad.provider.operation": call.operation, "http.request.method": call.method, "server.address": serverAddress },
+            },
+            () => send(secretKey, call),
+          )
+        : send(secretKey, call),
     close: () => agent.close(),
   };
 }
