@@ -57,7 +57,15 @@ const everythingOn = {
       annotations: { "nginx.ingress.kubernetes.io/proxy-body-size": "1m" },
       hosts: [
         { host: "staging.bayad.example.ph", paths: [{ path: "/", pathType: "Prefix" }] },
-        { host: "api.staging.example.ph", paths: [{ path: "/api", pathType: "Prefix" }, { path: "/docs", pathType: "Exact" }] },
+        {
+          host: "api.staging.example.ph",
+          paths: [
+            { path: "/api", pathType: "Prefix" },
+            // The docs page loads its renderer from /docs/assets/ and reads /openapi.json.
+            { path: "/docs", pathType: "Prefix" },
+            { path: "/openapi.json", pathType: "Exact" },
+          ],
+        },
       ],
       tls: [{ secretName: "staging-tls", hosts: ["staging.bayad.example.ph", "api.staging.example.ph"] }],
     },
