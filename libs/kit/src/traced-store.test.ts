@@ -42,12 +42,23 @@ describe("traceStore with traces on", () => {
     await store.close();
   });
 
+  it("a call outside any trace (a relay's or a clock's poll) makes no span", async () => {
+    exporter.reset();
+    const store = traceStore(createEmbeddedStore(), "payments");
+    await store.collection<{ _id: string }>(things).find({});
+    await store.transaction(async () => undefined);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    await store.close();
+  });
+
   it("a duplicate key is an answer, not a fault; the error still reaches the caller", async () => {
     exporter.reset();
     const store = traceStore(createEmbeddedStore(), "payments");
     const collection = store.collection<{ _id: string }>(things);
-    await collection.insertOne({ _id: "t1" });
-    await expect(collection.insertOne({ _id: "t1" })).rejects.toBeInstanceOf(DuplicateKeyError);
+    await inSpan(tracerOf("payments"), "rpc", {}, async () => {
+      await collection.insertOne({ _id: "t1" });
+      await expect(collection.insertOne({ _id: "t1" })).rejects.toBeInstanceOf(DuplicateKeyError);
+    });
     const inserts = exporter.getFinishedSpans().filter((span) => span.name === "insertOne things");
     expect(inserts.map((span) => span.status.code)).toEqual([SpanStatusCode.UNSET, SpanStatusCode.UNSET]);
     await store.close();
