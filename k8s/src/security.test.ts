@@ -14,7 +14,7 @@ import { renderScenarios } from "./test-support/scenarios.js";
 
 const chart = loadChart();
 const rendered = renderScenarios(chart);
-const secretVariables = ["MONGODB_URI", "ADMIN_API_KEY", "GATEWAY_SECRET", "SANDBOX_SECRET", "SECRETS_KEY", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
+const secretVariables = ["MONGODB_URI", "ADMIN_API_KEY", "GATEWAY_SECRET", "SANDBOX_SECRET", "SECRETS_KEY", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY", "OTEL_EXPORTER_OTLP_HEADERS"];
 
 describe.each(rendered)("with $name", (r) => {
   const all = pods(r.manifests);
@@ -196,6 +196,8 @@ describe.each(rendered.filter(policyEnabled))("the webhooks service's egress wit
   const policy = ofKind(r.manifests, "NetworkPolicy").find((p) => p.spec.policyTypes.includes("Egress"))!;
   const settings = (r.values.networkPolicy as Obj).webhooks as Obj;
   const rules = policy.spec.egress as Obj[];
+  // The traces' receiver is a destination only while traces are exported.
+  const tracing = (r.values.tracing as Obj).otlpEndpoint ? [settings.tracing as Obj] : [];
   const allows = (ip: string, port: number, protocol = "TCP") => rules.some((rule) => ruleAllows(rule, ip, port, protocol));
 
   it("is the only egress policy, and selects the webhooks pods alone", () => {
@@ -213,25 +215,25 @@ describe.each(rendered.filter(policyEnabled))("the webhooks service's egress wit
     }
   });
 
-  it("keeps every private, loopback, link-local and metadata address out of reach but for DNS, NATS and MongoDB", () => {
-    const storeAndEvents = [settings.nats.port, settings.mongodb.port];
+  it("keeps every private, loopback, link-local and metadata address out of reach but for DNS, NATS, MongoDB and the traces' receiver", () => {
+    const storeAndEvents = [settings.nats.port, settings.mongodb.port, ...tracing.map((t) => t.port)];
     const addresses = ["10.0.0.1", "10.96.0.10", "172.16.5.4", "172.31.255.254", "192.168.1.1", "100.64.0.1", "169.254.169.254", "127.0.0.1", "0.0.0.0",
       "fd00:ec2::254", "fc00::1", "fe80::1", "::1", "::ffff:10.0.0.1"];
     for (const ip of addresses) {
-      for (const port of [443, 80, 8443, 22, 6443, 9464, 50051, 8080, 10250]) {
+      for (const port of [443, 80, 8443, 22, 6443, 9464, 50051, 8080, 10250, 4317, 4318]) {
         if (!storeAndEvents.includes(port)) expect(allows(ip, port), `${ip}:${port}`).toBe(false);
       }
     }
   });
 
-  it("lets the pods resolve names and reach NATS and MongoDB, at the peers given or else anywhere on their ports", () => {
+  it("lets the pods resolve names and reach NATS, MongoDB and the traces' receiver, at the peers given or else anywhere on their ports", () => {
     const byPort = (port: number, protocol = "TCP") => rules.filter((rule) => (rule.ports as Obj[]).some((p) => p.port === port && p.protocol === protocol));
     for (const protocol of ["UDP", "TCP"]) {
       const [dns, ...others] = byPort(53, protocol);
       expect(others).toEqual([]);
       expect(dns!.to ?? []).toEqual(settings.dnsTo);
     }
-    for (const target of [settings.nats, settings.mongodb]) {
+    for (const target of [settings.nats, settings.mongodb, ...tracing]) {
       const [rule, ...others] = byPort(target.port);
       expect(others).toEqual([]);
       expect(rule!.ports).toEqual([{ protocol: "TCP", port: target.port }]);

@@ -83,6 +83,10 @@ describe("values.schema.json", () => {
     ["a port out of range", { ports: { grpc: 70000 } }, "/ports/grpc"],
     ["a Prometheus selector with an unknown field", { networkPolicy: { prometheus: { podSelector: { matchLabel: {} } } } }, "/networkPolicy/prometheus/podSelector"],
     ["an empty gateway peer", { networkPolicy: { gatewayFrom: [{}] } }, "/networkPolicy/gatewayFrom/0"],
+    ["an OTLP endpoint without a scheme", { tracing: { otlpEndpoint: "otel-collector:4318" } }, "/tracing/otlpEndpoint"],
+    ["an OTLP headers Secret that is not a Secret's name", { tracing: { otlpHeadersSecret: "OTLP Headers" } }, "/tracing/otlpHeadersSecret"],
+    ["a traces' receiver port out of range", { networkPolicy: { webhooks: { tracing: { port: 0 } } } }, "/networkPolicy/webhooks/tracing/port"],
+    ["extraEnv setting a traces variable the chart sets", { components: { otp: { extraEnv: [{ name: "OTEL_SERVICE_NAME", value: "x" }] } } }, "/components/otp/extraEnv/0/name"],
   ];
   it.each(mistakes)("refuses %s", (_what, change, at) => {
     // The defaults with one change, as `--set` or a values file would make it.

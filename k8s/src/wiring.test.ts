@@ -17,6 +17,11 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
   // METRICS_PORT on every component: the gateway's metrics are not on its public port either.
   const required = ["PORT", "HOST", "METRICS_PORT", "LOG_LEVEL", "SHUTDOWN_GRACE_MS", "MONGODB_URI", "MONGODB_DATABASE"];
   const optional: string[] = [];
+  // Traces, when exported: every component, named after itself (checked in tracing.test.ts).
+  if (values.tracing.otlpEndpoint) {
+    required.push("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_SERVICE_NAME");
+    if (values.tracing.otlpHeadersSecret) required.push("OTEL_EXPORTER_OTLP_HEADERS");
+  }
   if (component === "gateway") {
     required.push("ADMIN_API_KEY", "GATEWAY_SECRET", "DEV_TOKEN_ISSUER", "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL", "WEBHOOKS_URL");
     optional.push("PUBLIC_URL", "JWKS_URL", "JWT_ISSUER", "JWT_AUDIENCE");
@@ -137,7 +142,7 @@ describe.each(rendered)("with $name", (r) => {
 
   it("reads every secretKeyRef from the chart's Secret, holding that key, or from a Secret named in the values", () => {
     const secrets = ofKind(r.manifests, "Secret");
-    const external = [values.mongodb.existingSecret, values.secrets.existingSecret].filter(Boolean);
+    const external = [values.mongodb.existingSecret, values.secrets.existingSecret, values.tracing.otlpHeadersSecret].filter(Boolean);
     for (const pod of all) {
       for (const e of pod.spec.containers[0].env as Obj[]) {
         const ref = e.valueFrom?.secretKeyRef;

@@ -83,6 +83,20 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
 {{- if eq $name "otp" }}
 {{ include "bayad.env.otp" $root }}
 {{- end }}
+{{- with $root.Values.tracing.otlpEndpoint }}
+{{- /* Traces by OTLP/HTTP, each component's spans under its own service.name. */}}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ . | quote }}
+- name: OTEL_SERVICE_NAME
+  value: {{ $name | quote }}
+{{- with $root.Values.tracing.otlpHeadersSecret }}
+- name: OTEL_EXPORTER_OTLP_HEADERS
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $root.Values.tracing.otlpHeadersSecretKey }}
+{{- end }}
+{{- end }}
 {{- with .component.extraEnv }}
 {{ toYaml . }}
 {{- end }}

@@ -37,6 +37,7 @@ const everythingOn = {
   imagePullSecrets: [{ name: "registry-credentials" }],
   mongodb: { existingSecret: "mongo-credentials", existingSecretKey: "connection-string" },
   nats: { url: "tls://nats.messaging:4222", eventsNamespace: "staging" },
+  tracing: { otlpEndpoint: "http://otel-collector.observability:4318", otlpHeadersSecret: "otlp-credentials", otlpHeadersSecretKey: "headers" },
   secrets: {
     adminApiKey: "adm_0123456789abcdefghij",
     sandboxSecret: "sandbox-0123456789abcdef",
@@ -87,6 +88,7 @@ const everythingOn = {
       dnsTo: [{ ipBlock: { cidr: "169.254.20.10/32" } }],
       nats: { port: 4222, to: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "messaging" } } }] },
       mongodb: { port: 27018, to: [{ ipBlock: { cidr: "10.20.0.0/16" } }] },
+      tracing: { port: 4318, to: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "observability" } } }] },
     },
   },
   components: {
