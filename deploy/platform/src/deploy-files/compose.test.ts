@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger, startServiceServer, type RunningServer } from "@bayad/kit";
+import { createLogger, setupTracing, startServiceServer, tracingEnabled, type RunningServer } from "@bayad/kit";
 import { readGatewayConfig } from "@bayad/gateway";
 import { readPaymentsConfig } from "@bayad/payments-service";
 import { readBillingConfig } from "@bayad/billing-service";
@@ -127,6 +127,28 @@ describe("deploy/compose.yaml", () => {
     });
   });
 
+  it("leaves traces off unless the shell names a receiver, which every component is then given", async () => {
+    for (const component of components) {
+      // Empty, as Compose passes an unset ${OTEL_EXPORTER_OTLP_ENDPOINT:-}: kit's setup reads it as unset.
+      const env = envFor(component);
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT, component).toBe("");
+      expect(setupTracing(component, env), component).toBeUndefined();
+      expect(tracingEnabled(), component).toBe(false);
+    }
+    const shell = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel-collector:4318" };
+    const overridden = loadCompose(shell);
+    for (const component of components) {
+      const env = environmentOf(overridden.services[serviceFor(component)[0]]!);
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT, component).toBe(shell.OTEL_EXPORTER_OTLP_ENDPOINT);
+      // Each component names itself unless OTEL_SERVICE_NAME is set, which would give all one name.
+      expect(env.OTEL_SERVICE_NAME, component).toBeUndefined();
+    }
+    const tracing = setupTracing("gateway", environmentOf(overridden.services[serviceFor("gateway")[0]]!));
+    expect(tracingEnabled()).toBe(true);
+    await tracing!.shutdown();
+    expect(tracingEnabled()).toBe(false);
+  });
+
   it("points the gateway at each service by its compose name on port 50051", () => {
     const gateway = envFor("gateway");
     for (const component of services) {
@@ -227,6 +249,9 @@ describe("deploy/env/*.example", () => {
       for (const variable of secretVariables.filter((v) => v in env)) expect(env[variable], `${component}: ${variable}`).toMatch(/^CHANGE-ME/);
       expect(env.MONGODB_DATABASE, component).toBe(`bayad_${component}`);
       expect(new URL(env.MONGODB_URI!).searchParams.get("replicaSet"), component).toBe("rs0");
+      // Traces are optional: shown commented out, so the example leaves them off.
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT, component).toBeUndefined();
+      expect(readRepoFile(`deploy/env/${component}.env.example`), component).toMatch(/^# OTEL_EXPORTER_OTLP_ENDPOINT=https?:\/\/\S+$/m);
     }
   });
 });
