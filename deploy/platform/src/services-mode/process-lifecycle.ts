@@ -20,7 +20,8 @@ export interface ProcessOptions {
  * stop on SIGTERM or SIGINT that exits 0 once drained, or 1 if the grace period runs out.
  */
 export async function runProcess(options: ProcessOptions): Promise<void> {
-  const logger = createLogger(`bayad-${options.name}`, options.env.LOG_LEVEL ?? "info");
+  // Named like the one-process platform's lines, so a component logs the same in either mode.
+  const logger = createLogger("bayad", options.env.LOG_LEVEL ?? "info").child({ service: options.name });
   let graceMs: number;
   let running: RunningComponent;
   try {
