@@ -87,9 +87,15 @@ describe("npm start exporting traces by OTLP/HTTP", () => {
     });
     expect(response.status).toBe(201);
 
+    // Each thread exports its own batches, in no set order: wait for the three parts of the trace.
     const spans = await eventually(async () => {
       const inTrace = exported.filter((span) => span.traceId === traceId);
-      return inTrace.some((span) => span.service === "records" && span.name.startsWith("process ")) ? inTrace : undefined;
+      const arrived = [
+        inTrace.some((span) => span.service === "records" && span.name.startsWith("process ")),
+        inTrace.some((span) => span.service === "gateway" && span.name === "createCheckout"),
+        inTrace.some((span) => span.service === "payments" && span.name === "bayad.payments.v1.PaymentsService/CreateCheckout"),
+      ];
+      return arrived.every(Boolean) ? inTrace : undefined;
     }, 20_000);
     expect(paths).toEqual(new Set(["/v1/traces"]));
     const gateway = spans.find((span) => span.service === "gateway" && span.name === "createCheckout");
