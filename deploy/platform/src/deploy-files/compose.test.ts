@@ -14,12 +14,6 @@ import { readOtpConfig } from "@bayad/otp-service";
 import { readWebhooksConfig } from "@bayad/webhooks-service";
 import {
   components,
-  dependsOn,
-  durationMs,
-  environmentOf,
-  interpolate,
-  loadCompose,
-  parseEnvFile,
   readRepoFile,
   repoRoot,
   requiredEnv,
@@ -27,10 +21,21 @@ import {
   serviceUrlVariable,
   services,
   type Component,
+} from "./test-support/conventions.js";
+import {
+  dependsOn,
+  durationMs,
+  environmentOf,
+  interpolate,
+  loadCompose,
+  parseComposeFile,
+  schemaErrors,
   type ComposeService,
-} from "./test-support/deploy-files.js";
+} from "./test-support/compose.js";
+import { parseEnvFile } from "./test-support/env-file.js";
 
-// Static checks of deploy/compose.yaml (no container runs here), plus its healthcheck commands
+// Static checks of deploy/compose.yaml, parsed by the yaml package and validated against the
+// Compose Specification's JSON schema (no container runs here), plus its healthcheck commands
 // run for real against the gRPC health server the services use and a stand-in HTTP server.
 const compose = loadCompose();
 const all = Object.entries(compose.services);
@@ -54,6 +59,19 @@ describe("deploy/compose.yaml", () => {
   it("interpolates like Compose", () => {
     expect(interpolate("${A:-x} ${B-y} ${C} $$D", { B: "" })).toBe("x   $D");
     expect(() => interpolate("${A:?set A}", {})).toThrow(/set A/);
+  });
+
+  it("is a Compose file by the Compose Specification's schema, as written and once interpolated", () => {
+    expect(schemaErrors(parseComposeFile()), "as written").toEqual([]);
+    expect(schemaErrors(loadCompose()), "with nothing set in the shell").toEqual([]);
+    // The schema does catch what Compose would refuse: a misspelt key, a duration given as a number.
+    const broken = loadCompose() as unknown as { services: Record<string, Record<string, unknown>> };
+    broken.services.gateway!.restrat = "always";
+    broken.services.mongo!.stop_grace_period = 30;
+    expect(schemaErrors(broken).sort()).toEqual([
+      expect.stringMatching(/^\/services\/gateway: must NOT have additional properties .*restrat/),
+      expect.stringMatching(/^\/services\/mongo\/stop_grace_period: must be string/),
+    ]);
   });
 
   it("runs every component exactly once, from deploy/Dockerfile with the repository root as context", () => {

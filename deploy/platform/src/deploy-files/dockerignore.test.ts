@@ -2,10 +2,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dockerignore, flagValue, parseDockerfile, readRepoFile, repoRoot } from "./test-support/deploy-files.js";
+import { readRepoFile, repoRoot } from "./test-support/conventions.js";
+import { copyFrom, copySources, dockerfileStages, ignoredBy, keywordOf } from "./test-support/dockerfile.js";
 
 // The build context is the repository root, so Docker reads .dockerignore from there (not from deploy/).
-const isIgnored = dockerignore(readRepoFile(".dockerignore"));
+// Matched by @balena/dockerignore, which follows Docker's rules.
+const isIgnored = ignoredBy(readRepoFile(".dockerignore"));
 
 /** Every file git would commit here: tracked, plus new files it does not ignore. */
 function sourceFiles(): string[] | undefined {
@@ -16,7 +18,7 @@ function sourceFiles(): string[] | undefined {
 
 describe(".dockerignore (at the repository root, the build context)", () => {
   it("matches like Docker: anchored at the root, ** across folders, ! re-including, folders taking their contents", () => {
-    const match = dockerignore("**/node_modules\nbuild\n*.md\n!README.md\n");
+    const match = ignoredBy("**/node_modules\nbuild\n*.md\n!README.md\n");
     expect(match("node_modules")).toBe(true);
     expect(match("libs/kit/node_modules/pino/index.js")).toBe(true);
     expect(match("build/x")).toBe(true);
@@ -54,11 +56,10 @@ describe(".dockerignore (at the repository root, the build context)", () => {
   });
 
   it("lets through every source file under what the Dockerfile copies from the context", () => {
-    const { stages } = parseDockerfile(readRepoFile("deploy/Dockerfile"));
-    const sources = stages
+    const sources = dockerfileStages()
       .flatMap((stage) => stage.instructions)
-      .filter((i) => i.keyword === "COPY" && flagValue(i, "from") === undefined)
-      .flatMap((copy) => copy.args.slice(0, -1).map((source) => source.replace(/\/$/, "")));
+      .filter((i) => keywordOf(i) === "COPY" && copyFrom(i) === undefined)
+      .flatMap((copy) => copySources(copy).map((source) => source.replace(/\/$/, "")));
     const files = sourceFiles() ?? sources.filter((source) => !source.includes("*"));
     const needed = files.filter((file) => sources.some((source) => file === source || file.startsWith(`${source}/`)));
     expect(needed.length).toBeGreaterThan(20);
