@@ -1,21 +1,20 @@
 /**
- * Loads the chart and renders it the way `helm template` would for the subset: values files
- * read as YAML 1.1 (as Helm's go-yaml does: on/off/yes/no are booleans) and merged over
- * values.yaml like Helm's coalescing (maps merge, null deletes, anything else replaces), every
- * file under templates/ executed with the same defines, partials (_*) and NOTES.txt kept out of
- * the manifests, and each output split into YAML documents.
+ * Loads the chart's files and renders it with helm itself (`helm template`): each override is
+ * written to a values file and passed with -f in order, as a user would, and helm's output is
+ * split into YAML documents. helm template does not print NOTES.txt, so the chart is rendered
+ * from a copy with one more template that includes NOTES.txt into a ConfigMap, taken out of the
+ * manifests again; everything else is the chart as it is.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse, parseAllDocuments } from "yaml";
-import type { Node, ParsedFile } from "./gotemplate/ast.js";
-import { Executor } from "./gotemplate/execute.js";
-import { functionNames, type FunctionContext } from "./gotemplate/functions.js";
-import { parseTemplate } from "./gotemplate/parse.js";
-import { GoStruct, isMap, toGoValue, type GoMap, type GoValue } from "./gotemplate/values.js";
+import { runHelm } from "./test-support/helm.js";
 
 export const chartDir = fileURLToPath(new URL("../bayad/", import.meta.url));
+
+export type ValuesMap = Record<string, unknown>;
 
 export interface ChartMetadata {
   name: string;
@@ -26,15 +25,12 @@ export interface ChartMetadata {
 export interface Chart {
   dir: string;
   metadata: ChartMetadata;
-  defaults: GoMap;
+  defaults: ValuesMap;
   schema: Record<string, unknown>;
-  /** Keyed by the path under the chart directory, e.g. templates/deployment.yaml. */
-  templates: Map<string, ParsedFile>;
-  defines: Map<string, Node[]>;
 }
 
 export interface Manifest {
-  /** The template file it came from. */
+  /** The template file it came from (helm's "# Source:" comment), e.g. templates/deployment.yaml. */
   source: string;
   object: Record<string, unknown>;
 }
@@ -42,7 +38,8 @@ export interface Manifest {
 export interface Rendered {
   manifests: Manifest[];
   notes: string;
-  values: GoMap;
+  /** The values helm rendered with: the overrides coalesced over values.yaml. */
+  values: ValuesMap;
 }
 
 export interface RenderOptions {
@@ -50,10 +47,9 @@ export interface RenderOptions {
   namespace?: string;
   /** Values layered over values.yaml in order, like repeated -f. */
   overrides?: unknown[];
-  lookup?: FunctionContext["lookup"];
 }
 
-/** Reads YAML the way Helm reads values and manifests (YAML 1.1, duplicate keys refused). */
+/** Reads YAML the way Helm reads values (YAML 1.1, duplicate keys refused). */
 export function readYaml(text: string, what: string): unknown {
   try {
     return parse(text, { version: "1.1", uniqueKeys: true, prettyErrors: true, strict: true }) ?? {};
@@ -66,78 +62,91 @@ export function readYamlFile(path: string): unknown {
   return readYaml(readFileSync(path, "utf8"), path);
 }
 
-function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)]));
-}
+export const isMap = (v: unknown): v is ValuesMap => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function loadChart(dir = chartDir): Chart {
   const meta = readYamlFile(join(dir, "Chart.yaml")) as Record<string, unknown>;
   const metadata = { name: String(meta.name), version: String(meta.version), appVersion: String(meta.appVersion) };
-  const templates = new Map<string, ParsedFile>();
-  const defines = new Map<string, Node[]>();
-  for (const path of listFiles(join(dir, "templates")).sort()) {
-    const name = relative(dir, path);
-    const parsed = parseTemplate(readFileSync(path, "utf8"), name, functionNames);
-    templates.set(name, parsed);
-    for (const [define, body] of parsed.defines) {
-      if (defines.has(define)) throw new Error(`${name}: template "${define}" is defined twice`);
-      defines.set(define, body);
-    }
-  }
-  const defaults = toGoValue(readYamlFile(join(dir, "values.yaml")));
+  const defaults = readYamlFile(join(dir, "values.yaml"));
   if (!isMap(defaults)) throw new Error("values.yaml is not a map");
   const schema = JSON.parse(readFileSync(join(dir, "values.schema.json"), "utf8")) as Record<string, unknown>;
-  return { dir, metadata, defaults, schema, templates, defines };
+  return { dir, metadata, defaults, schema };
 }
 
-/** Helm's coalescing of a values file over the defaults. */
-export function coalesce(base: GoMap, override: GoMap): GoMap {
-  const out: GoMap = { ...base };
+/** Helm's coalescing of a values file over the defaults (maps merge, null deletes, anything else replaces). */
+export function coalesce(base: ValuesMap, override: ValuesMap): ValuesMap {
+  const out: ValuesMap = { ...base };
   for (const [key, value] of Object.entries(override)) {
     if (value === null) delete out[key];
-    else if (isMap(value) && isMap(out[key] ?? null)) out[key] = coalesce(out[key] as GoMap, value);
+    else if (isMap(value) && isMap(out[key])) out[key] = coalesce(out[key], value);
     else out[key] = value;
   }
   return out;
 }
 
-export function mergedValues(chart: Chart, overrides: unknown[] = []): GoMap {
-  return overrides.reduce<GoMap>((values, o) => {
-    const v = toGoValue(o);
-    if (!isMap(v)) throw new Error("a values override is not a map");
-    return coalesce(values, v);
+export function mergedValues(chart: Chart, overrides: unknown[] = []): ValuesMap {
+  return overrides.reduce<ValuesMap>((values, o) => {
+    if (!isMap(o)) throw new Error("a values override is not a map");
+    return coalesce(values, o);
   }, chart.defaults);
 }
 
-export function renderChart(chart: Chart, options: RenderOptions = {}): Rendered {
-  const values = mergedValues(chart, options.overrides);
-  const releaseName = options.releaseName ?? "bayad";
-  const namespace = options.namespace ?? "default";
-  const executor = new Executor(chart.defines, options.lookup ? { lookup: options.lookup } : {});
-  const manifests: Manifest[] = [];
-  let notes = "";
-  for (const [name, parsed] of chart.templates) {
-    const root: GoValue = new GoStruct("chartutil.Values", {
-      Values: values,
-      Release: new GoStruct("Release", { Name: releaseName, Namespace: namespace, Service: "Helm", IsInstall: true, IsUpgrade: false, Revision: 1n }),
-      Chart: new GoStruct("chart.Metadata", { Name: chart.metadata.name, Version: chart.metadata.version, AppVersion: chart.metadata.appVersion }),
-      Template: new GoStruct("Template", { Name: `${chart.metadata.name}/${name}`, BasePath: `${chart.metadata.name}/templates` }),
+/** Writes each override to a values file (JSON is YAML) and calls `use` with their paths. */
+export function withValuesFiles<T>(overrides: unknown[], use: (files: string[]) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), "bayad-values-"));
+  try {
+    const files = overrides.map((o, i) => {
+      const file = join(dir, `values-${i}.json`);
+      writeFileSync(file, JSON.stringify(o));
+      return file;
     });
-    const output = executor.execute(parsed.body, root);
-    const base = name.split("/").pop()!;
-    if (base === "NOTES.txt") {
-      notes = output;
-      continue;
-    }
-    if (base.startsWith("_")) continue;
-    for (const doc of parseAllDocuments(output, { version: "1.1", uniqueKeys: true, strict: true })) {
+    return use(files);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const notesTemplate = "templates/zz-test-notes.yaml";
+const notesConfigMap = "bayad-test-notes";
+const copies = new Map<string, string>();
+
+/** The chart copied once per process, plus the template that renders NOTES.txt into a ConfigMap. */
+function chartWithNotes(chart: Chart): string {
+  let copy = copies.get(chart.dir);
+  if (!copy) {
+    copy = join(mkdtempSync(join(tmpdir(), "bayad-chart-")), chart.metadata.name);
+    cpSync(chart.dir, copy, { recursive: true });
+    writeFileSync(
+      join(copy, notesTemplate),
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${notesConfigMap}\ndata:\n  notes: {{ include "${chart.metadata.name}/templates/NOTES.txt" . | quote }}\n`,
+    );
+    copies.set(chart.dir, copy);
+    const made = copy;
+    process.once("exit", () => rmSync(join(made, ".."), { recursive: true, force: true }));
+  }
+  return copy;
+}
+
+export function renderChart(chart: Chart, options: RenderOptions = {}): Rendered {
+  const overrides = options.overrides ?? [];
+  const values = mergedValues(chart, overrides);
+  const args = ["template", options.releaseName ?? "bayad", chartWithNotes(chart), "--namespace", options.namespace ?? "default"];
+  const output = withValuesFiles(overrides, (files) => runHelm([...args, ...files.flatMap((f) => ["-f", f])]));
+  const manifests: Manifest[] = [];
+  let notes: string | undefined;
+  // helm separates documents with "---" and opens each with "# Source: <chart>/<template>".
+  for (const chunk of output.split(/^---[ \t]*$/m)) {
+    const source = /^# Source: [^/]+\/(.+)$/m.exec(chunk)?.[1]?.trim() ?? "?";
+    for (const doc of parseAllDocuments(chunk, { version: "1.1", uniqueKeys: true, strict: true })) {
       const problems = [...doc.errors, ...doc.warnings];
-      if (problems.length > 0) throw new Error(`${name}: ${problems.map((p) => p.message).join("; ")}\n--- rendered:\n${output}`);
+      if (problems.length > 0) throw new Error(`${source}: ${problems.map((p) => p.message).join("; ")}\n--- rendered:\n${chunk}`);
       const object = doc.toJS() as unknown;
       if (object === null || object === undefined) continue;
-      if (typeof object !== "object" || Array.isArray(object)) throw new Error(`${name}: a document is not a map`);
-      manifests.push({ source: name, object: object as Record<string, unknown> });
+      if (!isMap(object)) throw new Error(`${source}: a document helm rendered is not a map`);
+      if (source === notesTemplate) notes = String((object.data as ValuesMap).notes);
+      else manifests.push({ source, object });
     }
   }
+  if (notes === undefined) throw new Error(`no ${notesConfigMap} in helm's output`);
   return { manifests, notes, values };
 }

@@ -1,9 +1,8 @@
 /**
- * Where a values path (keys, "*" for any key or element) stands in values.schema.json and in a
- * values tree: whether the schema declares it and whether it may be left out, and the leaves of
- * a values file.
+ * Where a values path (keys, "*" for any key or element) stands in values.schema.json: whether
+ * the schema declares it and whether it may be left out; and the leaves of a values file.
  */
-import { isMap, type GoValue } from "./gotemplate/values.js";
+import { isMap } from "./chart.js";
 
 type Schema = Record<string, unknown>;
 
@@ -66,29 +65,12 @@ export function lookupSchema(root: Schema, path: string[]): SchemaLookup {
   return { declared: true, optional, declaredUpTo: path };
 }
 
-/** Whether the values hold the path; "*" must hold for every key or element (none is fine). */
-export function valuesHave(values: GoValue, path: string[]): boolean {
-  if (path.length === 0) return true;
-  const [key, ...rest] = path as [string, ...string[]];
-  if (key === "*") {
-    if (Array.isArray(values)) return values.every((v) => valuesHave(v, rest));
-    if (isMap(values)) return Object.values(values).every((v) => valuesHave(v, rest));
-    return false;
-  }
-  return isMap(values) && Object.hasOwn(values, key) && valuesHave(values[key]!, rest);
-}
-
 /** Paths to every leaf (a scalar, an empty map or list); list elements as "*". */
-export function valueLeaves(values: GoValue, prefix: string[] = []): string[][] {
+export function valueLeaves(values: unknown, prefix: string[] = []): string[][] {
   if (Array.isArray(values)) return values.length === 0 ? [prefix] : values.flatMap((v) => valueLeaves(v, [...prefix, "*"]));
   if (isMap(values)) {
     const keys = Object.keys(values);
     return keys.length === 0 ? [prefix] : keys.flatMap((k) => valueLeaves(values[k]!, [...prefix, k]));
   }
   return [prefix];
-}
-
-/** Whether a read path covers a leaf: it is a prefix of it, "*" matching any key. */
-export function covers(read: string[], leaf: string[]): boolean {
-  return read.length <= leaf.length && read.every((k, i) => k === "*" || leaf[i] === "*" || k === leaf[i]);
 }

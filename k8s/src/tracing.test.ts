@@ -5,10 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadChart, renderChart } from "./chart.js";
+import { helmAvailable } from "./test-support/helm.js";
 import { components, envOf, ofKind, pods, type Obj } from "./test-support/kube.js";
 import { productionExample } from "./test-support/scenarios.js";
 
 const chart = loadChart();
+const ready = helmAvailable("tracing");
 const endpoint = "http://otel-collector.observability.svc.cluster.local:4318";
 const render = (...overrides: unknown[]) => renderChart(chart, { overrides });
 const envsOf = (r: ReturnType<typeof render>) => pods(r.manifests).map((p) => ({ component: p.component, env: envOf(p.spec.containers[0]) }));
@@ -17,7 +19,7 @@ const egressRules = (r: ReturnType<typeof render>) =>
 const rulesOnPort = (r: ReturnType<typeof render>, port: number) =>
   egressRules(r).filter((rule) => (rule.ports as Obj[]).some((p) => p.port === port && p.protocol === "TCP"));
 
-describe("tracing.otlpEndpoint unset", () => {
+describe.runIf(ready)("tracing.otlpEndpoint unset", () => {
   it.each([
     ["the default values", []],
     ["the production example", [productionExample()]],
@@ -35,7 +37,7 @@ describe("tracing.otlpEndpoint unset", () => {
   });
 });
 
-describe("tracing.otlpEndpoint set", () => {
+describe.runIf(ready)("tracing.otlpEndpoint set", () => {
   it("gives every Deployment the endpoint and its own component's name as OTEL_SERVICE_NAME", () => {
     const all = envsOf(render({ tracing: { otlpEndpoint: endpoint } }));
     expect(all.map((p) => p.component).sort()).toEqual([...components].sort());

@@ -6,7 +6,6 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { loadChart, mergedValues } from "./chart.js";
-import { toGoValue } from "./gotemplate/values.js";
 import { lookupSchema, valueLeaves } from "./schema-paths.js";
 import { productionExample, scenarios } from "./test-support/scenarios.js";
 
@@ -36,7 +35,7 @@ describe("values.schema.json", () => {
   });
 
   it("declares every value of values.yaml and of the production example", () => {
-    const leaves = [...valueLeaves(chart.defaults), ...valueLeaves(toGoValue(productionExample()))];
+    const leaves = [...valueLeaves(chart.defaults), ...valueLeaves(productionExample())];
     expect(leaves.filter((p) => !lookupSchema(chart.schema, p).declared).map((p) => p.join("."))).toEqual([]);
   });
 
