@@ -127,11 +127,19 @@ function chartWithNotes(chart: Chart): string {
   return copy;
 }
 
+/** The arguments of `helm template` for the options, with the values files already written. */
+export function templateArgs(chart: Chart, options: RenderOptions, files: string[]): string[] {
+  return ["template", options.releaseName ?? "bayad", chartWithNotes(chart), "--namespace", options.namespace ?? "default", ...files.flatMap((f) => ["-f", f])];
+}
+
 export function renderChart(chart: Chart, options: RenderOptions = {}): Rendered {
   const overrides = options.overrides ?? [];
-  const values = mergedValues(chart, overrides);
-  const args = ["template", options.releaseName ?? "bayad", chartWithNotes(chart), "--namespace", options.namespace ?? "default"];
-  const output = withValuesFiles(overrides, (files) => runHelm([...args, ...files.flatMap((f) => ["-f", f])]));
+  const output = withValuesFiles(overrides, (files) => runHelm(templateArgs(chart, options, files)));
+  return readRendered(output, mergedValues(chart, overrides));
+}
+
+/** helm template's output as manifests and the notes. */
+export function readRendered(output: string, values: ValuesMap): Rendered {
   const manifests: Manifest[] = [];
   let notes: string | undefined;
   // helm separates documents with "---" and opens each with "# Source: <chart>/<template>".
