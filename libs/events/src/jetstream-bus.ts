@@ -69,7 +69,7 @@ export async function connectJetStreamBus(options: JetStreamBusOptions): Promise
           });
           return;
         } catch (err) {
-          const noStream = err instanceof NatsError && err.code === ErrorCode.NoResponders;
+          const noStream = err instanceof NatsError && err.code === (ErrorCode.NoResponders as string);
           if (noStream) connection.forgetStream();
           if (noStream && attempt === 1 && Date.now() < deadline) continue;
           throw new BusUnavailableError("the event was not acknowledged by NATS", { cause: err });

@@ -148,6 +148,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       for (;;) {
         const result = await exclusive();
         total += result.published;
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the publish failure caught earlier, unchanged
         if (result.error !== undefined) throw result.error;
         if (result.found === 0) return total;
       }

@@ -34,7 +34,7 @@ export class RecentIds {
   /** Forgets ids whose window has passed, and the oldest beyond `maxIds - 1` to make room. */
   private forget(now: number): void {
     while (this.head < this.order.length) {
-      const id = this.order[this.head]!;
+      const id = this.order[this.head];
       if (this.until.get(id)! > now && this.until.size < this.maxIds) break;
       this.until.delete(id);
       this.head += 1;

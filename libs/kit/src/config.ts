@@ -72,7 +72,7 @@ const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3
 export function parseDuration(text: string): number | undefined {
   const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
   if (!match) return undefined;
-  return Number(match[1]) * durationUnits[match[2]!]!;
+  return Number(match[1]) * durationUnits[match[2]];
 }
 
 /** A duration variable (see parseDuration), in milliseconds, within `bounds` (also in milliseconds). */

@@ -64,7 +64,7 @@ export function createDirectTransport(options: {
       const message = copied ? request : copyMessage(request);
       const call = new CallSignal(signal, timeoutMs);
       try {
-        const response = await call.race(dispatch(new DirectRequest(method, call, timeoutMs, header, contextValues ?? createContextValues(), message)));
+        const response = await call.race(dispatch(new DirectRequest(method, call, timeoutMs, header as HeaderInit, contextValues ?? createContextValues(), message)));
         const answer = response.message as MessageShape<typeof method.output>;
         return {
           stream: false,
@@ -97,7 +97,7 @@ function recordMethods(routes: (router: ConnectRouter) => void): Map<DescMethod,
       return router;
     },
     rpc(method, implementation) {
-      methods.set(method, createMethodImplSpec(method, implementation) as MethodImplSpec);
+      methods.set(method, createMethodImplSpec(method, implementation));
       return router;
     },
   };
@@ -105,8 +105,11 @@ function recordMethods(routes: (router: ConnectRouter) => void): Map<DescMethod,
   return methods;
 }
 
+/** Connect types a call's header as the DOM's HeadersInit, which Node's type library does not name. */
+type HeaderInit = ConstructorParameters<typeof Headers>[0];
+
 async function invoke(methods: Map<DescMethod, MethodImplSpec>, passed: UnaryRequest): Promise<UnaryResponse> {
-  const request = passed instanceof DirectRequest ? passed : DirectRequest.fromCopy(passed);
+  const request = passed instanceof DirectRequest ? (passed as DirectRequest) : DirectRequest.fromCopy(passed);
   const spec = methods.get(request.method);
   if (spec?.kind !== "unary") {
     throw new ConnectError(`${request.service.typeName}.${request.method.name} is not implemented`, Code.Unimplemented);
@@ -124,7 +127,7 @@ async function invoke(methods: Map<DescMethod, MethodImplSpec>, passed: UnaryReq
 }
 
 function normalize<D extends DescMessage>(schema: D, value: MessageInitShape<D>): MessageShape<D> {
-  return isMessage(value, schema) ? (value as MessageShape<D>) : create(schema, value);
+  return isMessage(value, schema) ? (value) : create(schema, value);
 }
 
 /**

@@ -31,7 +31,7 @@ function nextRandomByte(): number {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  return pool[poolOffset++] as number;
+  return pool[poolOffset++];
 }
 
 /** A new id: prefix, underscore, 24 random base62 characters (about 143 bits). */

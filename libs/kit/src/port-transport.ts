@@ -107,7 +107,7 @@ export function createPortTransport(port: MessagePort): Transport & { close(): v
           service: method.parent.typeName,
           method: method.name,
           timeoutMs,
-          header: headerEntries(header),
+          header: headerEntries(header as ConstructorParameters<typeof Headers>[0]),
           caller: contextValues && callerValueOf(contextValues),
           message,
           cancelable: signal !== undefined,

@@ -1,6 +1,6 @@
 import { context, propagation, type Span } from "@opentelemetry/api";
 import { ConnectError, createContextValues, type Interceptor, type Transport, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
-import { create, isMessage } from "@bufbuild/protobuf";
+import { create, isMessage, type DescMessage } from "@bufbuild/protobuf";
 import { correlationIdOf } from "./caller-context.js";
 import { asComponentWork, extractTraceContext, inSpan, SpanKind, tracerOf, tracingEnabled } from "./tracing.js";
 
@@ -81,14 +81,14 @@ export function withClientInterceptors(transport: Transport, interceptors: Inter
   return {
     unary(method, signal, timeoutMs, header, input, contextValues) {
       const last: UnaryNext = (request) =>
-        transport.unary(
+        transport.unary<DescMessage, DescMessage>(
           request.method,
           request.signal === noSignal ? undefined : request.signal,
           timeoutMs,
           request.header,
           request.message,
           request.contextValues,
-        ) as Promise<UnaryResponse>;
+        );
       const run = interceptors.reduceRight<UnaryNext>((next, interceptor) => interceptor(next as never) as UnaryNext, last);
       const request: UnaryRequest = {
         stream: false,
@@ -97,7 +97,7 @@ export function withClientInterceptors(transport: Transport, interceptors: Inter
         requestMethod: "POST",
         url: `in-process:///${method.parent.typeName}/${method.name}`,
         signal: signal ?? noSignal,
-        header: new Headers(header),
+        header: new Headers(header as ConstructorParameters<typeof Headers>[0]),
         contextValues: contextValues ?? createContextValues(),
         message: isMessage(input, method.input) ? input : create(method.input, input),
       };

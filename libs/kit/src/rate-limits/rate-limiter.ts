@@ -88,7 +88,7 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
   }
 
   function refusal(charges: readonly RateLimitCharge[], slices: ReadonlyArray<readonly Slice[]>, now: number): RateLimitOutcome {
-    const limits = charges.map((charge, i) => stateOf(charge, slices[i]!, now));
+    const limits = charges.map((charge, i) => stateOf(charge, slices[i], now));
     const freeAt = Math.max(...limits.filter((limit) => limit.remaining === 0).map((limit) => limit.resetAt), now);
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now) / 1000)), limits };
   }
@@ -110,7 +110,7 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
       const before = current?.slices ?? [];
       if (callsInWindow(before, charge.setting, now).count + calls > charge.setting.limit) return { slices: before, full: true };
       const slices = withCall(before, charge.setting, now, calls);
-      const expiresAt = new Date(slices[slices.length - 1]!.start + sliceWidthMs(charge.setting) + windowMs);
+      const expiresAt = new Date(slices[slices.length - 1].start + sliceWidthMs(charge.setting) + windowMs);
       if (!current) {
         try {
           await records.insertOne({ _id: id, scope: charge.scope, slices, version: 1, expiresAt });
@@ -130,7 +130,7 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
     const now = options.now().getTime();
     const read = await Promise.all(charges.map((charge) => records.findOne({ _id: idOf(charge) })));
     const slices = read.map((record) => record?.slices ?? []);
-    const room = charges.map((charge, i) => charge.setting.limit - callsInWindow(slices[i]!, charge.setting, now).count);
+    const room = charges.map((charge, i) => charge.setting.limit - callsInWindow(slices[i], charge.setting, now).count);
     if (room.some((left) => left <= 0)) return refusal(charges, slices, now);
     const counted = Math.min(calls, ...room);
     for (const [i, charge] of charges.entries()) {
@@ -138,7 +138,7 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
       slices[i] = written.slices;
       if (written.full) return refusal(charges, slices, now);
     }
-    return { allowed: true, calls: counted, limits: charges.map((charge, i) => stateOf(charge, slices[i]!, now)) };
+    return { allowed: true, calls: counted, limits: charges.map((charge, i) => stateOf(charge, slices[i], now)) };
   }
 
   return {

@@ -22,7 +22,7 @@ const DATA_URL = /^data:([^;,]+)(;base64)?,(.*)$/s;
 export function readQrDataUrl(dataUrl: string): QrImage {
   const match = DATA_URL.exec(dataUrl);
   if (!match || match[1] !== "image/png" || match[2] === undefined) return { dataUrl, payload: "" };
-  const pngBase64 = match[3]!;
+  const pngBase64 = match[3];
   return { dataUrl, pngBase64, payload: decodeQrPayload(Buffer.from(pngBase64, "base64")) };
 }
 

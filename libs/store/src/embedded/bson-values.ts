@@ -111,7 +111,7 @@ function compareFields([keyA, valueA]: [string, unknown], [keyB, valueB]: [strin
 function compareSequences<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): number {
   const shared = Math.min(a.length, b.length);
   for (let i = 0; i < shared; i++) {
-    const order = compare(a[i] as T, b[i] as T);
+    const order = compare(a[i], b[i]);
     if (order !== 0) return order;
   }
   return Math.sign(a.length - b.length);

@@ -98,6 +98,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     if (transaction === undefined || !transaction.open) {
       throw new Error(`Session ${session.id} is not an open transaction of this store`);
     }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught earlier, unchanged
     if (transaction.failure !== undefined) throw transaction.failure;
     return transaction;
   }
@@ -196,6 +197,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       work(session).then(
         (result) =>
           finish(() => {
+            // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught earlier, unchanged
             if (transaction.failure !== undefined) throw transaction.failure;
             commit(transaction.tables);
             return result;

@@ -28,7 +28,7 @@ export function keysOf(reached: unknown[]): unknown[] {
 /** The values `segments` from position `from` on reach in `value`. */
 function reach(value: unknown, segments: readonly string[], from: number): unknown[] {
   if (from === segments.length) return [value];
-  const segment = segments[from] as string;
+  const segment = segments[from];
   if (Array.isArray(value)) {
     if (isArrayIndex(segment)) return reach(value[Number(segment)], segments, from + 1);
     if (value.length === 0) return [undefined];

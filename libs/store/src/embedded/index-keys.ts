@@ -58,7 +58,7 @@ class KeyWriter {
 
   /** Inverts the bytes written since `from` (a descending field). */
   invertFrom(from: number): void {
-    for (let i = from; i < this.length; i++) this.buffer[i] = ~(this.buffer[i] as number) & 0xff;
+    for (let i = from; i < this.length; i++) this.buffer[i] = ~(this.buffer[i]) & 0xff;
   }
 
   /** A copy of what was written (the writer's buffer is reused). */
@@ -183,7 +183,7 @@ function writeString(text: string): void {
     writer.reserve(zeros);
     let to = start + written + zeros;
     for (let from = start + written - 1; from >= start; from--) {
-      const byte = writer.buffer[from] as number;
+      const byte = writer.buffer[from];
       if (byte === 0) writer.buffer[--to] = 0xff;
       writer.buffer[--to] = byte;
     }
@@ -199,12 +199,12 @@ function writeString(text: string): void {
  */
 export function idOffset(key: Uint8Array, prefixLength: number, fields: number): number {
   let at = prefixLength;
-  for (let i = 0; i < fields; i++) at = skipValue(key, at, (key[at] as number) >= 0x80 ? 0xff : 0);
+  for (let i = 0; i < fields; i++) at = skipValue(key, at, (key[at]) >= 0x80 ? 0xff : 0);
   return at;
 }
 
 function skipValue(key: Uint8Array, at: number, mask: number): number {
-  const tag = (key[at] as number) ^ mask;
+  const tag = (key[at]) ^ mask;
   at++;
   switch (tag) {
     case TAG_NULL:
@@ -217,10 +217,10 @@ function skipValue(key: Uint8Array, at: number, mask: number): number {
     case TAG_STRING:
       return skipString(key, at, mask);
     case TAG_ARRAY:
-      while (((key[at] as number) ^ mask) !== END) at = skipValue(key, at, mask);
+      while (((key[at]) ^ mask) !== END) at = skipValue(key, at, mask);
       return at + 1;
     case TAG_OBJECT:
-      while (((key[at] as number) ^ mask) !== END) at = skipValue(key, skipString(key, at + 1, mask), mask);
+      while (((key[at]) ^ mask) !== END) at = skipValue(key, skipString(key, at + 1, mask), mask);
       return at + 1;
     default:
       throw new Error(`Not an index key: tag ${tag} at byte ${at - 1}`);
@@ -229,8 +229,8 @@ function skipValue(key: Uint8Array, at: number, mask: number): number {
 
 function skipString(key: Uint8Array, at: number, mask: number): number {
   for (;;) {
-    if (((key[at] as number) ^ mask) !== 0) at++;
-    else if (((key[at + 1] as number) ^ mask) === 0) return at + 2;
+    if (((key[at]) ^ mask) !== 0) at++;
+    else if (((key[at + 1]) ^ mask) === 0) return at + 2;
     else at += 2;
   }
 }

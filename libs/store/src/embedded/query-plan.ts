@@ -50,7 +50,7 @@ function planFor(index: StoredIndex, filter: Filter, sort: SortSpec | undefined)
   if (prefix.length === 0 && range === undefined && !(sort !== undefined && ordered)) return undefined;
 
   // In the index's order a descending field runs from its highest value to its lowest.
-  const direction = rangeField === undefined ? 1 : (index.directions[prefix.length] as 1 | -1);
+  const direction = rangeField === undefined ? 1 : (index.directions[prefix.length]);
   const [first, last] = direction === 1 ? [range?.lower, range?.upper] : [range?.upper, range?.lower];
   const low: KeyBound = first === undefined ? { values: prefix, after: false } : { values: [...prefix, first.value], after: !first.inclusive };
   const high: KeyBound = last === undefined ? { values: prefix, after: true } : { values: [...prefix, last.value], after: last.inclusive };

@@ -42,7 +42,7 @@ export class StoredIndex {
     this.fields = Object.keys(record.spec.keys);
     this.directions = Object.values(record.spec.keys);
     this.prefix = indexPrefix(record.id);
-    this.roots = [...new Set(this.fields.map((field) => field.split(".")[0] as string))];
+    this.roots = [...new Set(this.fields.map((field) => field.split(".")[0]))];
   }
 
   get multikey(): boolean {

@@ -81,7 +81,7 @@ export function createMongoStore(options: MongoStoreOptions): Store {
       name: def.name,
       insertOne: (doc: T, options?: OperationOptions) =>
         call(async () => {
-          await driver.insertOne(doc as StoredDoc, driverOptions(options));
+          await driver.insertOne(doc, driverOptions(options));
         }, options),
       findOne: (filter: Filter, options?: FindOptions) =>
         call(async () => (await driver.findOne(filter, driverOptions(options))) as T | null, options),
