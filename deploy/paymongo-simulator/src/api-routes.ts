@@ -44,7 +44,7 @@ const ROUTES: Route[] = [
     data: sim.state.list(req.account, "payment").map((o) => sim.state.render(o)),
     has_more: false,
   })),
-  route("GET", "payments/:id", (sim, req) => ({ data: sim.state.render(sim.state.owned(req.account, req.params[0]!, "payment")) })),
+  route("GET", "payments/:id", (sim, req) => ({ data: sim.state.render(sim.state.owned(req.account, req.params[0], "payment")) })),
   route("POST", "refunds", createRefund),
   route("GET", "refunds", listRefunds),
   route("GET", "refunds/:id", getRefund),

@@ -109,13 +109,14 @@ export class AttributeReader {
       this.fail(name, "parameter_required", `${this.prefix}${name} must not be empty.`);
       return undefined;
     }
+    const strings = value as string[];
     const allowed = opts.allowed as readonly string[] | undefined;
-    const unknown = allowed ? value.filter((v) => !allowed.includes(v)) : [];
+    const unknown = allowed ? strings.filter((v) => !allowed.includes(v)) : [];
     if (unknown.length > 0) {
       this.fail(name, "parameter_invalid", `${this.prefix}${name} has unsupported values: ${unknown.join(", ")}.`);
       return undefined;
     }
-    return value as T[];
+    return strings as T[];
   }
 
   /** Metadata is a flat object of strings ([3P]: PayMongo refuses nested values). */

@@ -12,7 +12,7 @@ export function authenticate(header: string | undefined): Account {
   if (!header) throw unauthorized("No API key was provided. Use HTTP Basic auth with your secret key as the user name.");
   const match = /^Basic\s+(\S+)$/i.exec(header);
   if (!match) throw unauthorized("The Authorization header must use HTTP Basic auth.");
-  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
   const key = decoded.includes(":") ? decoded.slice(0, decoded.indexOf(":")) : decoded;
   const valid = SECRET_KEY.exec(key);
   if (!valid) throw unauthorized("The API key is not a valid secret key.");

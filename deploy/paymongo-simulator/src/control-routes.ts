@@ -5,7 +5,7 @@ import { parseJson, readBody } from "./http-io.js";
 import type { HandlerDeps } from "./request-handler.js";
 
 type Body = Record<string, unknown>;
-type Control = (deps: HandlerDeps, params: string[], body: Body) => Promise<unknown> | unknown;
+type Control = (deps: HandlerDeps, params: string[], body: Body) => unknown;
 
 interface ControlRoute {
   method: string;
@@ -36,24 +36,24 @@ function objectOf(deps: HandlerDeps, id: string) {
  * are plain JSON (not JSON:API); errors use PayMongo's `errors` shape.
  */
 const CONTROLS: ControlRoute[] = [
-  control("POST", "checkout_sessions/:id/pay", (d, [id], b) => d.simulator.payCheckoutSession(id!, { method: optionalString(b, "method") })),
+  control("POST", "checkout_sessions/:id/pay", (d, [id], b) => d.simulator.payCheckoutSession(id, { method: optionalString(b, "method") })),
   control("POST", "checkout_sessions/:id/expire", async (d, [id]) => {
-    await d.simulator.expireCheckoutSession(id!);
-    return objectOf(d, id!);
+    await d.simulator.expireCheckoutSession(id);
+    return objectOf(d, id);
   }),
-  control("POST", "payment_intents/:id/pay", (d, [id], b) => d.simulator.payPaymentIntent(id!, { method: optionalString(b, "method") })),
+  control("POST", "payment_intents/:id/pay", (d, [id], b) => d.simulator.payPaymentIntent(id, { method: optionalString(b, "method") })),
   control("POST", "payment_intents/:id/fail", async (d, [id], b) => {
-    await d.simulator.failPaymentIntent(id!, { code: optionalString(b, "code"), message: optionalString(b, "message") });
-    return objectOf(d, id!);
+    await d.simulator.failPaymentIntent(id, { code: optionalString(b, "code"), message: optionalString(b, "message") });
+    return objectOf(d, id);
   }),
   control("POST", "payment_intents/:id/expire_qrph", async (d, [id]) => {
-    await d.simulator.expireQrPh(id!);
-    return objectOf(d, id!);
+    await d.simulator.expireQrPh(id);
+    return objectOf(d, id);
   }),
-  control("POST", "links/:id/pay", (d, [id], b) => d.simulator.payLink(id!, { method: optionalString(b, "method") })),
+  control("POST", "links/:id/pay", (d, [id], b) => d.simulator.payLink(id, { method: optionalString(b, "method") })),
   control("POST", "refunds/:id/settle", async (d, [id], b) => {
-    await d.simulator.settleRefund(id!, optionalString(b, "status") as "succeeded" | "failed");
-    return objectOf(d, id!);
+    await d.simulator.settleRefund(id, optionalString(b, "status") as "succeeded" | "failed");
+    return objectOf(d, id);
   }),
   control("GET", "webhook-delivery", (d) => d.deliveries.currentMode()),
   control("POST", "webhook-delivery", (d, _, b) => {
@@ -76,12 +76,12 @@ const CONTROLS: ControlRoute[] = [
   }),
   control("GET", "events", (d) => ({ data: d.simulator.events() })),
   control("POST", "events/:id/resend", async (d, [id]) => {
-    await d.simulator.resendEvent(id!);
+    await d.simulator.resendEvent(id);
     return { data: d.simulator.deliveries().filter((a) => a.eventId === id) };
   }),
   control("GET", "objects/:id", (d, [id]) => {
-    const object = d.simulator.find(id!);
-    if (object === undefined) throw notFound(id!);
+    const object = d.simulator.find(id);
+    if (object === undefined) throw notFound(id);
     return { data: object };
   }),
 ];

@@ -18,7 +18,7 @@ export class Faults {
 
   add(fault: Fault): void {
     const { status } = fault ?? {};
-    const statusOk = status === "timeout" || status === "reset" || (Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599);
+    const statusOk = status === "timeout" || status === "reset" || (Number.isInteger(status) && (status) >= 400 && (status) <= 599);
     const times = fault?.times ?? 1;
     if (!statusOk || !Number.isInteger(times) || times < 1) {
       throw new PaymongoSimulatorError(400, [

@@ -107,7 +107,7 @@ export async function startWebhooksServer(options: WebhooksServerOptions): Promi
   });
   const delivery = {
     async stop() {
-      await dispatcher!.stop();
+      await dispatcher.stop();
       await sender.close();
       metrics.stop();
     },

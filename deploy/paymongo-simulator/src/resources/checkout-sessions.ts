@@ -104,11 +104,11 @@ function readLineItems(r: AttributeReader, value: unknown) {
 }
 
 export function getCheckoutSession(sim: Simulation, req: ApiRequest) {
-  return { data: sim.state.render(sim.state.owned(req.account, req.params[0]!, TYPE)) };
+  return { data: sim.state.render(sim.state.owned(req.account, req.params[0], TYPE)) };
 }
 
 export function expireCheckoutSessionRoute(sim: Simulation, req: ApiRequest) {
-  const session = sim.state.owned(req.account, req.params[0]!, TYPE);
+  const session = sim.state.owned(req.account, req.params[0], TYPE);
   expireSession(sim, session);
   return { data: sim.state.render(session) };
 }
@@ -129,7 +129,7 @@ export function paySession(sim: Simulation, session: StoredObject, method?: stri
     throw failedState(`The checkout session ${session.id} is ${String(session.attributes["status"])} and cannot be paid.`);
   }
   const methods = session.attributes["payment_method_types"] as string[];
-  const used = method ?? methods[0]!;
+  const used = method ?? methods[0];
   if (!methods.includes(used)) {
     throw failedState(`The checkout session ${session.id} does not accept ${used}.`);
   }

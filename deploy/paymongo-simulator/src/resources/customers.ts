@@ -28,5 +28,5 @@ export function createCustomer(sim: Simulation, req: ApiRequest) {
 }
 
 export function getCustomer(sim: Simulation, req: ApiRequest) {
-  return { data: sim.state.render(sim.state.owned(req.account, req.params[0]!, TYPE)) };
+  return { data: sim.state.render(sim.state.owned(req.account, req.params[0], TYPE)) };
 }

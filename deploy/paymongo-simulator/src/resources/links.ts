@@ -40,7 +40,7 @@ export function createLink(sim: Simulation, req: ApiRequest) {
 }
 
 export function getLink(sim: Simulation, req: ApiRequest) {
-  return { data: sim.state.render(sim.state.owned(req.account, req.params[0]!, TYPE)) };
+  return { data: sim.state.render(sim.state.owned(req.account, req.params[0], TYPE)) };
 }
 
 /** `GET /v1/links?reference_number=…` answers a list ([O]: the SDKs read `data[0]`). */
@@ -52,7 +52,7 @@ export function listLinks(sim: Simulation, req: ApiRequest) {
 
 export function archiveLink(archived: boolean) {
   return (sim: Simulation, req: ApiRequest) => {
-    const link = sim.state.owned(req.account, req.params[0]!, TYPE);
+    const link = sim.state.owned(req.account, req.params[0], TYPE);
     sim.state.update(link, { archived });
     return { data: sim.state.render(link) };
   };

@@ -68,7 +68,7 @@ export function createPaymentIntent(sim: Simulation, req: ApiRequest) {
 }
 
 export function getPaymentIntent(sim: Simulation, req: ApiRequest) {
-  return { data: sim.state.render(sim.state.owned(req.account, req.params[0]!, TYPE)) };
+  return { data: sim.state.render(sim.state.owned(req.account, req.params[0], TYPE)) };
 }
 
 /**
@@ -77,7 +77,7 @@ export function getPaymentIntent(sim: Simulation, req: ApiRequest) {
  * `consume_qr` type name is UNCONF).
  */
 export async function attachPaymentIntent(sim: Simulation, req: ApiRequest) {
-  const intent = sim.state.owned(req.account, req.params[0]!, TYPE);
+  const intent = sim.state.owned(req.account, req.params[0], TYPE);
   const r = new AttributeReader(req.attributes);
   const methodId = r.string("payment_method", { required: true });
   const returnUrl = r.url("return_url");
@@ -145,7 +145,7 @@ function methodFor(sim: Simulation, intent: StoredObject, method?: string): stri
     throw failedState(`The payment intent ${intent.id} is ${String(status)}.`);
   }
   const allowed = intent.attributes["payment_method_allowed"] as string[];
-  const used = method ?? allowed[0]!;
+  const used = method ?? allowed[0];
   if (!allowed.includes(used)) throw failedState(`The payment intent ${intent.id} does not allow ${used}.`);
   return used;
 }

@@ -41,5 +41,5 @@ function cardDetails(details: Record<string, unknown> | undefined) {
 }
 
 export function getPaymentMethod(sim: Simulation, req: ApiRequest) {
-  return { data: sim.state.render(sim.state.owned(req.account, req.params[0]!, TYPE)) };
+  return { data: sim.state.render(sim.state.owned(req.account, req.params[0], TYPE)) };
 }

@@ -43,7 +43,7 @@ export function createRefund(sim: Simulation, req: ApiRequest) {
 }
 
 export function getRefund(sim: Simulation, req: ApiRequest) {
-  return { data: sim.state.render(sim.state.owned(req.account, req.params[0]!, TYPE)) };
+  return { data: sim.state.render(sim.state.owned(req.account, req.params[0], TYPE)) };
 }
 
 /** `GET /v1/refunds[?payment_id=]`: the filter is UNCONF at PayMongo; the simulator supports it. */

@@ -46,11 +46,11 @@ export function listWebhooks(sim: Simulation, req: ApiRequest) {
 }
 
 export function getWebhook(sim: Simulation, req: ApiRequest) {
-  return { data: sim.state.render(sim.state.owned(req.account, req.params[0]!, TYPE)) };
+  return { data: sim.state.render(sim.state.owned(req.account, req.params[0], TYPE)) };
 }
 
 export function updateWebhook(sim: Simulation, req: ApiRequest) {
-  const webhook = sim.state.owned(req.account, req.params[0]!, TYPE);
+  const webhook = sim.state.owned(req.account, req.params[0], TYPE);
   const r = new AttributeReader(req.attributes);
   const url = r.url("url");
   const events = r.stringList("events", { allowed: EVENT_TYPES });
@@ -61,14 +61,14 @@ export function updateWebhook(sim: Simulation, req: ApiRequest) {
 }
 
 export function enableWebhookRoute(sim: Simulation, req: ApiRequest) {
-  const webhook = sim.state.owned(req.account, req.params[0]!, TYPE);
+  const webhook = sim.state.owned(req.account, req.params[0], TYPE);
   webhook.internal["exhaustedInARow"] = 0;
   sim.state.update(webhook, { status: "enabled", disabled_reason: null });
   return { data: sim.state.render(webhook) };
 }
 
 export function disableWebhookRoute(sim: Simulation, req: ApiRequest) {
-  const webhook = sim.state.owned(req.account, req.params[0]!, TYPE);
+  const webhook = sim.state.owned(req.account, req.params[0], TYPE);
   sim.state.update(webhook, { status: "disabled", disabled_reason: "disabled_by_merchant" });
   return { data: sim.state.render(webhook) };
 }

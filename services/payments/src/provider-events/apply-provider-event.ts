@@ -36,7 +36,7 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
   switch (event.type) {
     case "checkout_session.payment.paid": {
       const checkoutId = bayadIdOf(data);
-      const payments = Array.isArray(data.payments) ? data.payments : [];
+      const payments: unknown[] = Array.isArray(data.payments) ? data.payments : [];
       const paid = payments.find((payment) => attributesOf(payment).status === "paid") ?? payments[0];
       const providerPaymentId = idOf(paid);
       if (!checkoutId || !providerPaymentId) return "ignored";

@@ -97,8 +97,8 @@ nat64.addSubnet("64:ff9b::", 96, "ipv6");
 function embeddedIpv4(address: string): string | undefined {
   if (isIP(address) !== 6 || !nat64.check(address, "ipv6")) return undefined;
   const groups = expandIpv6(address);
-  const high = groups[6]!;
-  const low = groups[7]!;
+  const high = groups[6];
+  const low = groups[7];
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
 }
 
@@ -107,7 +107,7 @@ function expandIpv6(address: string): number[] {
   let text = address;
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split(".").map(Number) as [number, number, number, number];
+    const [a, b, c, d] = dotted[1].split(".").map(Number) as [number, number, number, number];
     text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split("::") as [string, string | undefined];
@@ -164,7 +164,7 @@ export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all:
  */
 export function guardedLookup(policy: TargetPolicy, resolve: Resolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
-    const reply = callback as (error: Error | null, address: string | ResolvedAddress[], family?: number) => void;
+    const reply = callback;
     resolve(hostname).then(
       (resolved) => {
         const addresses = options.family === 4 || options.family === 6 ? resolved.filter((entry) => entry.family === options.family) : resolved;

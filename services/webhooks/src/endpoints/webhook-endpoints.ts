@@ -188,7 +188,7 @@ export async function rotateWebhookEndpointSecret(deps: WebhooksDeps, caller: Mu
       const secrets = rotatedSecrets(current.secrets, sealSigningSecret(deps.config.secretsKey, endpointId, secret, now), now);
       const updated = await deps.endpoints.update(caller, endpointId, { $set: { secrets, updatedAt: now } }, session);
       if (!updated) throw notFound("webhook endpoint", endpointId);
-      const rotated: Rotation = { endpoint: endpointView(updated), secretCreatedAt: now, previousSecretExpiresAt: secrets[1]!.expiresAt! };
+      const rotated: Rotation = { endpoint: endpointView(updated), secretCreatedAt: now, previousSecretExpiresAt: secrets[1].expiresAt! };
       await claim(session, rotated);
       return rotated;
     });
