@@ -174,7 +174,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
   });
 
-  const server = createHttpServer(app.callback(), config.http, logger);
+  // Koa answers a failing request itself, so its handler's promise never rejects.
+  const handle = app.callback();
+  const server = createHttpServer((request, response) => void handle(request, response), config.http, logger);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());

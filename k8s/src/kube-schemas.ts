@@ -85,7 +85,7 @@ export function typeCheckObjects(objects: Labelled[]): string[] {
     const [module, name] = kind.type;
     const alias = `T${imports.size}`;
     if (!imports.has(module)) imports.set(module, `import type { ${name} as ${alias} } from "${module}";`);
-    const typeAlias = /as (T\d+)/.exec(imports.get(module)!)![1]!;
+    const typeAlias = /as (T\d+)/.exec(imports.get(module)!)![1];
     const text = `export const object${i}: ${typeAlias} = ${JSON.stringify(object, null, 2)};`;
     starts.push({ line, label });
     body.push(text);
@@ -115,7 +115,7 @@ export function typeCheckObjects(objects: Labelled[]): string[] {
   return diagnostics.map((d) => {
     const at = d.start === undefined ? 0 : sourceFile.getLineAndCharacterOfPosition(d.start).line - header.length;
     const owner = [...starts].reverse().find((s) => s.line <= at);
-    const text = d.start === undefined ? "" : source.split("\n")[at + header.length]!.trim();
+    const text = d.start === undefined ? "" : source.split("\n")[at + header.length].trim();
     return `${owner?.label ?? "?"}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")} (at: ${text})`;
   });
 }

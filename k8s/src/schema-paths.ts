@@ -18,7 +18,7 @@ function resolve(root: Schema, schema: Schema): Schema {
   const ref = schema.$ref;
   if (typeof ref !== "string") return schema;
   const match = /^#\/definitions\/(.+)$/.exec(ref);
-  const target = match ? (root.definitions as Record<string, Schema> | undefined)?.[match[1]!] : undefined;
+  const target = match ? (root.definitions as Record<string, Schema> | undefined)?.[match[1]] : undefined;
   if (!target) throw new Error(`unresolvable $ref ${ref}`);
   return resolve(root, target);
 }
@@ -41,7 +41,7 @@ function children(root: Schema, schema: Schema, key: string): { schema: Schema; 
       if (properties) for (const [k, p] of Object.entries(properties)) out.push({ schema: p, optional: !required.includes(k) });
       if (additional && typeof additional === "object") out.push({ schema: additional as Schema, optional: true });
     } else if (properties?.[key]) {
-      out.push({ schema: properties[key]!, optional: !required.includes(key) });
+      out.push({ schema: properties[key], optional: !required.includes(key) });
     } else if (additional && typeof additional === "object") {
       out.push({ schema: additional as Schema, optional: true });
     } else if (!properties && additional === undefined && (s.type === "object" || Object.keys(s).every((k) => k === "description"))) {
@@ -70,7 +70,7 @@ export function valueLeaves(values: unknown, prefix: string[] = []): string[][] 
   if (Array.isArray(values)) return values.length === 0 ? [prefix] : values.flatMap((v) => valueLeaves(v, [...prefix, "*"]));
   if (isMap(values)) {
     const keys = Object.keys(values);
-    return keys.length === 0 ? [prefix] : keys.flatMap((k) => valueLeaves(values[k]!, [...prefix, k]));
+    return keys.length === 0 ? [prefix] : keys.flatMap((k) => valueLeaves(values[k], [...prefix, k]));
   }
   return [prefix];
 }

@@ -29,7 +29,10 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
     optional.push("PUBLIC_URL", "JWKS_URL", "JWT_ISSUER", "JWT_AUDIENCE");
     return { required, optional };
   }
-  if (component !== "otp") required.push("NATS_URL"), optional.push("EVENTS_NAMESPACE");
+  if (component !== "otp") {
+    required.push("NATS_URL");
+    optional.push("EVENTS_NAMESPACE");
+  }
   if (["payments", "billing", "links"].includes(component)) required.push("SANDBOX_SECRET", "SECRETS_KEY", "PAYMONGO_API_BASE");
   if (["billing", "links"].includes(component)) required.push("PAYMENTS_URL");
   if (component === "payments") optional.push("PUBLIC_URL");
@@ -42,10 +45,14 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
   if (component === "otp") {
     required.push("OTP_HASH_SECRET", "OTP_EMAIL_SENDER", "OTP_SMS_SENDER");
     if (values.otp.emailSender === "smtp") {
-      required.push("SMTP_HOST", "SMTP_PORT", "SMTP_TLS", "SMTP_TLS_VERIFY", "SMTP_FROM"), optional.push("SMTP_USER", "SMTP_PASS");
+      required.push("SMTP_HOST", "SMTP_PORT", "SMTP_TLS", "SMTP_TLS_VERIFY", "SMTP_FROM");
+      optional.push("SMTP_USER", "SMTP_PASS");
       if (values.otp.smtp.caCertificate) required.push("SMTP_CA_FILE");
     }
-    if (values.otp.smsSender === "semaphore") required.push("SEMAPHORE_API_KEY", "SEMAPHORE_BASE_URL"), optional.push("SEMAPHORE_SENDER_NAME");
+    if (values.otp.smsSender === "semaphore") {
+      required.push("SEMAPHORE_API_KEY", "SEMAPHORE_BASE_URL");
+      optional.push("SEMAPHORE_SENDER_NAME");
+    }
   }
   return { required, optional };
 }

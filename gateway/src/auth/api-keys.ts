@@ -175,7 +175,7 @@ export function createApiKeys(store: Store, options: ApiKeysOptions = {}): ApiKe
       const match = keyPattern.exec(apiKey);
       if (!match) return Promise.resolve(null);
       const keyHash = hashApiKey(apiKey);
-      return cache.get(keyHash, () => lookUp(keyHash, match[1]!));
+      return cache.get(keyHash, () => lookUp(keyHash, match[1]));
     },
 
     async list(projectId) {

@@ -58,7 +58,7 @@ export interface CredentialVerifierOptions {
 }
 
 export interface CredentialVerifier {
-  verify(authorizationHeader: string | undefined): Promise<Caller>;
+  verify: (authorizationHeader: string | undefined) => Promise<Caller>;
 }
 
 const apiKeyShape = /^sk_(test|live)_/;

@@ -239,11 +239,11 @@ function validateRequest(request: IssueServiceTokenRequest): string[] {
   ) {
     details.push(`subject must be 1 to ${maxSubjectLength} characters`);
   }
-  const scopes = Array.isArray(request.scopes) ? [...new Set(request.scopes)] : [];
+  const scopes: unknown[] = Array.isArray(request.scopes) ? [...new Set<unknown>(request.scopes)] : [];
   // A token without scopes can do nothing, so asking for one is almost certainly a mistake.
   if (scopes.length === 0) details.push(`scopes must hold at least one of: ${allScopes.join(", ")}`);
   for (const scope of scopes) {
-    if (!knownScopes.has(scope)) details.push(`scopes: "${String(scope)}" is not a known scope`);
+    if (typeof scope !== "string" || !knownScopes.has(scope)) details.push(`scopes: "${String(scope)}" is not a known scope`);
   }
   if (
     !Number.isInteger(request.ttlSeconds) ||
@@ -253,5 +253,6 @@ function validateRequest(request: IssueServiceTokenRequest): string[] {
     details.push(`ttlSeconds must be an integer from ${minTtlSeconds} to ${maxTtlSeconds}`);
   }
   if (details.length > 0) throw new AppError("VALIDATION_FAILED", undefined, { details });
-  return scopes;
+  // Every scope is a known one by now.
+  return scopes as string[];
 }

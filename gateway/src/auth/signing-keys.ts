@@ -100,7 +100,7 @@ export function createSigningKeyStore(store: Store, options: SigningKeyStoreOpti
       // The legacy record held its private key in clear: it is replaced (in the same write that
       // removes the clear fields) by a sealed new key, and its public half stays published
       // until its tokens expire.
-      const legacy = found as LegacySigningKey;
+      const legacy = found;
       const keys = [await newKey(now), ...retireAll([{ kid: legacy.kid, publicJwk: legacy.publicJwk, createdAt: legacy.createdAt }], now)];
       await records.findOneAndUpdate(
         { _id: recordId, version: { $exists: false } },

@@ -162,8 +162,8 @@ async function storesIn(dataDir: string): Promise<string[]> {
 
 function isBackupEntry(path: string): boolean {
   const parts = path.replace(/\/$/, "").split("/");
-  if (parts.length === 1) return parts[0] === manifestName || parts[0] === secretsFileName || storeNamePattern.test(parts[0]!);
-  return parts.length === 2 && storeNamePattern.test(parts[0]!) && parts[1] === embeddedDataFileName;
+  if (parts.length === 1) return parts[0] === manifestName || parts[0] === secretsFileName || storeNamePattern.test(parts[0]);
+  return parts.length === 2 && storeNamePattern.test(parts[0]) && parts[1] === embeddedDataFileName;
 }
 
 async function readManifest(source: string, path: string): Promise<Manifest> {

@@ -45,7 +45,7 @@ export async function runEventsList(
       const query = new URLSearchParams({ limit: String(Math.min(pageMax, limit - events.length)) });
       if (type) query.set("type", type);
       if (cursor) query.set("cursor", cursor);
-      const page = await api.request<EventPage>("GET", `api/v1/events?${query}`);
+      const page = await api.request<EventPage>("GET", `api/v1/events?${query.toString()}`);
       events.push(...page.events);
       cursor = page.nextCursor;
     } while (cursor && events.length < limit);

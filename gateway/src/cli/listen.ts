@@ -154,7 +154,7 @@ async function handleDelivery(relay: Relay, request: IncomingMessage, response: 
     return;
   }
   const eventType = typeof event.type === "string" ? event.type : "unknown";
-  const eventId = typeof event.id === "string" ? event.id : headers["webhook-id"]!;
+  const eventId = typeof event.id === "string" ? event.id : headers["webhook-id"];
 
   let status: number;
   try {

@@ -107,7 +107,7 @@ interface Command {
   positionals?: readonly string[];
   toRequest(values: Values, positionals: readonly string[], io: CliIo): AdminRequest | Promise<AdminRequest>;
   /** A few lines for people; without it (or with --json) the answer's data is printed as JSON. */
-  summarize?(data: unknown): string;
+  summarize?: (data: unknown) => string;
 }
 
 const environmentOption = { type: "string" } as const;
@@ -134,7 +134,7 @@ const commands: Record<string, Command> = {
     positionals: ["key id"],
     toRequest: (values, [keyId]) => ({
       method: "POST",
-      path: `${projectPath(values)}/api-keys/${encodeURIComponent(keyId!)}/revoke`,
+      path: `${projectPath(values)}/api-keys/${encodeURIComponent(keyId)}/revoke`,
     }),
   },
   "provider-accounts put": {
@@ -145,7 +145,7 @@ const commands: Record<string, Command> = {
         .split(",")
         .map((type) => type.trim())
         .filter((type) => type.length > 0);
-      const path = providerAccountPath(projectId!, environment!);
+      const path = providerAccountPath(projectId, environment);
       return { method: "PUT", path, body: { provider: "paymongo", secretKey: await readSecretKey(values, io), paymentMethodTypes } };
     },
     summarize: summarizeProviderAccount,
@@ -153,13 +153,13 @@ const commands: Record<string, Command> = {
   "provider-accounts get": {
     options: {},
     positionals: ["project id", "environment"],
-    toRequest: (_values, [projectId, environment]) => ({ method: "GET", path: providerAccountPath(projectId!, environment!) }),
+    toRequest: (_values, [projectId, environment]) => ({ method: "GET", path: providerAccountPath(projectId, environment) }),
     summarize: summarizeProviderAccount,
   },
   "provider-accounts delete": {
     options: {},
     positionals: ["project id", "environment"],
-    toRequest: (_values, [projectId, environment]) => ({ method: "DELETE", path: providerAccountPath(projectId!, environment!) }),
+    toRequest: (_values, [projectId, environment]) => ({ method: "DELETE", path: providerAccountPath(projectId, environment) }),
     summarize: (data) => `Removed ${summarizeProviderAccount(data)}`,
   },
   "signing-keys rotate": {

@@ -20,8 +20,8 @@ export function errorHandler(logger: Logger): Middleware {
         );
       }
       ctx.status = error.httpStatus;
-      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
-      ctx.body = errorEnvelope(error, ctx.state.correlationId ?? "");
+      for (const [name, value] of Object.entries<string>(error.headers ?? {})) ctx.set(name, value);
+      ctx.body = errorEnvelope(error, (ctx.state.correlationId as string | undefined) ?? "");
     }
   };
 }

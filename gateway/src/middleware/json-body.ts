@@ -25,7 +25,8 @@ export function jsonBody(limitBytes: number): Middleware {
     const chunked = ctx.get("Transfer-Encoding") !== "";
     if (declaredLength === 0 && !chunked) {
       ctx.state.body = undefined;
-      return next();
+      await next();
+      return;
     }
     if (declaredLength > limitBytes) {
       // Nothing read yet: the whole body is what is left.
@@ -65,14 +66,15 @@ export function jsonBody(limitBytes: number): Middleware {
     }
     if (text.trim() === "") {
       ctx.state.body = undefined;
-      return next();
+      await next();
+      return;
     }
     try {
-      ctx.state.body = JSON.parse(text);
+      ctx.state.body = JSON.parse(text) as unknown;
     } catch (error) {
       throw new AppError("MALFORMED_JSON", undefined, { details: ["body: is not valid JSON"], cause: error });
     }
-    return next();
+    await next();
   };
 }
 

@@ -5,7 +5,8 @@ import { parse } from "yaml";
 export interface OpenApiDocument {
   openapi: string;
   info: { version: string };
-  paths: Record<string, Record<string, OpenApiOperation | unknown>>;
+  // A path item: its method keys hold an OpenApiOperation, its other keys (parameters, summary) anything.
+  paths: Record<string, Record<string, unknown>>;
   components: { schemas: Record<string, unknown>; parameters?: Record<string, OpenApiParameter> };
   [key: string]: unknown;
 }

@@ -54,7 +54,7 @@ export function compileRequestValidators(doc: OpenApiDocument, operations: Opera
         additionalProperties: false,
       };
     };
-    const pathNames = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+    const pathNames = [...spec.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
     const validateParams = textAjv.compile(objectOf("path"));
     const validateQuery = textAjv.compile(objectOf("query"));
     const bodySpec = spec.operation.requestBody;

@@ -19,7 +19,7 @@ const outsideAscii = /[^\x21-\x7e]/;
 export function decodePathParameters(names: readonly string[], captures: readonly string[], details: string[]): Record<string, string> {
   const params: Record<string, string> = {};
   for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
+    const name = names[i];
     const raw = captures[i];
     if (raw === undefined) continue;
     const value = decodeComponent(raw, false, !outsideAscii.test(raw));

@@ -35,18 +35,18 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
     },
 
     async createApiKey({ params, body }) {
-      await requireProject(params.projectId!);
-      return { status: 201, data: await deps.apiKeys.issue(params.projectId!, body.environment as Environment) };
+      await requireProject(params.projectId);
+      return { status: 201, data: await deps.apiKeys.issue(params.projectId, body.environment as Environment) };
     },
 
     async listApiKeys({ params }) {
-      await requireProject(params.projectId!);
-      return { status: 200, data: await deps.apiKeys.list(params.projectId!) };
+      await requireProject(params.projectId);
+      return { status: 200, data: await deps.apiKeys.list(params.projectId) };
     },
 
     async revokeApiKey({ params }) {
-      await requireProject(params.projectId!);
-      const revoked = await deps.apiKeys.revoke(params.projectId!, params.apiKeyId!);
+      await requireProject(params.projectId);
+      const revoked = await deps.apiKeys.revoke(params.projectId, params.apiKeyId);
       if (!revoked) throw new AppError("RESOURCE_NOT_FOUND", `Project ${params.projectId} has no API key ${params.apiKeyId}.`);
       return { status: 200, data: revoked };
     },
@@ -66,11 +66,11 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
 
     // Provider accounts belong to the payments service; the project is checked here, where projects live.
     async putProviderAccount({ params, body }, { call }) {
-      await requireProject(params.projectId!);
+      await requireProject(params.projectId);
       const response = await deps.providerAccounts.putProviderAccount(
         {
-          projectId: params.projectId!,
-          environment: params.environment!,
+          projectId: params.projectId,
+          environment: params.environment,
           provider: body.provider as string,
           secretKey: body.secretKey as string,
           paymentMethodTypes: body.paymentMethodTypes as string[],
@@ -81,14 +81,14 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
     },
 
     async getProviderAccount({ params }, { call }) {
-      await requireProject(params.projectId!);
-      const response = await deps.providerAccounts.getProviderAccount({ projectId: params.projectId!, environment: params.environment! }, call);
+      await requireProject(params.projectId);
+      const response = await deps.providerAccounts.getProviderAccount({ projectId: params.projectId, environment: params.environment }, call);
       return { status: 200, data: providerAccountToJson(response.providerAccount) };
     },
 
     async deleteProviderAccount({ params }, { call }) {
-      await requireProject(params.projectId!);
-      const response = await deps.providerAccounts.deleteProviderAccount({ projectId: params.projectId!, environment: params.environment! }, call);
+      await requireProject(params.projectId);
+      const response = await deps.providerAccounts.deleteProviderAccount({ projectId: params.projectId, environment: params.environment }, call);
       return { status: 200, data: providerAccountToJson(response.providerAccount) };
     },
 

@@ -1,6 +1,9 @@
 import Router from "@koa/router";
 import type { Middleware } from "koa";
 
+/** A router's middleware as it behaves: it settles when the request has been handled. */
+type Dispatch = (...args: Parameters<Middleware>) => Promise<void>;
+
 /** How many leading path segments name an area: `/api/v1/payments/checkouts`. */
 const areaDepth = 4;
 
@@ -42,8 +45,8 @@ export class RouteTable {
 
   /** The middleware that dispatches a request to its area's router, then to the general one. */
   routes(): Middleware {
-    const general = this.general.routes() as unknown as Middleware;
-    const areas = new Map([...this.areas].map(([key, router]) => [key, router.routes() as unknown as Middleware]));
+    const general = this.general.routes() as unknown as Dispatch;
+    const areas = new Map([...this.areas].map(([key, router]) => [key, router.routes() as unknown as Dispatch]));
     return function routeTable(ctx, next) {
       const area = areas.get(areaOfPath(ctx.path));
       return area ? area(ctx, () => general(ctx, next)) : general(ctx, next);

@@ -116,7 +116,7 @@ export function webhooksRoutes(webhooks: Client<typeof WebhooksService>): Operat
           status:
             body.status === undefined
               ? WebhookEndpointStatus.UNSPECIFIED
-              : (textToEnum(WebhookEndpointStatusSchema, body.status as string) as WebhookEndpointStatus),
+              : (textToEnum(WebhookEndpointStatusSchema, body.status as string)),
         },
         call,
       );
