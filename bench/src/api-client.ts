@@ -7,10 +7,10 @@ import type { PlatformReady } from "./platform-protocol.js";
  * measure the failure.
  */
 
-export interface ApiAnswer {
+export interface ApiAnswer<Data = unknown> {
   status: number;
-  // The parsed envelope; callers read the fields their operation documents.
-  body: any;
+  // The parsed envelope; callers name the fields of `data` their operation documents.
+  body: { data: Data };
 }
 
 interface CallOptions {
@@ -19,7 +19,7 @@ interface CallOptions {
   idempotencyKey?: string;
 }
 
-export async function callApi(baseUrl: string, method: string, path: string, options: CallOptions): Promise<ApiAnswer> {
+export async function callApi<Data = unknown>(baseUrl: string, method: string, path: string, options: CallOptions): Promise<ApiAnswer<Data>> {
   const headers: Record<string, string> = { Authorization: `Bearer ${options.credential}` };
   if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
@@ -30,7 +30,7 @@ export async function callApi(baseUrl: string, method: string, path: string, opt
   });
   const text = await response.text();
   try {
-    return { status: response.status, body: JSON.parse(text) };
+    return { status: response.status, body: JSON.parse(text) as { data: Data } };
   } catch {
     throw new Error(`${method} ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
   }
@@ -44,13 +44,13 @@ function expectStatus(answer: ApiAnswer, status: number, what: string): void {
 
 /** Creates one checkout with `body` under `idempotencyKey`; returns its id. */
 export async function createCheckout(platform: PlatformReady, body: unknown, idempotencyKey: string): Promise<string> {
-  const answer = await callApi(platform.gatewayUrl, "POST", "/api/v1/payments/checkouts", {
+  const answer = await callApi<{ checkoutId: string }>(platform.gatewayUrl, "POST", "/api/v1/payments/checkouts", {
     credential: platform.testApiKey,
     body,
     idempotencyKey,
   });
   expectStatus(answer, 201, "createCheckout");
-  return answer.body.data.checkoutId as string;
+  return answer.body.data.checkoutId;
 }
 
 /**
@@ -58,7 +58,7 @@ export async function createCheckout(platform: PlatformReady, body: unknown, ide
  * (project API keys get 403 SERVICE_TOKEN_REQUIRED), so scenario 6 cannot use the test API key.
  */
 export async function issueOtpToken(platform: PlatformReady): Promise<string> {
-  const answer = await callApi(platform.gatewayUrl, "POST", "/admin/v1/service-tokens", {
+  const answer = await callApi<{ accessToken: string }>(platform.gatewayUrl, "POST", "/admin/v1/service-tokens", {
     credential: platform.adminApiKey,
     body: {
       projectId: platform.projectId,
@@ -69,30 +69,30 @@ export async function issueOtpToken(platform: PlatformReady): Promise<string> {
     },
   });
   expectStatus(answer, 201, "createServiceToken");
-  return answer.body.data.accessToken as string;
+  return answer.body.data.accessToken;
 }
 
 /** Sends one code to `recipient` (the development outbox keeps it); returns the code's id. */
 export async function generateOtp(platform: PlatformReady, token: string, recipient: string, idempotencyKey: string): Promise<string> {
-  const answer = await callApi(platform.gatewayUrl, "POST", "/api/v1/shared/otp/generate", {
+  const answer = await callApi<{ otpId: string }>(platform.gatewayUrl, "POST", "/api/v1/shared/otp/generate", {
     credential: token,
     body: { recipient, channel: "sms" },
     idempotencyKey,
   });
   expectStatus(answer, 201, "generateOtp");
-  return answer.body.data.otpId as string;
+  return answer.body.data.otpId;
 }
 
 /** The code the development outbox holds for `otpId`, read the way an operator would. */
 export async function readOtpCode(platform: PlatformReady, recipient: string, otpId: string): Promise<string> {
-  const answer = await callApi(
+  const answer = await callApi<{ otpId: string; body: string }[]>(
     platform.gatewayUrl,
     "GET",
     `/admin/v1/otp/messages?recipient=${encodeURIComponent(recipient)}`,
     { credential: platform.adminApiKey },
   );
   expectStatus(answer, 200, "listOtpDevMessages");
-  const messages = answer.body.data as { otpId: string; body: string }[];
+  const messages = answer.body.data;
   const text = messages.find((message) => message.otpId === otpId)?.body;
   const code = text === undefined ? undefined : /\b(\d{4,10})\b/.exec(text)?.[1];
   if (code === undefined) throw new Error(`no code for ${otpId} in the development outbox of ${recipient}`);

@@ -37,7 +37,7 @@ export async function platformRows(platform: PlatformHandle, options: BenchOptio
   await createCheckout(platform, JSON.parse(replayBody), replayKey);
   rows.push(await measure(scenarios.replayCheckout(apiKey, replayKey, replayBody)));
 
-  const readBody = JSON.parse(scenarios.checkoutBody(scenarios.freshValue("read-order")));
+  const readBody: unknown = JSON.parse(scenarios.checkoutBody(scenarios.freshValue("read-order")));
   const checkoutId = await createCheckout(platform, readBody, scenarios.freshValue("read-key"));
   rows.push(await measure(scenarios.getCheckout(apiKey, checkoutId)));
 

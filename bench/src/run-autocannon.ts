@@ -106,7 +106,7 @@ function measure(baseUrl: string, plan: RequestPlan, settings: LoadSettings): Pr
       },
       (error: unknown, result: autocannon.Result) => {
         if (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
+          reject(error instanceof Error ? error : new Error("autocannon failed", { cause: error }));
           return;
         }
         resolve({

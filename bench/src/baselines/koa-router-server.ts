@@ -22,4 +22,6 @@ for (const operation of listOperations(loadOpenApiDocument())) {
 }
 app.use(router.routes());
 
-serveBaseline(createServer(app.callback()));
+// Koa answers a failing request itself, so its handler's promise never rejects.
+const handle = app.callback();
+serveBaseline(createServer((request, response) => void handle(request, response)));

@@ -13,4 +13,6 @@ app.use(async function answer(ctx) {
   if (ctx.method === "GET" && ctx.path === "/") ctx.body = baselineResponse;
 });
 
-serveBaseline(createServer(app.callback()));
+// Koa answers a failing request itself, so its handler's promise never rejects.
+const handle = app.callback();
+serveBaseline(createServer((request, response) => void handle(request, response)));

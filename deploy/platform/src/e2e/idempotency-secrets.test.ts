@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, newIdempotencyKey, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+import { eventually, newIdempotencyKey, startTestPlatform } from "../test-support/harness.js";
 
 /**
  * What the gateway keeps of an Idempotency-Key (`idempotency_records`) must not give away what

@@ -111,7 +111,7 @@ async function launch(options: LaunchOptions, data: DataDir | undefined, mongodb
     delete env.DATA_DIR;
     if (data && !mongodb) env.DATA_DIR = componentStorePath(data.path, name);
     metricsUrls.set(name, `http://127.0.0.1:${metricsPort}/metrics`);
-    const child = spawn(process.execPath, [runService, name], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [runService, name], { env: env, stdio: ["ignore", "pipe", "pipe"] });
     for (const stream of [child.stdout, child.stderr]) {
       let pending = "";
       stream.setEncoding("utf8");
@@ -182,7 +182,7 @@ async function createDefaultProject(gatewayUrl: string, adminApiKey: string): Pr
   };
   const project = await admin("/admin/v1/projects", { name: "Default project" });
   const key = await admin(`/admin/v1/projects/${project.projectId}/api-keys`, { environment: "test" });
-  return { projectId: project.projectId!, testApiKey: key.apiKey! };
+  return { projectId: project.projectId, testApiKey: key.apiKey };
 }
 
 /** Polls the gateway's /readyz (which checks every service's gRPC health) until it answers 200. */
