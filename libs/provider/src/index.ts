@@ -57,6 +57,7 @@ export {
   type ResolvedProviderAccountsOptions,
   type ResolveRequest,
 } from "./resolved-provider-accounts.js";
+export { providerAccountsOf, type PaymentsAddress } from "./provider-accounts-client.js";
 export {
   startHostedPaymentReconciler,
   type HostedPaymentReconciler,

@@ -2,7 +2,7 @@ import type { Transport } from "@connectrpc/connect";
 import { BillingService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
-import { createSandboxProvider, startHostedPaymentReconciler } from "@bayad/provider";
+import { createSandboxProvider, providerAccountsOf, startHostedPaymentReconciler } from "@bayad/provider";
 import { createLease, type Store } from "@bayad/store";
 import { createBillingDeps } from "./billing-deps.js";
 import { createBillingService } from "./billing-service.js";
@@ -10,7 +10,6 @@ import { startBillingClock } from "./clock/billing-clock.js";
 import type { BillingConfig } from "./config.js";
 import { applyProviderInvoicePayment } from "./invoices/invoices.js";
 import { archiveVoidedInvoiceLinks } from "./invoices/voided-at-provider.js";
-import { providerAccountsOf } from "./provider-accounts-client.js";
 
 export interface BillingServerOptions {
   store: Store;
@@ -38,7 +37,7 @@ export interface BillingServerOptions {
  */
 export async function startBillingServer(options: BillingServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
-  const accounts = providerAccountsOf(config, options.payments);
+  const accounts = providerAccountsOf(config.providerAccounts, { payments: options.payments, paymentsUrl: config.paymentsUrl });
   const deps = createBillingDeps({
     store,
     providers: { test: createSandboxProvider(config.sandbox), ...(accounts ? { accounts } : {}) },

@@ -2,13 +2,12 @@ import type { Transport } from "@connectrpc/connect";
 import { LinksService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createIdempotencyKeys, createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
-import { createSandboxProvider, startHostedPaymentReconciler, type PaymentProviders } from "@bayad/provider";
+import { createSandboxProvider, providerAccountsOf, startHostedPaymentReconciler, type PaymentProviders } from "@bayad/provider";
 import { createLease, type Store } from "@bayad/store";
 import type { LinksConfig } from "./config.js";
 import { createLinksService } from "./links-service.js";
 import { createPaymentLinksRepository } from "./payment-links/payment-links-repository.js";
 import { applyProviderLinkPayment, type PaymentLinksDeps } from "./payment-links/payment-links.js";
-import { providerAccountsOf } from "./provider-accounts-client.js";
 
 export interface LinksServerOptions {
   store: Store;
@@ -35,7 +34,7 @@ export interface LinksServerOptions {
  */
 export async function startLinksServer(options: LinksServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
-  const accounts = providerAccountsOf(config, options.payments);
+  const accounts = providerAccountsOf(config.providerAccounts, { payments: options.payments, paymentsUrl: config.paymentsUrl });
   const providers: PaymentProviders = { test: createSandboxProvider(config.sandbox), ...(accounts ? { accounts } : {}) };
   const paymentLinks: PaymentLinksDeps = {
     store,
