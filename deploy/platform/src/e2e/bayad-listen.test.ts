@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from "@bayad/webhooks-service/testing";
-import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { eventually, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
 
 /**
  * `bayad listen` as a developer runs it: the gateway package's built CLI in its own process,
@@ -52,23 +52,6 @@ function startListen(args: string[]): Listening {
       }, 20_000),
     exited,
   };
-}
-
-async function paidCheckout(api: TestPlatform, credential: string) {
-  const checkout = await api.request("POST", "/api/v1/payments/checkouts", {
-    body: {
-      referenceId: unique("order"),
-      amount: { amountMinor: 1250_00, currency: "PHP" },
-      successUrl: "https://shop.example.ph/ok",
-      cancelUrl: "https://shop.example.ph/no",
-    },
-    credential,
-  });
-  expect(checkout.status).toBe(201);
-  const checkoutId = checkout.body.data.checkoutId as string;
-  const paid = await api.request("POST", `/api/v1/payments/test-helpers/checkouts/${checkoutId}/pay`, { credential });
-  expect(paid.status).toBe(200);
-  return checkoutId;
 }
 
 /** The receiver's deliveries of the checkout.paid event of `checkoutId`, once it has `count` of them. */
@@ -130,7 +113,7 @@ describe("bayad listen", () => {
     ]);
     const [endpointId] = await endpointIds(api, project.testKey);
 
-    const checkoutId = await paidCheckout(api, project.testKey);
+    const { checkoutId } = await api.paidCheckout(project.testKey);
     const [delivery] = await deliveriesAbout(receiver, checkoutId);
     const event = verified(delivery!, secret!);
     expect(event).toMatchObject({ type: "checkout.paid", data: { checkoutId } });
@@ -157,7 +140,7 @@ describe("bayad listen", () => {
     expect(ready).toMatchObject({ kind: "ready", enabledEvents: ["*"], forwardTo: receiver.url });
     expect(ready.secret).toMatch(/^whsec_/);
 
-    const checkoutId = await paidCheckout(api, project.testKey);
+    const { checkoutId } = await api.paidCheckout(project.testKey);
     const deliveries = await deliveriesAbout(receiver, checkoutId, 2);
     expect(deliveries.map((delivery) => delivery.status)).toEqual([500, 200]);
     const eventId = verified(deliveries[1]!, ready.secret).id;
@@ -202,7 +185,7 @@ describe("bayad listen", () => {
 
   it("lists the project's events with bayad events list, as JSON with --json", async () => {
     const project = await api.newProject();
-    const checkoutId = await paidCheckout(api, project.testKey);
+    const { checkoutId } = await api.paidCheckout(project.testKey);
     const env = { PATH: process.env.PATH ?? "", BAYAD_API_KEY: project.testKey, BAYAD_URL: api.platform.gatewayUrl };
 
     // The event is recorded by the webhooks service's consumer, shortly after the payment.

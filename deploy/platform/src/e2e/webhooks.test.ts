@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from "@bayad/webhooks-service/testing";
-import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { eventually, expectError, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
 
 /**
  * Consumers are told that money moved: endpoints registered through the API receive signed
@@ -41,23 +41,6 @@ async function newEndpoint(api: TestPlatform, url: string, enabledEvents: string
   return response.body.data as { webhookEndpointId: string; secret: string; url: string; status: string };
 }
 
-async function paidCheckout(api: TestPlatform, credential?: string) {
-  const checkout = await api.request("POST", "/api/v1/payments/checkouts", {
-    body: {
-      referenceId: unique("order"),
-      amount: { amountMinor: 1250_00, currency: "PHP" },
-      successUrl: "https://shop.example.ph/ok",
-      cancelUrl: "https://shop.example.ph/no",
-    },
-    credential,
-  });
-  expect(checkout.status).toBe(201);
-  const checkoutId = checkout.body.data.checkoutId as string;
-  const paid = await api.request("POST", `/api/v1/payments/test-helpers/checkouts/${checkoutId}/pay`, { credential });
-  expect(paid.status).toBe(200);
-  return paid.body.data as { checkoutId: string; referenceId: string; status: string };
-}
-
 /** The delivery of the event about `resourceId` of `type` the receiver got, once it got one. */
 function deliveryAbout(receiver: WebhookReceiver, type: string, resourceId: string, count = 1): Promise<ReceivedDelivery[]> {
   return eventually(async () => {
@@ -92,7 +75,7 @@ describe("webhooks", () => {
     expect(endpoint.secret).toMatch(/^whsec_/);
     expect(endpoint.status).toBe("enabled");
 
-    const checkout = await paidCheckout(api, project.testKey);
+    const checkout = await api.paidCheckout(project.testKey);
     const [delivery] = await deliveryAbout(receiver, "checkout.paid", checkout.checkoutId);
     expect(delivery!.headers["content-type"]).toMatch(/^application\/json/);
     const event = verified(delivery!, endpoint.secret);
@@ -120,7 +103,7 @@ describe("webhooks", () => {
     receiver.answers.push(500, 500);
     const project = await api.newProject();
     const endpoint = await newEndpoint(api, receiver.url, ["checkout.paid"], project.testKey);
-    const checkout = await paidCheckout(api, project.testKey);
+    const checkout = await api.paidCheckout(project.testKey);
 
     const deliveries = await deliveryAbout(receiver, "checkout.paid", checkout.checkoutId, 3);
     expect(deliveries.map((delivery) => delivery.status)).toEqual([500, 500, 200]);
@@ -168,7 +151,7 @@ describe("webhooks", () => {
     expect(overlapHours).toBeGreaterThan(23.9);
     expect(overlapHours).toBeLessThanOrEqual(24);
 
-    const checkout = await paidCheckout(api, project.testKey);
+    const checkout = await api.paidCheckout(project.testKey);
     const [delivery] = await deliveryAbout(receiver, "checkout.paid", checkout.checkoutId);
     expect(String(delivery!.headers["webhook-signature"]).split(" ")).toHaveLength(2);
     expect(verified(delivery!, newSecret).data.checkoutId).toBe(checkout.checkoutId);
@@ -183,7 +166,7 @@ describe("webhooks", () => {
     const ours = await api.newProject();
     const theirs = await api.newProject();
     const endpoint = await newEndpoint(api, receiver.url, ["*"], theirs.testKey);
-    const checkout = await paidCheckout(api, theirs.testKey);
+    const checkout = await api.paidCheckout(theirs.testKey);
     const [delivery] = await deliveryAbout(receiver, "checkout.paid", checkout.checkoutId);
     const eventId = String(delivery!.headers["webhook-id"]);
 
@@ -200,7 +183,7 @@ describe("webhooks", () => {
 
     // A checkout of ours never reaches their endpoint: the attempts an event will get are
     // written with it, and their endpoint has none for ours.
-    const mine = await paidCheckout(api, ours.testKey);
+    const mine = await api.paidCheckout(ours.testKey);
     const ourEvents = await eventually(async () => {
       const page = await as("/api/v1/events?type=checkout.paid");
       return page.body.data.events.length > 0 ? (page.body.data.events as Delivered[]) : undefined;
@@ -253,7 +236,7 @@ describe("webhooks across a restart", () => {
     const env = { WEBHOOK_RETRY_SCHEDULE: "0s,4s", WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };
     const first = await startTestPlatform(env, { dataDir });
     const endpoint = await newEndpoint(first, receiver.url, ["checkout.paid"]);
-    const checkout = await paidCheckout(first);
+    const checkout = await first.paidCheckout();
     const [failed] = await deliveryAbout(receiver, "checkout.paid", checkout.checkoutId);
     expect(failed!.status).toBe(503);
     await first.close();

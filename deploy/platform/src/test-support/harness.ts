@@ -170,7 +170,24 @@ export function apiClientFor(platform: Pick<RunningPlatform, "gatewayUrl" | "tes
     return response.body.data.accessToken as string;
   }
 
-  return { request, admin, newProject, serviceToken };
+  /** A test-mode checkout created and paid through the sandbox's test helper: the paid checkout as the API answers it. */
+  async function paidCheckout(credential?: string, amountMinor = 1250_00) {
+    const checkout = await request("POST", "/api/v1/payments/checkouts", {
+      body: {
+        referenceId: unique("order"),
+        amount: { amountMinor, currency: "PHP" },
+        successUrl: "https://shop.example.ph/ok",
+        cancelUrl: "https://shop.example.ph/no",
+      },
+      credential,
+    });
+    expect(checkout.status).toBe(201);
+    const paid = await request("POST", `/api/v1/payments/test-helpers/checkouts/${checkout.body.data.checkoutId}/pay`, { credential });
+    expect(paid.status).toBe(200);
+    return paid.body.data as { checkoutId: string; referenceId: string; status: string };
+  }
+
+  return { request, admin, newProject, serviceToken, paidCheckout };
 }
 
 export type TestPlatform = Awaited<ReturnType<typeof startTestPlatform>>;
