@@ -1,0 +1,48 @@
+/** How the dashboard writes money, times and statuses: one place, so every page agrees. */
+
+const pesos = new Intl.NumberFormat("en-PH", { style: "currency", currency: "PHP", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * Centavos (a number, or the decimal text the records feed uses) as pesos with centavos:
+ * "₱1,234.50", "−₱100.00". Exact for any integer text (no floating point on large values).
+ */
+export function formatPesos(amountMinor: number | string | null | undefined): string {
+  if (amountMinor === null || amountMinor === undefined || amountMinor === "") return "—";
+  const text = typeof amountMinor === "number" ? Math.trunc(amountMinor).toString() : amountMinor;
+  if (!/^-?\d+$/.test(text)) return "—";
+  const negative = text.startsWith("-");
+  const digits = (negative ? text.slice(1) : text).padStart(3, "0");
+  const whole = BigInt(digits.slice(0, -2));
+  const centavos = digits.slice(-2);
+  const formatted = pesos.format(0).replace("0.00", `${whole.toLocaleString("en-PH")}.${centavos}`);
+  return negative ? `−${formatted}` : formatted;
+}
+
+/** The viewer's UTC offset at `date` as "GMT+08:00". */
+export function formatOffset(date: Date): string {
+  const minutes = -date.getTimezoneOffset();
+  const sign = minutes >= 0 ? "+" : "−";
+  const abs = Math.abs(minutes);
+  return `GMT${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+}
+
+/** An ISO time in the viewer's zone, offset shown: "2026-11-27 16:45:03 GMT+08:00". */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())} ${formatOffset(date)}`;
+}
+
+/** The viewer's local calendar day of an ISO time, "2026-11-27" (the overview's buckets). */
+export function localDay(iso: string | Date): string {
+  const date = typeof iso === "string" ? new Date(iso) : iso;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** "payment_intent" → "payment intent". */
+export function humanize(value: string | null | undefined): string {
+  return value ? value.replaceAll("_", " ") : "—";
+}
