@@ -76,7 +76,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // The document never changes while running: serialise it once, not per request.
   const documentJson = JSON.stringify(doc);
 
-  const projects = createProjects(store);
+  const projects = createProjects(store, { cursorSecret: config.secret });
   const apiKeys = createApiKeys(store, { logger });
   const records = createIdempotencyRecords(store, { secret: config.secret });
   // In the gateway's store, so every replica sharing it counts against the same limits.

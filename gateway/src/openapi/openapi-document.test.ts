@@ -60,6 +60,7 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/api/v1/shared/otp/generate", "generateOtp", "OTP"],
   ["post", "/api/v1/shared/otp/verify", "verifyOtp", "OTP"],
   ["get", "/api/v1/shared/otp/status/{otpId}", "getOtpStatus", "OTP"],
+  ["get", "/admin/v1/projects", "listProjects", "Admin"],
   ["post", "/admin/v1/projects", "createProject", "Admin"],
   ["post", "/admin/v1/projects/{projectId}/api-keys", "createApiKey", "Admin"],
   ["get", "/admin/v1/projects/{projectId}/api-keys", "listApiKeys", "Admin"],

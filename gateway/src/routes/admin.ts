@@ -1,7 +1,7 @@
 import { AppError, type Environment } from "@bayad/kit";
 import type { createApiKeys } from "../auth/api-keys.js";
 import type { createDevTokenIssuer } from "../auth/service-tokens.js";
-import type { createProjects } from "../admin/projects.js";
+import type { createProjects, Project } from "../admin/projects.js";
 import type { OperationHandlers } from "./operation.js";
 import { providerAccountToJson, type ProviderAccountsClient } from "./provider-accounts.js";
 
@@ -14,7 +14,12 @@ export interface AdminDeps {
   providerAccounts: ProviderAccountsClient;
 }
 
-/** The operators' API: projects, their API keys (issue, list, revoke), and development service tokens and their signing keys. */
+/** A project as the admin API answers it. */
+function projectToJson(project: Project) {
+  return { projectId: project.projectId, name: project.name, createdAt: project.createdAt.toISOString() };
+}
+
+/** The operators' API: projects (create, list), their API keys (issue, list, revoke), and development service tokens and their signing keys. */
 export function adminRoutes(deps: AdminDeps): OperationHandlers {
   const requireProject = async (projectId: string) => {
     const project = await deps.projects.get(projectId);
@@ -31,7 +36,19 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
 
   return {
     async createProject({ body }) {
-      return { status: 201, data: await deps.projects.create(body.name as string) };
+      return { status: 201, data: projectToJson(await deps.projects.create(body.name as string)) };
+    },
+
+    async listProjects({ query }) {
+      const page = await deps.projects.list({
+        // 0 and "" when absent: the projects listing owns the default page size.
+        limit: typeof query.limit === "number" ? query.limit : 0,
+        cursor: typeof query.cursor === "string" ? query.cursor : "",
+      });
+      return {
+        status: 200,
+        data: { projects: page.projects.map(projectToJson), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
+      };
     },
 
     async createApiKey({ params, body }) {
