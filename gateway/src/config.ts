@@ -28,6 +28,8 @@ export interface GatewayConfig {
    * an internal listener of its own, never the public port.
    */
   metrics: { host: string; port: number };
+  /** How long a dashboard sign-in lasts (DASHBOARD_SESSION_HOURS, default 8): then the operator signs in again. */
+  dashboardSessionTtlMs: number;
   /** RATE_LIMIT_{CREDENTIAL,PROJECT}_{READS,WRITES} and their _WINDOW_SECONDS (README, "Rate limits"). */
   rateLimits: RateLimitSettings;
   idempotency: {
@@ -84,6 +86,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       host: envString(env, "METRICS_HOST", envString(env, "HOST", "127.0.0.1")),
       port: envInt(env, "METRICS_PORT", 9464, { min: 0, max: 65535 }),
     },
+    dashboardSessionTtlMs: envInt(env, "DASHBOARD_SESSION_HOURS", 8, { min: 1, max: 720 }) * hour,
     rateLimits: {
       credential: { reads: readLimit(env, "RATE_LIMIT_CREDENTIAL_READS", 100), writes: readLimit(env, "RATE_LIMIT_CREDENTIAL_WRITES", 50) },
       project: { reads: readLimit(env, "RATE_LIMIT_PROJECT_READS", 200), writes: readLimit(env, "RATE_LIMIT_PROJECT_WRITES", 100) },

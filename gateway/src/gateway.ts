@@ -33,6 +33,9 @@ import { providerWebhookRoutes } from "./provider-webhooks/provider-webhook-rout
 import { hostedInvoiceRoutes } from "./sandbox/hosted-invoice.js";
 import { hostedPaymentLinkRoutes } from "./sandbox/hosted-payment-link.js";
 import { publicUrlResolver, webhookEventTypes } from "@bayad/public-resources";
+import { createDashboardSessions } from "./dashboard/dashboard-sessions.js";
+import { dashboardSessionAuthenticator, dashboardSessionRoutes } from "./dashboard/session-routes.js";
+import { dashboardFileRoutes } from "./dashboard/dashboard-files.js";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -59,6 +62,8 @@ export interface GatewayOptions {
 export interface RunningGateway {
   url: string;
   port: number;
+  /** The operator dashboard (sign in with the admin key). */
+  dashboardUrl: string;
   /** The internal metrics listener's /metrics, when the gateway was given a registry. */
   metricsUrl?: string;
   /** Operator access, for the launcher's first project and key. */
@@ -78,6 +83,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const projects = createProjects(store, { cursorSecret: config.secret });
   const apiKeys = createApiKeys(store, { logger });
+  const dashboardSessions = createDashboardSessions(store, { secret: config.secret, ttlMs: config.dashboardSessionTtlMs });
+  const checkAdminKey = createAdminKeyCheck(config.adminApiKey);
   const records = createIdempotencyRecords(store, { secret: config.secret });
   // In the gateway's store, so every replica sharing it counts against the same limits.
   const rateLimiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.secret, "rate-limit", key), now: () => new Date() });
@@ -146,7 +153,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
           : undefined,
         external: config.tokens.external,
       }).verify,
-      checkAdminKey: createAdminKeyCheck(config.adminApiKey),
+      checkAdminKey,
+      dashboardSession: dashboardSessionAuthenticator(dashboardSessions),
+      projectExists: async (projectId) => (await projects.get(projectId)) !== null,
     },
     rateLimits: {
       leases: createRateLimitLeases(rateLimiter),
@@ -161,6 +170,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         ctx.body = documentJson;
       });
       docsRoutes(doc)(router);
+      dashboardSessionRoutes({
+        sessions: dashboardSessions,
+        checkAdminKey,
+        secureCookies: (ctx) => ctx.secure || publicBaseUrl.startsWith("https:"),
+        bodyLimitBytes: config.bodyLimitBytes,
+      })(router);
+      dashboardFileRoutes()(router);
       hostedCheckoutRoutes(clients.payments)(router);
       hostedQrPhRoutes(clients.payments)(router);
       providerWebhookRoutes(clients.payments)(router);
@@ -204,6 +220,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   return {
     url: `http://${config.host}:${port}`,
     port,
+    dashboardUrl: `http://${config.host}:${port}/dashboard/`,
     metricsUrl: metricsServer?.url,
     admin: { projects, apiKeys },
     async close() {

@@ -30,10 +30,11 @@ export const apiKeyScopes: readonly Scope[] = [
 
 /** Who is calling, as authentication established it. */
 export interface Caller {
-  kind: "api_key" | "service_token";
+  /** `operator`: the admin key or a dashboard session acting for a project (auth/operator.ts). */
+  kind: "api_key" | "service_token" | "operator";
   projectId: string;
   environment: Environment;
   scopes: readonly string[];
-  /** The API key's id, or the token's `sub`. */
+  /** The API key's id, the token's `sub`, or the operator's session (`dashboard:<digest>`) or `admin_key`. */
   subject: string;
 }

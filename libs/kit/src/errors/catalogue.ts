@@ -35,6 +35,7 @@ export const errorCatalogue = {
   INSUFFICIENT_SCOPE: { http: 403, grpc: Code.PermissionDenied, message: "The credential lacks the scope this operation needs." },
   SERVICE_TOKEN_REQUIRED: { http: 403, grpc: Code.PermissionDenied, message: "This operation needs a service access token." },
   TEST_MODE_ONLY: { http: 403, grpc: Code.PermissionDenied, message: "This operation is only available with test-mode credentials." },
+  CSRF_TOKEN_INVALID: { http: 403, grpc: Code.PermissionDenied, message: "This change needs the dashboard session's X-CSRF-Token header." },
   ROUTE_NOT_FOUND: { http: 404, grpc: Code.NotFound, message: "No such route." },
   RESOURCE_NOT_FOUND: { http: 404, grpc: Code.NotFound, message: "The resource does not exist." },
   METHOD_NOT_ALLOWED: { http: 405, grpc: Code.Unimplemented, message: "The method is not allowed on this route." },
