@@ -1,4 +1,6 @@
 import type { DashboardRoute } from "../../routing";
+import { OutboxPage } from "./outbox-page";
+import "./outbox.css";
 
-// Placeholder until this area is built.
-export const routes: DashboardRoute[] = [];
+/** The development outbox (test mode): the OTP messages a developer needs to read. */
+export const routes: DashboardRoute[] = [{ path: "/outbox", component: OutboxPage, nav: { label: "Dev outbox", order: 80 }, testModeOnly: true }];
