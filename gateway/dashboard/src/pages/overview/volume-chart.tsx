@@ -1,0 +1,62 @@
+import { useEffect, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { DayTotal } from "./totals";
+
+const height = 240;
+
+/** A local day "2026-11-27" as Unix seconds of its local midnight (uPlot's x values). */
+const dayStart = (day: string) => {
+  const [year, month, date] = day.split("-").map(Number);
+  return new Date(year, month - 1, date).getTime() / 1000;
+};
+
+function options(width: number): uPlot.Options {
+  return {
+    width,
+    height,
+    series: [
+      {},
+      {
+        label: "Volume (₱)",
+        scale: "pesos",
+        stroke: "#1d5fd1",
+        fill: "rgba(29, 95, 209, 0.35)",
+        paths: uPlot.paths.bars?.({ size: [0.7, 40] }),
+        value: (_plot, value) => (value === null ? "—" : `₱${value.toLocaleString("en-PH", { minimumFractionDigits: 2 })}`),
+      },
+      { label: "Paid payments", scale: "count", stroke: "#17733c", width: 2, points: { show: true } },
+    ],
+    axes: [
+      {},
+      { scale: "pesos", values: (_plot, ticks) => ticks.map((tick) => `₱${tick.toLocaleString("en-PH")}`), size: 70 },
+      { scale: "count", side: 1, grid: { show: false } },
+    ],
+    scales: { x: { time: true }, pesos: { range: (_plot, _min, max) => [0, Math.max(max, 1)] }, count: { range: (_plot, _min, max) => [0, Math.max(max, 1)] } },
+  };
+}
+
+/**
+ * Paid volume (bars) and count (line) per day, drawn with uPlot on a canvas. The canvas is
+ * hidden from assistive technology: the table beside it holds the same numbers.
+ */
+export function VolumeChart({ days }: { days: DayTotal[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const data: uPlot.AlignedData = [
+      days.map((day) => dayStart(day.day)),
+      days.map((day) => Number(day.volumeMinor) / 100),
+      days.map((day) => day.count),
+    ];
+    const plot = new uPlot(options(Math.max(element.clientWidth, 200)), data, element);
+    const observer = new ResizeObserver(() => plot.setSize({ width: Math.max(element.clientWidth, 200), height }));
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      plot.destroy();
+    };
+  }, [days]);
+  return <div ref={box} className="chart" aria-hidden="true" />;
+}

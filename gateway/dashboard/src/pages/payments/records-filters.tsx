@@ -1,0 +1,61 @@
+import { humanize } from "../../format";
+import { recordTypes } from "./records";
+import type { ViewFilters } from "./url-filters";
+
+/** Statuses of every record type, for the status filter. */
+const statuses = [
+  "created",
+  "pending",
+  "processing",
+  "requires_action",
+  "paid",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "expired",
+  "active",
+  "past_due",
+  "open",
+  "void",
+  "uncollectible",
+  "archived",
+];
+
+/** Type, status and created-between filters; each change applies at once. */
+export function RecordsFilters({ filters, onChange }: { filters: ViewFilters; onChange: (next: ViewFilters) => void }) {
+  const set = (name: keyof ViewFilters) => (event: { target: { value: string } }) => onChange({ ...filters, [name]: event.target.value });
+  return (
+    <div className="toolbar" role="group" aria-label="Filters">
+      <label className="field">
+        Type
+        <select value={filters.type} onChange={set("type")}>
+          <option value="">All types</option>
+          {recordTypes.map((type) => (
+            <option key={type} value={type}>
+              {humanize(type)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        Status
+        <select value={filters.status} onChange={set("status")}>
+          <option value="">All statuses</option>
+          {statuses.map((status) => (
+            <option key={status} value={status}>
+              {humanize(status)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        Created from
+        <input type="date" value={filters.from} onChange={set("from")} />
+      </label>
+      <label className="field">
+        Created to
+        <input type="date" value={filters.to} onChange={set("to")} />
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ColumnDef } from "@tanstack/react-table";
+import { CopyId } from "../../components/copy-id";
+import { DataTable } from "../../components/data-table";
+import { DateTime, Money, Status } from "../../components/values";
+import { humanize } from "../../format";
+import type { PaymentRecord } from "./records";
+
+const columns: ColumnDef<PaymentRecord, unknown>[] = [
+  { header: "Created", cell: ({ row }) => <DateTime iso={row.original.createdAt} /> },
+  { header: "Type", cell: ({ row }) => humanize(row.original.type) },
+  { header: "Id", cell: ({ row }) => <CopyId value={row.original.id} /> },
+  { header: "Reference", cell: ({ row }) => <CopyId value={row.original.referenceId} label="reference" /> },
+  { header: "Amount", cell: ({ row }) => <Money minor={row.original.amountMinor} /> },
+  { header: "Status", cell: ({ row }) => <Status value={row.original.status} /> },
+];
+
+export function RecordsTable({ records, onOpen }: { records: PaymentRecord[]; onOpen: (record: PaymentRecord) => void }) {
+  return <DataTable caption="Payment records" columns={columns} rows={records} rowId={(record) => record.id} onOpen={onOpen} />;
+}

@@ -1,0 +1,25 @@
+/** What an id's prefix says it is, and where the dashboard shows it. */
+export interface ResourceKind {
+  label: string;
+  /** The project API path reading it, for the payments area's own kinds. */
+  apiPath?: (id: string) => string;
+  /** The area that shows it, when not this one. */
+  elsewhere?: { href: string; area: string };
+}
+
+const kinds: Record<string, ResourceKind> = {
+  chk: { label: "Checkout", apiPath: (id) => `/api/v1/payments/checkouts/${encodeURIComponent(id)}` },
+  pi: { label: "Payment intent", apiPath: (id) => `/api/v1/payments/intents/${encodeURIComponent(id)}` },
+  ref: { label: "Refund", apiPath: (id) => `/api/v1/payments/refunds/${encodeURIComponent(id)}` },
+  sub: { label: "Subscription", elsewhere: { href: "/billing", area: "Billing" } },
+  inv: { label: "Invoice", elsewhere: { href: "/billing", area: "Billing" } },
+  link: { label: "Payment link", elsewhere: { href: "/billing", area: "Billing" } },
+};
+
+const idPattern = /^([a-z]+)_[A-Za-z0-9_]+$/;
+
+/** The kind of a resource id ("chk_…" → checkout), or undefined for text that is not one. */
+export function kindOf(id: string): ResourceKind | undefined {
+  const match = idPattern.exec(id);
+  return match ? kinds[match[1]] : undefined;
+}
