@@ -325,11 +325,13 @@ describe("openapi document", () => {
     const query = Object.fromEntries(
       (op.parameters ?? []).map((p) => deref(p)).filter((p) => p.in === "query").map((p) => [String(p.name), p]),
     );
-    expect(Object.keys(query).sort()).toEqual(["createdAfter", "createdBefore", "cursor", "limit", "status", "type"]);
+    expect(Object.keys(query).sort()).toEqual(["createdAfter", "createdBefore", "cursor", "limit", "referenceId", "relatedResourceId", "status", "type"]);
     for (const p of Object.values(query)) expect(p.required ?? false).toBe(false);
     expect(query.limit!.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 200, default: 50 });
     expect(query.createdAfter!.schema).toMatchObject({ type: "string", format: "date-time" });
     expect(query.createdBefore!.schema).toMatchObject({ type: "string", format: "date-time" });
+    expect(query.referenceId!.schema).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
+    expect(query.relatedResourceId!.schema).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
     const recordType = deref((resolvePointer("#/components/schemas/PaymentRecord/properties/type") as Json));
     expect((query.type!.schema as JsonObject).enum).toEqual(recordType.enum);
   });

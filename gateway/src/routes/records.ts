@@ -38,6 +38,8 @@ export function recordsRoutes(records: Client<typeof RecordsService>): Operation
         {
           type: text(query.type),
           status: text(query.status),
+          referenceId: text(query.referenceId),
+          relatedResourceId: text(query.relatedResourceId),
           createdAfter: timestamp(query.createdAfter, "createdAfter"),
           createdBefore: timestamp(query.createdBefore, "createdBefore"),
           // 0 when absent: the records service owns the default page size.

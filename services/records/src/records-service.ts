@@ -24,6 +24,8 @@ export function createRecordsService(deps: RecordsServiceDeps): ServiceImpl<type
       const page = await listPaymentRecords(listing, callerOf(context), {
         type: request.type,
         status: request.status,
+        referenceId: request.referenceId,
+        relatedResourceId: request.relatedResourceId,
         createdAfter: request.createdAfter ? createdBound(request.createdAfter) : undefined,
         createdBefore: request.createdBefore ? createdBound(request.createdBefore) : undefined,
         limit: request.limit,

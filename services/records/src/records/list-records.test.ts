@@ -8,7 +8,7 @@ import { createPaymentRecordsRepository } from "./payment-records-repository.js"
 import { projectRecord } from "./projection.js";
 
 const caller: Pick<CallerContext, "projectId" | "environment"> = { projectId: "prj_records", environment: "test" };
-const everything: ListRecordsInput = { type: "", status: "", limit: 0, cursor: "" };
+const everything: ListRecordsInput = { type: "", status: "", referenceId: "", relatedResourceId: "", limit: 0, cursor: "" };
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
 
 describe("listPaymentRecords", () => {
@@ -65,6 +65,41 @@ describe("listPaymentRecords", () => {
     expect(await ids({ status: "succeeded" })).toEqual(["pi_1", "ref_1"]);
     expect(await ids({ type: "refund", status: "succeeded" })).toEqual(["ref_1"]);
     expect(await ids({ type: "invoice" })).toEqual([]);
+  });
+
+  it("filters by referenceId and by relatedResourceId, exact matches only", async () => {
+    await seed(
+      recordOf({ _id: "chk_1", referenceId: "order-42", createdAt: day(1) }),
+      recordOf({ _id: "chk_2", referenceId: "order-420", createdAt: day(2) }),
+      recordOf({ _id: "ref_1", type: "refund", referenceId: null, relatedResourceId: "chk_1", createdAt: day(3) }),
+      recordOf({ _id: "ref_2", type: "refund", referenceId: null, relatedResourceId: "chk_1", createdAt: day(4) }),
+      recordOf({ _id: "ref_3", type: "refund", referenceId: null, relatedResourceId: "chk_2", createdAt: day(5) }),
+    );
+    expect(await ids({ referenceId: "order-42" })).toEqual(["chk_1"]);
+    expect(await ids({ referenceId: "order-4" })).toEqual([]);
+    expect(await ids({ relatedResourceId: "chk_1" })).toEqual(["ref_2", "ref_1"]);
+    expect(await ids({ relatedResourceId: "chk_1", type: "checkout" })).toEqual([]);
+    const long = "x".repeat(256);
+    expect((await refusal({ referenceId: long, relatedResourceId: long })).details).toEqual([
+      "referenceId: must be at most 255 characters",
+      "relatedResourceId: must be at most 255 characters",
+    ]);
+  });
+
+  it("binds referenceId and relatedResourceId into the cursor", async () => {
+    await seed(...Array.from({ length: 4 }, (_, n) => recordOf({ _id: `ref_${n}`, type: "refund", referenceId: "order-7", relatedResourceId: "chk_7", createdAt: day(n + 1) })));
+    for (const filter of [{ referenceId: "order-7" }, { relatedResourceId: "chk_7" }]) {
+      const first = await list({ ...filter, limit: 2 });
+      expect((await list({ ...filter, limit: 2, cursor: first.nextCursor })).records.map((r) => r._id)).toEqual(["ref_1", "ref_0"]);
+      for (const other of [{ referenceId: "" , relatedResourceId: "" }, { referenceId: "order-8" }, { relatedResourceId: "chk_8" }]) {
+        if (Object.entries(other).every(([key, value]) => (filter as Record<string, string>)[key] === value)) continue;
+        const error = await refusal({ ...filter, ...other, cursor: first.nextCursor });
+        expect(error.details?.[0]).toMatch(/^cursor: was issued for other filters/);
+      }
+    }
+    // And a cursor of the unfiltered listing does not continue a filtered one.
+    const unfiltered = await list({ limit: 1 });
+    expect((await refusal({ relatedResourceId: "chk_7", cursor: unfiltered.nextCursor })).details?.[0]).toMatch(/^cursor: /);
   });
 
   it("takes createdAfter inclusively and createdBefore exclusively", async () => {

@@ -11,6 +11,10 @@ export interface ListRecordsDeps {
 export interface ListRecordsInput {
   type: string;
   status: string;
+  /** Only the records with this referenceId. */
+  referenceId: string;
+  /** Only the records with this relatedResourceId (a payment's refunds, a subscription's invoices, …). */
+  relatedResourceId: string;
   /** Inclusive. */
   createdAfter?: Date;
   /** Exclusive. */
@@ -28,6 +32,8 @@ export interface RecordsPage {
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 const MAX_STATUS_LENGTH = 64;
+/** The REST contract's bound on a resource id or reference filter. */
+const MAX_ID_LENGTH = 255;
 
 /**
  * One page of the caller's payment records (its project and environment only), newest first.
@@ -42,6 +48,8 @@ export async function listPaymentRecords(
   const problems: string[] = [];
   if (input.type !== "" && !isPaymentRecordType(input.type)) problems.push(`type: must be one of ${paymentRecordTypes.join(", ")}`);
   if (input.status.length > MAX_STATUS_LENGTH) problems.push(`status: must be at most ${MAX_STATUS_LENGTH} characters`);
+  if (input.referenceId.length > MAX_ID_LENGTH) problems.push(`referenceId: must be at most ${MAX_ID_LENGTH} characters`);
+  if (input.relatedResourceId.length > MAX_ID_LENGTH) problems.push(`relatedResourceId: must be at most ${MAX_ID_LENGTH} characters`);
   if (input.createdAfter && Number.isNaN(input.createdAfter.getTime())) problems.push("createdAfter: must be a date-time");
   if (input.createdBefore && Number.isNaN(input.createdBefore.getTime())) problems.push("createdBefore: must be a date-time");
   if (!Number.isInteger(input.limit) || input.limit < 0 || input.limit > MAX_LIMIT) problems.push(`limit: must be from 1 to ${MAX_LIMIT}`);
@@ -50,6 +58,8 @@ export async function listPaymentRecords(
   const filters = {
     ...(input.type !== "" ? { type: input.type } : {}),
     ...(input.status !== "" ? { status: input.status } : {}),
+    ...(input.referenceId !== "" ? { referenceId: input.referenceId } : {}),
+    ...(input.relatedResourceId !== "" ? { relatedResourceId: input.relatedResourceId } : {}),
     ...(input.createdAfter ? { createdAfter: input.createdAfter } : {}),
     ...(input.createdBefore ? { createdBefore: input.createdBefore } : {}),
   };
@@ -61,6 +71,10 @@ export async function listPaymentRecords(
     filters.status ?? null,
     filters.createdAfter?.getTime() ?? null,
     filters.createdBefore?.getTime() ?? null,
+    // Appended only when given, so the cursors of listings without them read as before they existed.
+    ...(filters.referenceId !== undefined || filters.relatedResourceId !== undefined
+      ? [filters.referenceId ?? null, filters.relatedResourceId ?? null]
+      : []),
   ];
   const after = input.cursor !== "" ? deps.cursors.read(input.cursor, scope) : undefined;
   const limit = input.limit === 0 ? DEFAULT_LIMIT : input.limit;

@@ -3,7 +3,8 @@ import type { CallerContext } from "@bayad/kit";
 import type { PaymentRecordDoc, ProjectedRecord } from "./payment-record.js";
 
 /**
- * Every listing filters on project and environment, optionally on type or status, then ranges
+ * Every listing filters on project and environment, optionally on type, status, referenceId or
+ * relatedResourceId, then ranges
  * and orders on (createdAt, _id): one index per filter shape, equality fields first.
  */
 export const paymentRecordsCollection: CollectionDef = {
@@ -12,6 +13,8 @@ export const paymentRecordsCollection: CollectionDef = {
     { name: "payment_records_feed", keys: { projectId: 1, environment: 1, createdAt: -1, _id: -1 } },
     { name: "payment_records_feed_type", keys: { projectId: 1, environment: 1, type: 1, createdAt: -1, _id: -1 } },
     { name: "payment_records_feed_status", keys: { projectId: 1, environment: 1, status: 1, createdAt: -1, _id: -1 } },
+    { name: "payment_records_feed_reference", keys: { projectId: 1, environment: 1, referenceId: 1, createdAt: -1, _id: -1 } },
+    { name: "payment_records_feed_related", keys: { projectId: 1, environment: 1, relatedResourceId: 1, createdAt: -1, _id: -1 } },
   ],
 };
 
@@ -26,6 +29,8 @@ export interface FeedPosition {
 export interface FeedQuery {
   type?: string;
   status?: string;
+  referenceId?: string;
+  relatedResourceId?: string;
   /** Inclusive. */
   createdAfter?: Date;
   /** Exclusive. */
@@ -82,6 +87,8 @@ export function createPaymentRecordsRepository(store: Store) {
       const filter: Filter = { projectId: scope.projectId, environment: scope.environment };
       if (query.type !== undefined) filter.type = query.type;
       if (query.status !== undefined) filter.status = query.status;
+      if (query.referenceId !== undefined) filter.referenceId = query.referenceId;
+      if (query.relatedResourceId !== undefined) filter.relatedResourceId = query.relatedResourceId;
       const createdAt: Record<string, Date> = {};
       if (query.createdAfter) createdAt.$gte = query.createdAfter;
       if (query.createdBefore) createdAt.$lt = query.createdBefore;
