@@ -56,6 +56,7 @@ export function bannerLines(banner: Banner, env: NodeJS.ProcessEnv): string[] {
     banner.title,
     `  Gateway URL:   ${gatewayUrl}`,
     `  API docs:      ${gatewayUrl}/docs`,
+    `  Dashboard:     ${gatewayUrl}/dashboard/   (sign in with the admin key)`,
     ...(banner.metricsUrl ? [`  Metrics:       ${banner.metricsUrl}   (internal listener, METRICS_PORT; not on the gateway's port)`] : []),
     ...dataLines(banner),
     `  Admin key:     ${banner.adminApiKey}${banner.adminApiKeyGenerated ? `   (${banner.dataDir ? "generated once, kept in DATA_DIR" : "generated"}; set ADMIN_API_KEY to choose one)` : ""}`,

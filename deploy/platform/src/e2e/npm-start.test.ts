@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startWebhookReceiver } from "@bayad/webhooks-service/testing";
 import { oneProcessNodeFlags } from "../node-flags.js";
 import { launchPlatform as launchWith, waitFor } from "../test-support/platform-process.js";
-import { newIdempotencyKey } from "../test-support/harness.js";
+import { eventually, newIdempotencyKey } from "../test-support/harness.js";
 
 function startScript(packageJson: string): string {
   return (JSON.parse(readFileSync(new URL(packageJson, import.meta.url), "utf8")) as { scripts: { start: string } }).scripts.start;
@@ -42,7 +42,8 @@ describe("npm start (the all-in-one launcher)", () => {
     expect((await waitFor(output, /Data:\s+(\S+)/, exited))[1]).toBe(dataDir);
     const [, metricsUrl] = await waitFor(output, /Metrics:\s+(http:\/\/\S+)/, exited);
     const [, adminKey] = await waitFor(output, /Admin key:\s+(\S+)/, exited);
-    const [, apiKey] = await waitFor(output, /Test API key:\s+(sk_test_\S+)/, exited);
+    const [, apiKey, projectId] = await waitFor(output, /Test API key:\s+(sk_test_\S+)\s+\(project (prj_\w+)\)/, exited);
+    const [, dashboardUrl] = await waitFor(output, /Dashboard:\s+(http:\/\/\S+)/, exited);
 
     const capabilities = await fetch(`${url}/api/v1/payments/capabilities`, { headers: { Authorization: `Bearer ${apiKey}` } });
     expect(capabilities.status).toBe(200);
@@ -52,6 +53,31 @@ describe("npm start (the all-in-one launcher)", () => {
       body: JSON.stringify({ name: "From the banner" }),
     });
     expect(project.status).toBe(201);
+
+    // A payment made with curl and the printed test key is there for the operator signed in to
+    // the printed dashboard with the printed admin key.
+    const checkout = await fetch(`${url}/api/v1/payments/checkouts`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", "Idempotency-Key": newIdempotencyKey() },
+      body: JSON.stringify({ referenceId: "order-from-curl", amount: { amountMinor: 42_00, currency: "PHP" }, successUrl: "https://shop.example.ph/ok", cancelUrl: "https://shop.example.ph/no" }),
+    });
+    expect(checkout.status).toBe(201);
+    expect((await fetch(dashboardUrl!)).headers.get("Content-Type")).toContain("text/html");
+    const signIn = await fetch(`${url}/dashboard/api/session`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ adminKey }),
+    });
+    expect(signIn.status).toBe(201);
+    const cookie = (signIn.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+    const found = await eventually(async () => {
+      const page = await fetch(`${url}/api/v1/payments/records?referenceId=order-from-curl`, {
+        headers: { Cookie: cookie, "Bayad-Project": projectId!, "Bayad-Environment": "test" },
+      });
+      const records = ((await page.json()) as { data: { records: Array<{ referenceId: string; amountMinor: string }> } }).data.records;
+      return records.length > 0 ? records : undefined;
+    });
+    expect(found[0]).toMatchObject({ referenceId: "order-from-curl", amountMinor: "4200" });
     // The metrics of both threads on the internal listener the banner names; none on the public port.
     const metrics = await (await fetch(metricsUrl)).text();
     expect(metrics).toMatch(/bayad_http_request_duration_seconds_count\{operation="getPaymentCapabilities",method="GET",status="200"\} [1-9]\d*/);
