@@ -13,7 +13,7 @@ import { RedeliverButton } from "./redeliver-button";
 import { endpointsPath, type WebhookDelivery } from "./types";
 import { useWebhookKeys } from "./use-endpoint";
 
-/** The endpoint's delivery attempts, newest first, with a Redeliver on each event's latest attempt. */
+/** The endpoint's delivery attempts, newest first, with a Redeliver on each event's newest attempt made. */
 export function DeliveriesSection({ webhookEndpointId }: { webhookEndpointId: string }) {
   const projectRequest = useProjectRequest();
   const keys = useWebhookKeys();
@@ -32,11 +32,14 @@ export function DeliveriesSection({ webhookEndpointId }: { webhookEndpointId: st
     { refreshWhile: (items) => items.some((delivery) => delivery.status === "pending") },
   );
 
-  const latestOfEvent = new Set<string>();
-  const seen = new Set<string>();
+  // Redeliver is per event: offered on each event's newest attempt that was made (a scheduled
+  // retry still pending does not hide it).
+  const redeliverable = new Set<string>();
+  const offered = new Set<string>();
   for (const delivery of list.items) {
-    if (!seen.has(delivery.eventId)) latestOfEvent.add(delivery.deliveryId);
-    seen.add(delivery.eventId);
+    if (delivery.status === "pending" || offered.has(delivery.eventId)) continue;
+    redeliverable.add(delivery.deliveryId);
+    offered.add(delivery.eventId);
   }
   const failed = list.items.filter((delivery) => delivery.status === "failed").length;
 
@@ -66,7 +69,7 @@ export function DeliveriesSection({ webhookEndpointId }: { webhookEndpointId: st
     {
       header: "Action",
       cell: ({ row }) =>
-        latestOfEvent.has(row.original.deliveryId) && row.original.status !== "pending" ? (
+        redeliverable.has(row.original.deliveryId) ? (
           <RedeliverButton
             delivery={row.original}
             onFailed={(error) => {
