@@ -149,6 +149,7 @@ export function webhooksRoutes(webhooks: Client<typeof WebhooksService>): Operat
       const response = await webhooks.listEvents(
         {
           type: text(query.type),
+          resourceId: text(query.resourceId),
           createdAfter: timestamp(query.createdAfter, "createdAfter"),
           createdBefore: timestamp(query.createdBefore, "createdBefore"),
           limit: limitOf(query.limit),

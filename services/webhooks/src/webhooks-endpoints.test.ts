@@ -6,7 +6,7 @@ import { webhookEventTypes } from "@bayad/public-resources";
 import { as, newProject, startHarness, type Harness } from "./test-support/harness.js";
 import { startWebhookReceiver } from "./testing/webhook-receiver.js";
 import { eventually } from "./test-support/eventually.js";
-import { messageOf, paidCheckoutEvent } from "./test-support/events.js";
+import { eventOf, messageOf, paidCheckoutEvent } from "./test-support/events.js";
 
 /** The error a call answered with (code "resolved" when it did not fail). */
 const codeOf = (promise: Promise<unknown>): Promise<{ code: string; details?: string[] }> =>
@@ -201,6 +201,30 @@ describe("webhook endpoints", () => {
     });
     // A cursor of the unfiltered listing does not continue a filtered one.
     expect((await codeOf(harness.client.listEvents({ type: "checkout.paid", cursor: first.nextCursor }, as(project, "test", null)))).code).toBe("VALIDATION_FAILED");
+  });
+
+  it("lists the events about one resource (resourceId), bound into the cursor", async () => {
+    const project = newProject();
+    const [paid, other] = [paidCheckoutEvent(project), paidCheckoutEvent(project)];
+    const again = eventOf("payments.checkout.paid", paid.snapshot as never, { resourceId: paid.resourceId, projectId: project });
+    for (const event of [paid, other, again]) await harness.bus.publish(messageOf(event));
+    const read = as(project, "test", null);
+    await eventually(async () => ((await harness.client.listEvents({}, read)).events.length === 3 ? true : undefined));
+
+    const first = await harness.client.listEvents({ resourceId: paid.resourceId, limit: 1 }, read);
+    const second = await harness.client.listEvents({ resourceId: paid.resourceId, limit: 1, cursor: first.nextCursor }, read);
+    expect(second.nextCursor).toBe("");
+    expect(new Set([...first.events, ...second.events].map((event) => event.eventId))).toEqual(new Set([paid.eventId, again.eventId]));
+    expect((await harness.client.listEvents({ resourceId: other.resourceId }, read)).events.map((event) => event.eventId)).toEqual([other.eventId]);
+    expect((await harness.client.listEvents({ resourceId: paid.resourceId }, as(project, "live", null))).events).toEqual([]);
+
+    for (const cursor of [{ resourceId: other.resourceId }, { resourceId: "" }]) {
+      expect((await codeOf(harness.client.listEvents({ ...cursor, cursor: first.nextCursor }, read))).details).toEqual([expect.stringMatching(/^cursor: /)]);
+    }
+    expect(await codeOf(harness.client.listEvents({ resourceId: "x".repeat(256) }, read))).toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: ["resourceId: must be at most 255 characters"],
+    });
   });
 
   it("refuses a call without caller context", async () => {

@@ -85,6 +85,7 @@ export function createWebhooksService(deps: WebhooksDeps): ServiceImpl<typeof We
     async listEvents(request, context) {
       const page = await listEvents(deps, callerOf(context), {
         type: request.type,
+        resourceId: request.resourceId,
         createdAfter: request.createdAfter,
         createdBefore: request.createdBefore,
         limit: request.limit,

@@ -4,14 +4,16 @@ import { continueAfter, listingOrder } from "../paging/page.js";
 import type { WebhookEventRecord } from "./webhook-event.js";
 
 /**
- * Listings filter on project and environment, optionally on type, then range and order on
- * (createdAt, _id); events are removed WEBHOOK_EVENT_RETENTION after they arrived.
+ * Listings filter on project and environment, optionally on type or resourceId (the resource the
+ * event is about), then range and order on (createdAt, _id); events are removed
+ * WEBHOOK_EVENT_RETENTION after they arrived.
  */
 export const webhookEventsCollection: CollectionDef = {
   name: "webhook_events",
   indexes: [
     { name: "webhook_events_listing", keys: { projectId: 1, environment: 1, createdAt: -1, _id: -1 } },
     { name: "webhook_events_listing_type", keys: { projectId: 1, environment: 1, type: 1, createdAt: -1, _id: -1 } },
+    { name: "webhook_events_listing_resource", keys: { projectId: 1, environment: 1, resourceId: 1, createdAt: -1, _id: -1 } },
     { name: "webhook_events_expiry", keys: { expiresAt: 1 }, expireAfterSeconds: 0 },
   ],
 };
@@ -20,6 +22,8 @@ type Scope = Pick<CallerContext, "projectId" | "environment">;
 
 export interface EventsQuery {
   type?: string;
+  /** The resource the events are about. */
+  resourceId?: string;
   /** Inclusive. */
   createdAfter?: Date;
   /** Exclusive. */
@@ -47,6 +51,7 @@ export function createWebhookEventsRepository(store: Store) {
     findPage(scope: Scope, query: EventsQuery, after: PagePosition | undefined, limit: number): Promise<WebhookEventRecord[]> {
       const filter: Filter = { projectId: scope.projectId, environment: scope.environment };
       if (query.type !== undefined) filter.type = query.type;
+      if (query.resourceId !== undefined) filter.resourceId = query.resourceId;
       const createdAt: Record<string, Date> = {};
       if (query.createdAfter) createdAt.$gte = query.createdAfter;
       if (query.createdBefore) createdAt.$lt = query.createdBefore;

@@ -79,6 +79,8 @@ export async function recordEvent(deps: WebhooksDeps, event: Event): Promise<Rec
 
 export interface ListEventsInput extends PageRequest {
   type: string;
+  /** Only the events about this resource (their stored resourceId); empty for every event. */
+  resourceId: string;
   createdAfter?: Timestamp;
   createdBefore?: Timestamp;
 }
@@ -92,22 +94,36 @@ function createdBound(timestamp: Timestamp): Date {
   return new Date(Number(timestamp.seconds) * 1000 + Math.ceil(timestamp.nanos / 1_000_000));
 }
 
-/** The scope's events, newest first, optionally of one type and within a creation range. */
+/** The REST contract's bound on the `resourceId` filter. */
+const MAX_RESOURCE_ID_LENGTH = 255;
+
+/** The scope's events, newest first, optionally of one type, about one resource, and within a creation range. */
 export async function listEvents(deps: WebhooksDeps, caller: Scope, input: ListEventsInput): Promise<Page<RenderedEvent>> {
   const createdAfter = input.createdAfter ? createdBound(input.createdAfter) : undefined;
   const createdBefore = input.createdBefore ? createdBound(input.createdBefore) : undefined;
   refuseProblems([
     input.type !== "" && input.type !== testEventType && !isWebhookEventType(input.type) ? "type: must be an event type" : undefined,
+    input.resourceId.length > MAX_RESOURCE_ID_LENGTH ? `resourceId: must be at most ${MAX_RESOURCE_ID_LENGTH} characters` : undefined,
     createdAfter && Number.isNaN(createdAfter.getTime()) ? "createdAfter: must be a date-time" : undefined,
     createdBefore && Number.isNaN(createdBefore.getTime()) ? "createdBefore: must be a date-time" : undefined,
     limitProblem(input.limit),
   ]);
   const query = {
     ...(input.type !== "" ? { type: input.type } : {}),
+    ...(input.resourceId !== "" ? { resourceId: input.resourceId } : {}),
     ...(createdAfter ? { createdAfter } : {}),
     ...(createdBefore ? { createdBefore } : {}),
   };
-  const scope = ["events", caller.projectId, caller.environment, input.type, createdAfter?.getTime() ?? null, createdBefore?.getTime() ?? null];
+  const scope = [
+    "events",
+    caller.projectId,
+    caller.environment,
+    input.type,
+    createdAfter?.getTime() ?? null,
+    createdBefore?.getTime() ?? null,
+    // Appended only when given, so the cursors of listings without it read as before it existed.
+    ...(input.resourceId !== "" ? [input.resourceId] : []),
+  ];
   const page = await pageOf(deps.cursors, scope, input, (after, limit) => deps.events.findPage(caller, query, after, limit));
   return { ...page, items: page.items.map((record) => rendered(deps, record)) };
 }
