@@ -34,7 +34,7 @@ import { hostedInvoiceRoutes } from "./sandbox/hosted-invoice.js";
 import { hostedPaymentLinkRoutes } from "./sandbox/hosted-payment-link.js";
 import { publicUrlResolver, webhookEventTypes } from "@bayad/public-resources";
 import { createDashboardSessions } from "./dashboard/dashboard-sessions.js";
-import { dashboardSessionAuthenticator, dashboardSessionRoutes } from "./dashboard/session-routes.js";
+import { dashboardSessionAuthenticator, dashboardSessionRoutes, signInLimit } from "./dashboard/session-routes.js";
 import { dashboardFileRoutes } from "./dashboard/dashboard-files.js";
 
 export interface GatewayOptions {
@@ -175,6 +175,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         checkAdminKey,
         secureCookies: (ctx) => ctx.secure || publicBaseUrl.startsWith("https:"),
         bodyLimitBytes: config.bodyLimitBytes,
+        countSignIn: (clientAddress) => rateLimiter.charge([{ scope: "dashboard-sign-in", setting: signInLimit, key: clientAddress }]),
       })(router);
       dashboardFileRoutes()(router);
       hostedCheckoutRoutes(clients.payments)(router);

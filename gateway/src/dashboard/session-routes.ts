@@ -15,7 +15,15 @@ export interface SessionRouteOptions {
   /** Whether cookies must be Secure for this request (https, directly or at the public URL). */
   secureCookies: (ctx: Context) => boolean;
   bodyLimitBytes: number;
+  /** Counts one sign-in attempt from the request's client address; throws RATE_LIMITED over the limit. */
+  countSignIn: (clientAddress: string) => Promise<void>;
 }
+
+/**
+ * Sign-in attempts per client address (all of them, so a correct guess is refused as well once
+ * over): plenty for people, nothing for a guesser (an admin key has at least 16 characters).
+ */
+export const signInLimit = { limit: 20, windowSeconds: 60 } as const;
 
 const sessionEnded = () => new AppError("AUTHENTICATION_REQUIRED", "No dashboard session: sign in with the admin key.");
 
@@ -46,6 +54,7 @@ export function dashboardSessionRoutes(options: SessionRouteOptions) {
 
   return (router: Router) => {
     router.post(sessionPath, jsonBody(options.bodyLimitBytes), async (ctx) => {
+      await options.countSignIn(ctx.ip);
       const body = ctx.state.body as unknown;
       const adminKey = typeof body === "object" && body !== null ? (body as { adminKey?: unknown }).adminKey : undefined;
       if (typeof adminKey !== "string" || adminKey.length === 0 || adminKey.length > 1024) {

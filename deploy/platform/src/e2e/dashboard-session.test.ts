@@ -237,4 +237,20 @@ describe("behind https", () => {
     expect(reply.status).toBe(201);
     expect(reply.headers.get("Set-Cookie")).toMatch(/; Secure$/);
   });
+
+  it("limits sign-in attempts per client address: 20 a minute, then 429 even for the right key", async () => {
+    const attempt = (adminKey: string) =>
+      fetch(`${secure.platform.gatewayUrl}/dashboard/api/session`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ adminKey }),
+      });
+    // One attempt was made by the test before; 19 wrong guesses fill the minute.
+    for (let i = 0; i < 19; i++) expect((await attempt(`adm_wrong_guess_${i}`)).status).toBe(401);
+    const refused = await attempt(secure.platform.adminApiKey);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("RATE_LIMITED");
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(refused.headers.get("Set-Cookie")).toBeNull();
+  });
 });
