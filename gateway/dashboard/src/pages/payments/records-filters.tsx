@@ -1,3 +1,4 @@
+import { useId } from "react";
 import { humanize } from "../../format";
 import { recordTypes } from "./records";
 import type { ViewFilters } from "./url-filters";
@@ -23,12 +24,13 @@ const statuses = [
 
 /** Type, status and created-between filters; each change applies at once. */
 export function RecordsFilters({ filters, onChange }: { filters: ViewFilters; onChange: (next: ViewFilters) => void }) {
+  const id = useId();
   const set = (name: keyof ViewFilters) => (event: { target: { value: string } }) => onChange({ ...filters, [name]: event.target.value });
   return (
     <div className="toolbar" role="group" aria-label="Filters">
-      <label className="field">
-        Type
-        <select value={filters.type} onChange={set("type")}>
+      <div className="field">
+        <label htmlFor={`${id}-type`}>Type</label>
+        <select id={`${id}-type`} value={filters.type} onChange={set("type")}>
           <option value="">All types</option>
           {recordTypes.map((type) => (
             <option key={type} value={type}>
@@ -36,10 +38,10 @@ export function RecordsFilters({ filters, onChange }: { filters: ViewFilters; on
             </option>
           ))}
         </select>
-      </label>
-      <label className="field">
-        Status
-        <select value={filters.status} onChange={set("status")}>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-status`}>Status</label>
+        <select id={`${id}-status`} value={filters.status} onChange={set("status")}>
           <option value="">All statuses</option>
           {statuses.map((status) => (
             <option key={status} value={status}>
@@ -47,7 +49,7 @@ export function RecordsFilters({ filters, onChange }: { filters: ViewFilters; on
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <label className="field">
         Created from
         <input type="date" value={filters.from} onChange={set("from")} />

@@ -1,0 +1,264 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
+import { chooseEnvironment, chooseProject, dashboardUrl, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
+import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+
+/**
+ * The dashboard's sign-in and payments pages in Chromium, against a started platform: the admin
+ * key exchanged for the session cookie, a paid checkout found by its reference and refunded from
+ * its page, the over-refund refused, the records exported as CSV, the overview's volume.
+ */
+
+interface FeedRecord {
+  type: string;
+  id: string;
+  referenceId: string | null;
+  relatedResourceId: string | null;
+  amountMinor: string | null;
+  currency: string | null;
+  status: string | null;
+  createdAt: string;
+  environment: string;
+  projectId: string;
+}
+
+/** RFC 4180 rows: quoted fields with doubled quotes, CRLF between records. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        field += '"';
+        index++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      row.push(field);
+      field = "";
+    } else if (char === "\r" && text[index + 1] === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      index++;
+    } else field += char;
+  }
+  if (field !== "" || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign-in and payments in Chromium (${skipReason})`, () => {
+  let api: TestPlatform;
+  let browser: TestBrowser;
+  let project: { projectId: string; testKey: string; liveKey: string };
+  let base: string;
+
+  beforeAll(async () => {
+    api = await startTestPlatform();
+    browser = await launchBrowser();
+    project = await api.newProject(unique("Dashboard payments"));
+    base = api.platform.gatewayUrl;
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  /** Every record of the project's test feed with `query`, newest first, as the API answers them. */
+  async function feed(query: Record<string, string> = {}): Promise<FeedRecord[]> {
+    const records: FeedRecord[] = [];
+    let cursor: string | undefined;
+    do {
+      const search = new URLSearchParams({ ...query, limit: "200", ...(cursor ? { cursor } : {}) });
+      const page = await api.request("GET", `/api/v1/payments/records?${search}`, { credential: project.testKey });
+      expect(page.status).toBe(200);
+      records.push(...(page.body.data.records as FeedRecord[]));
+      cursor = page.body.data.nextCursor as string | undefined;
+    } while (cursor);
+    return records;
+  }
+
+  /** Waits until the feed (projected a moment behind) shows `id`, with `status` when given. */
+  const projected = (id: string, status?: string) =>
+    eventually(async () => (await feed()).find((record) => record.id === id && (status === undefined || record.status === status)));
+
+  it("refuses a wrong admin key: the gateway's error shows, the field is emptied, no session cookie", async () => {
+    await browser.context.clearCookies();
+    await browser.withPage(async (page) => {
+      await page.goto(dashboardUrl(base));
+      await page.getByLabel("Admin key", { exact: true }).fill("adm_not_the_key_0123456789");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("alert").filter({ hasText: "INVALID_CREDENTIALS" }).waitFor();
+      expect(await page.getByLabel("Admin key", { exact: true }).inputValue()).toBe("");
+      expect(await page.getByRole("button", { name: "Sign out" }).count()).toBe(0);
+    });
+    expect(await sessionCookie(browser.context, base)).toBeUndefined();
+  });
+
+  it("signs in with the admin key: an HttpOnly, SameSite=Strict session cookie with an expiry; the key is kept nowhere", async () => {
+    await browser.context.clearCookies();
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      const cookie = await sessionCookie(browser.context, base);
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
+      expect(cookie?.expires).toBeGreaterThan(Date.now() / 1000);
+      const kept = await page.evaluate(() =>
+        JSON.stringify([{ ...localStorage }, { ...sessionStorage }, location.href, document.cookie, history.state]),
+      );
+      expect(kept).not.toContain(api.platform.adminApiKey);
+      expect(await page.getByLabel("Admin key", { exact: true }).count()).toBe(0);
+    });
+  });
+
+  it("finds a paid checkout by its reference, refunds part of it, sees the refund in its refunds and timeline; an over-refund is refused", async () => {
+    const checkout = await api.paidCheckout(project.testKey, 1250_00);
+    await projected(checkout.checkoutId, "paid");
+
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      await chooseProject(page, project.projectId);
+      await chooseEnvironment(page, "test");
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Payments" }).click();
+      await page.getByLabel("Reference or id").fill(checkout.referenceId);
+      await page.getByRole("button", { name: "Search" }).click();
+      const row = page.getByRole("row").filter({ hasText: checkout.checkoutId });
+      await row.waitFor();
+      expect(await page.getByRole("row").count()).toBe(2); // the header and the checkout
+      expect(page.url()).toContain(`reference=${checkout.referenceId}`);
+      await row.click();
+
+      await page.getByRole("heading", { name: "Checkout" }).waitFor();
+      const details = page.getByRole("region", { name: "Details" });
+      await details.getByText("₱1,250.00").waitFor();
+      await details.getByText("paid", { exact: true }).waitFor();
+
+      await page.getByLabel("Amount to refund (₱)").fill("300.50");
+      await page.getByLabel("Reason (optional)").fill("Damaged item");
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      const done = page.getByRole("status").filter({ hasText: "Refund ref_" });
+      await done.waitFor();
+      const refundId = /ref_[A-Za-z0-9_]+/.exec((await done.textContent()) ?? "")?.[0] ?? "";
+      expect(await done.textContent()).toContain("₱300.50");
+
+      const refunds = page.getByRole("table", { name: "Refunds" });
+      await refunds.getByRole("row").filter({ hasText: refundId }).filter({ hasText: "−₱300.50" }).waitFor();
+      await page.getByRole("list", { name: "Timeline" }).getByRole("listitem").filter({ hasText: refundId }).filter({ hasText: "refund requested" }).waitFor();
+
+      const stored = await api.request("GET", `/api/v1/payments/refunds/${refundId}`, { credential: project.testKey });
+      expect(stored.body.data).toMatchObject({ paymentId: checkout.checkoutId, amount: { amountMinor: 300_50 }, reason: "Damaged item" });
+
+      // ₱949.50 is left: ₱1,000.00 is more than that.
+      await page.getByLabel("Amount to refund (₱)").fill("1000.00");
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      await page.getByRole("form", { name: "Refund" }).getByRole("alert").filter({ hasText: "REFUND_EXCEEDS_REFUNDABLE" }).waitFor();
+      const refundsNow = await eventually(async () => {
+        const list = await feed({ relatedResourceId: checkout.checkoutId, type: "refund" });
+        return list.length > 0 ? list : undefined;
+      });
+      expect(refundsNow.map((refund) => refund.id)).toEqual([refundId]);
+
+      // The sandbox settles the refund: after a reload the timeline shows the event.
+      const settled = await api.request("POST", `/api/v1/payments/test-helpers/refunds/${refundId}/succeed`, { credential: project.testKey });
+      expect(settled.status).toBe(200);
+      await eventually(async () => {
+        await page.reload();
+        const item = page.getByRole("list", { name: "Timeline" }).getByRole("listitem").filter({ hasText: "refund.succeeded" });
+        await page.getByRole("list", { name: "Timeline" }).waitFor();
+        return (await item.count()) > 0 ? true : undefined;
+      });
+      await page.getByRole("list", { name: "Timeline" }).getByRole("listitem").filter({ hasText: "checkout.paid" }).waitFor();
+    });
+  }, 60_000);
+
+  it("exports the records of the current filters as CSV: the header and one row per record, formula-like text neutralised", async () => {
+    const risky = `=HYPERLINK("evil.example",1),-${unique("x")}`;
+    const created = await api.request("POST", "/api/v1/payments/checkouts", {
+      credential: project.testKey,
+      body: { referenceId: risky, amount: { amountMinor: 99_99, currency: "PHP" }, successUrl: "https://shop.example.ph/ok", cancelUrl: "https://shop.example.ph/no" },
+    });
+    expect(created.status).toBe(201);
+    await projected(created.body.data.checkoutId as string);
+    const paid = await api.paidCheckout(project.testKey, 420_00);
+    await projected(paid.checkoutId, "paid");
+    const expected = await feed({ type: "checkout" });
+    expect(expected.length).toBeGreaterThanOrEqual(2);
+
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      await chooseProject(page, project.projectId);
+      await openDashboardPath(page, base, "/payments?type=checkout");
+      await page.getByRole("row").filter({ hasText: created.body.data.checkoutId as string }).waitFor();
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^bayad-records-test-\d{4}-\d{2}-\d{2}\.csv$/);
+      const rows = parseCsv(fs.readFileSync(await download.path(), "utf8"));
+      expect(rows[0]).toEqual([
+        "type",
+        "id",
+        "referenceId",
+        "relatedResourceId",
+        "amountMinor",
+        "amountPesos",
+        "currency",
+        "status",
+        "createdAt",
+        "environment",
+        "projectId",
+      ]);
+      expect(rows.slice(1)).toEqual(
+        expected.map((record) => [
+          record.type,
+          record.id,
+          record.referenceId === risky ? `'${risky}` : (record.referenceId ?? ""),
+          record.relatedResourceId ?? "",
+          record.amountMinor ?? "",
+          record.amountMinor ? (Number(record.amountMinor) / 100).toFixed(2) : "",
+          record.currency ?? "",
+          record.status ?? "",
+          record.createdAt,
+          "test",
+          project.projectId,
+        ]),
+      );
+    });
+  }, 60_000);
+
+  it("shows the project's paid volume of the last 30 days on the overview, test and live side by side", async () => {
+    const paid = (await feed()).filter((record) => ["checkout", "payment_intent"].includes(record.type) && ["paid", "succeeded"].includes(record.status ?? ""));
+    const volume = paid.reduce((sum, record) => sum + Number(record.amountMinor), 0);
+    const text = `₱${(volume / 100).toLocaleString("en-PH", { minimumFractionDigits: 2 })}`;
+    expect(volume).toBeGreaterThanOrEqual(1250_00);
+
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      await chooseProject(page, project.projectId);
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }).click();
+      await page.getByRole("heading", { name: "Overview" }).waitFor();
+      await page.getByText("Volume", { exact: true }).locator("..").getByText(text).waitFor();
+      const byEnvironment = page.getByRole("table", { name: "Totals by environment" });
+      await byEnvironment.getByRole("row", { name: /^Test/ }).filter({ hasText: text }).waitFor();
+      await byEnvironment.getByRole("row", { name: /^Live/ }).filter({ hasText: "₱0.00" }).waitFor();
+      await page.getByText("The same numbers as a table").click();
+      await page.getByRole("table", { name: "Paid volume and count per day" }).getByText(text).first().waitFor();
+    });
+  }, 60_000);
+
+  it("signs out: the session ends on the server and the sign-in page returns", async () => {
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      const cookie = await sessionCookie(browser.context, base);
+      expect(cookie).toBeDefined();
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByLabel("Admin key", { exact: true }).waitFor();
+      expect(await sessionCookie(browser.context, base)).toBeUndefined();
+      const again = await fetch(`${base}/dashboard/api/session`, { headers: { Cookie: `${cookie?.name}=${cookie?.value}` } });
+      expect(again.status).toBe(401);
+    });
+  });
+});
