@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWebhookReceiver, type WebhookReceiver } from "@bayad/webhooks-service/testing";
 import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
 import { chooseEnvironment, chooseProject, dashboardUrl, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
 import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
@@ -7,7 +8,8 @@ import { eventually, startTestPlatform, unique, type TestPlatform } from "../tes
 /**
  * The dashboard's sign-in and payments pages in Chromium, against a started platform: the admin
  * key exchanged for the session cookie, a paid checkout found by its reference and refunded from
- * its page, the over-refund refused, the records exported as CSV, the overview's volume.
+ * its page, the over-refund refused, its consumer events' delivery attempts and a redelivery,
+ * the records exported as CSV, the overview's volume.
  */
 
 interface FeedRecord {
@@ -58,9 +60,12 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
   let browser: TestBrowser;
   let project: { projectId: string; testKey: string; liveKey: string };
   let base: string;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    api = await startTestPlatform();
+    // The consumer's endpoint listens on a loopback port.
+    api = await startTestPlatform({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" });
+    receiver = await startWebhookReceiver();
     browser = await launchBrowser();
     project = await api.newProject(unique("Dashboard payments"));
     base = api.platform.gatewayUrl;
@@ -69,6 +74,7 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
   afterAll(async () => {
     await browser?.close();
     await api?.close();
+    await receiver?.close();
   });
 
   /** Every record of the project's test feed with `query`, newest first, as the API answers them. */
@@ -174,6 +180,44 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
         return (await item.count()) > 0 ? true : undefined;
       });
       await page.getByRole("list", { name: "Timeline" }).getByRole("listitem").filter({ hasText: "checkout.paid" }).waitFor();
+    });
+  }, 60_000);
+
+  it("shows the events sent about a checkout with every delivery attempt, a failed one's HTTP status too, and redelivers one", async () => {
+    const endpoint = await api.request("POST", "/api/v1/webhook-endpoints", {
+      credential: project.testKey,
+      body: { url: receiver.url, enabledEvents: ["checkout.paid"] },
+    });
+    expect(endpoint.status).toBe(201);
+    receiver.answers.push(500);
+    const checkout = await api.paidCheckout(project.testKey, 75_00);
+    // The first attempt is answered 500, the immediate retry 200.
+    const eventId = await eventually(async () => {
+      const events = await api.request("GET", `/api/v1/events?resourceId=${checkout.checkoutId}`, { credential: project.testKey });
+      const id = events.body.data.events[0]?.id as string | undefined;
+      return id && receiver.deliveriesOf(id).length === 2 ? id : undefined;
+    });
+    await eventually(async () => {
+      const attempts = await api.request("GET", `/api/v1/webhook-endpoints/${endpoint.body.data.webhookEndpointId}/deliveries?eventId=${eventId}`, {
+        credential: project.testKey,
+      });
+      return attempts.body.data.deliveries.every((attempt: { status: string }) => attempt.status !== "pending") ? true : undefined;
+    });
+
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      await chooseProject(page, project.projectId);
+      await openDashboardPath(page, base, `/payments/${checkout.checkoutId}`);
+      const event = page.getByRole("region", { name: "Event checkout.paid" });
+      await event.getByText(eventId, { exact: true }).waitFor();
+      const attempts = event.getByRole("table", { name: `Delivery attempts of ${eventId}` });
+      await attempts.getByRole("row").filter({ hasText: "HTTP 500" }).filter({ hasText: "failed" }).waitFor();
+      await attempts.getByRole("row").filter({ hasText: "HTTP 200" }).filter({ hasText: "succeeded" }).waitFor();
+
+      await event.getByRole("button", { name: `Redeliver to ${receiver.url}` }).click();
+      await event.getByRole("status").filter({ hasText: "Redelivery scheduled" }).waitFor();
+      await attempts.getByRole("row").filter({ hasText: "(redelivery)" }).waitFor();
+      await eventually(async () => (receiver.deliveriesOf(eventId).length === 3 ? true : undefined));
     });
   }, 60_000);
 
