@@ -7,12 +7,15 @@ import "./confirm-action.css";
  */
 export function ConfirmAction({
   label,
+  name,
   confirmLabel,
   question,
   busy,
   onConfirm,
 }: {
   label: string;
+  /** The accessible name when the label alone is ambiguous ("Revoke key_…" beside "Revoke"). */
+  name?: string;
   confirmLabel: string;
   question: ReactNode;
   busy?: boolean;
@@ -21,13 +24,13 @@ export function ConfirmAction({
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
-      <button type="button" className="danger" onClick={() => setAsking(true)}>
+      <button type="button" className="danger" aria-label={name} onClick={() => setAsking(true)}>
         {label}
       </button>
     );
   }
   return (
-    <div className="confirm" role="group" aria-label={label}>
+    <div className="confirm" role="group" aria-label={name ?? label}>
       <p>{question}</p>
       <button
         type="button"

@@ -16,7 +16,7 @@ export function ApiKeysSection({ projectId }: { projectId: string }) {
     queryFn: () => request<ApiKeySummary[]>(`${projectPath(projectId)}/api-keys`),
   });
   const columns: ColumnDef<ApiKeySummary, unknown>[] = [
-    { header: "Key", cell: ({ row }) => <code>{`${row.original.keyPrefix}…${row.original.keyLast4 ?? ""}`}</code> },
+    { header: "Key", cell: ({ row }) => <code className="key-text">{`${row.original.keyPrefix}…${row.original.keyLast4 ?? ""}`}</code> },
     { header: "Environment", cell: ({ row }) => <span className={`env-tag env-${row.original.environment}`}>{row.original.environment}</span> },
     {
       header: "State",

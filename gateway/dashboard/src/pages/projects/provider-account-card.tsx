@@ -37,7 +37,10 @@ export function ProviderAccountCard({ projectId, environment }: { projectId: str
           Connect the project's own PayMongo account with its secret key (<code>PUT {projectPath(projectId)}/provider-accounts/{environment}</code>
           , or the form below): Bayad checks the key with PayMongo and registers a webhook there.
         </EmptyState>
-        <ConnectProviderForm projectId={projectId} environment={environment} replacing={false} />
+        <details>
+          <summary>Connect a PayMongo account</summary>
+          <ConnectProviderForm projectId={projectId} environment={environment} replacing={false} />
+        </details>
       </>
     );
   else

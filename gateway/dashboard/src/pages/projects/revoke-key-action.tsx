@@ -14,7 +14,8 @@ export function RevokeKeyAction({ projectId, apiKey }: { projectId: string; apiK
   return (
     <>
       <ConfirmAction
-        label={`Revoke ${apiKey.keyId}`}
+        label="Revoke"
+        name={`Revoke ${apiKey.keyId}`}
         confirmLabel="Yes, revoke"
         busy={revoke.isPending}
         question={

@@ -6,8 +6,8 @@ export function DeliveryOutcome({ delivery }: { delivery: WebhookDelivery }) {
   const answer = delivery.responseStatusCode ? `HTTP ${delivery.responseStatusCode}` : undefined;
   const text = [answer, delivery.error && delivery.error !== answer ? delivery.error : undefined].filter(Boolean).join(" · ");
   return (
-    <span className={delivery.status === "failed" ? "delivery-failure" : undefined}>
-      {text || "—"}
+    <span>
+      <span className={delivery.status === "failed" ? "delivery-failure" : undefined}>{text || "—"}</span>
       {delivery.durationMs !== undefined ? <span className="muted"> in {delivery.durationMs} ms</span> : null}
     </span>
   );
