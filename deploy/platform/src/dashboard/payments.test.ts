@@ -183,6 +183,45 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
     });
   }, 60_000);
 
+  it("retries a refund whose answer was lost with the same Idempotency-Key, so it refunds once; the next refund gets a new key", async () => {
+    const checkout = await api.paidCheckout(project.testKey, 200_00);
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      await chooseProject(page, project.projectId);
+      await openDashboardPath(page, base, `/payments/${checkout.checkoutId}`);
+      const keys: string[] = [];
+      let answers = 0;
+      // The first refund reaches the gateway, but its answer never reaches the page.
+      await page.route("**/api/v1/payments/refunds", async (route) => {
+        keys.push((await route.request().headerValue("Idempotency-Key")) ?? "");
+        if (answers++ === 0) {
+          await route.fetch();
+          await route.abort("connectionreset");
+        } else await route.continue();
+      });
+
+      await page.getByLabel("Amount to refund (₱)").fill("20.00");
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      await page.getByRole("form", { name: "Refund" }).getByRole("alert").filter({ hasText: "NETWORK_ERROR" }).waitFor();
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      const done = page.getByRole("status").filter({ hasText: "Refund ref_" });
+      await done.waitFor();
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+
+      await page.getByLabel("Amount to refund (₱)").fill("20.00");
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      await page.getByRole("table", { name: "Refunds" }).getByRole("row").filter({ hasText: "−₱20.00" }).nth(1).waitFor();
+      expect(keys).toHaveLength(3);
+      expect(keys[2]).not.toBe(keys[0]);
+    });
+    const refunds = await eventually(async () => {
+      const list = await feed({ relatedResourceId: checkout.checkoutId, type: "refund" });
+      return list.length >= 2 ? list : undefined;
+    });
+    expect(refunds.map((refund) => refund.amountMinor)).toEqual(["-2000", "-2000"]);
+  }, 60_000);
+
   it("shows the events sent about a checkout with every delivery attempt, a failed one's HTTP status too, and redelivers one", async () => {
     const endpoint = await api.request("POST", "/api/v1/webhook-endpoints", {
       credential: project.testKey,
