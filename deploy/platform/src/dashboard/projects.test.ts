@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomBase62 } from "@bayad/kit";
+import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
 import { openDashboardPath, signIn } from "../test-support/dashboard.js";
 import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
@@ -6,16 +8,19 @@ import { eventually, startTestPlatform, unique, type TestPlatform } from "../tes
 /**
  * The dashboard's projects and keys pages in Chromium, against a started platform: a project
  * created from the page, a test key issued and shown once (it works against the API), revoked
- * after a confirm (the API refuses it from then on), and listed as revoked.
+ * after a confirm (the API refuses it from then on), and listed as revoked; a PayMongo account
+ * connected from the page (the PayMongo simulator standing in) shown with its webhook.
  */
 
 describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: projects and keys in Chromium (${skipReason})`, () => {
   let api: TestPlatform;
   let browser: TestBrowser;
   let base: string;
+  let simulator: PaymongoSimulator;
 
   beforeAll(async () => {
-    api = await startTestPlatform();
+    simulator = await startPaymongoSimulator();
+    api = await startTestPlatform({ PAYMONGO_API_BASE: simulator.url });
     browser = await launchBrowser();
     base = api.platform.gatewayUrl;
   }, 60_000);
@@ -23,6 +28,7 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
   afterAll(async () => {
     await browser?.close();
     await api?.close();
+    await simulator?.close();
   });
 
   it("creates a project, issues a test key shown once, and revokes it", async () => {
@@ -91,6 +97,36 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
       // Still listed as revoked after a reload.
       await page.reload();
       await page.getByRole("table", { name: "API keys" }).getByRole("row").filter({ hasText: keyId }).filter({ hasText: "Revoked" }).waitFor();
+    });
+  }, 60_000);
+
+  it("connects a test PayMongo account from the page and shows it with its webhook, never the key", async () => {
+    const project = await api.newProject(unique("Dashboard provider"));
+    const secretKey = `sk_test_${randomBase62(24)}`;
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      await openDashboardPath(page, base, `/projects/${project.projectId}`);
+      const test = page.getByRole("region", { name: "Test provider account" });
+      await test.getByText("No PayMongo account in test mode").waitFor();
+      await test.getByText("Connect a PayMongo account").click();
+      await test.getByLabel("PayMongo secret key (sk_test_…)").fill(secretKey);
+      await test.getByLabel("Payment methods (PayMongo codes, comma-separated)").fill("qrph, gcash");
+      await test.getByRole("button", { name: "Connect account" }).click();
+
+      const fields = test.getByLabel("Test provider account", { exact: true });
+      await fields.getByText(`sk_test_…${secretKey.slice(-4)}`).waitFor();
+      const account = (await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/test`)).body.data as {
+        providerAccountId: string;
+        webhook: { url: string; status: string };
+      };
+      await fields.getByText("qrph, gcash").waitFor();
+      await fields.getByText(account.webhook.url).waitFor();
+      await fields.getByText(account.webhook.status, { exact: true }).waitFor();
+      await fields.getByText(account.providerAccountId, { exact: true }).waitFor();
+      expect(account.webhook.url).toContain(`/provider-webhooks/paymongo/${account.providerAccountId}`);
+      expect(await page.content()).not.toContain(secretKey);
+      // The live account is still absent, and says what that means.
+      await page.getByRole("region", { name: "Live provider account" }).getByText("No PayMongo account in live mode").waitFor();
     });
   }, 60_000);
 });
