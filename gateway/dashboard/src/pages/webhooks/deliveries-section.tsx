@@ -13,6 +13,12 @@ import { RedeliverButton } from "./redeliver-button";
 import { endpointsPath, type WebhookDelivery } from "./types";
 import { useWebhookKeys } from "./use-endpoint";
 
+/** A pending attempt to be made within half a minute: the list is refreshed until it has been (not for a retry due in hours). */
+function dueSoon(delivery: WebhookDelivery): boolean {
+  if (delivery.status !== "pending") return false;
+  return !delivery.nextAttemptAt || Date.parse(delivery.nextAttemptAt) - Date.now() < 30_000;
+}
+
 /** The endpoint's delivery attempts, newest first, with a Redeliver on each event's newest attempt made. */
 export function DeliveriesSection({ webhookEndpointId }: { webhookEndpointId: string }) {
   const projectRequest = useProjectRequest();
@@ -29,7 +35,7 @@ export function DeliveriesSection({ webhookEndpointId }: { webhookEndpointId: st
       );
       return { items: page.deliveries, nextCursor: page.nextCursor };
     },
-    { refreshWhile: (items) => items.some((delivery) => delivery.status === "pending") },
+    { refreshWhile: (items) => items.some(dueSoon) },
   );
 
   // Redeliver is per event: offered on each event's newest attempt that was made (a scheduled
