@@ -30,9 +30,10 @@ function options(width: number): uPlot.Options {
     axes: [
       {},
       { scale: "pesos", values: (_plot, ticks) => ticks.map((tick) => `₱${tick.toLocaleString("en-PH")}`), size: 70 },
-      { scale: "count", side: 1, grid: { show: false } },
+      // Whole payments only.
+      { scale: "count", side: 1, grid: { show: false }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] },
     ],
-    scales: { x: { time: true }, pesos: { range: (_plot, _min, max) => [0, Math.max(max, 1)] }, count: { range: (_plot, _min, max) => [0, Math.max(max, 1)] } },
+    scales: { x: { time: true }, pesos: { range: (_plot, _min, max) => [0, Math.max(max, 100)] }, count: { range: (_plot, _min, max) => [0, Math.max(max, 5)] } },
   };
 }
 

@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link } from "wouter";
+import { Link, Redirect } from "wouter";
 import { CopyId } from "../../components/copy-id";
 import { EmptyState, ErrorState, Loading } from "../../components/states";
 import { DateTime, Money, Status } from "../../components/values";
@@ -167,9 +167,7 @@ export function PaymentDetailPage({ params }: { params: Record<string, string | 
           Ids start with chk_ (checkouts), pi_ (payment intents) or ref_ (refunds). Search by reference on the <Link href="/payments">Payments</Link> page.
         </EmptyState>
       ) : kind.elsewhere ? (
-        <EmptyState title={`${kind.label}s are shown in ${kind.elsewhere.area}.`}>
-          <CopyId value={id} /> <Link href={kind.elsewhere.href}>Open {kind.elsewhere.area}</Link>
-        </EmptyState>
+        <Redirect to={kind.elsewhere(id)} replace />
       ) : (
         <Detail key={id} id={id} kind={kind} />
       )}

@@ -3,6 +3,7 @@ import { Link, useLocation, useSearchParams } from "wouter";
 import { useActingFor } from "../../workspace";
 import { ExportButton } from "./export-button";
 import { RecordSearch } from "./record-search";
+import { pageOf } from "./resource-kinds";
 import { RecordsFilters } from "./records-filters";
 import { RecordsList } from "./records-list";
 import { recordFiltersOf, searchOf, viewFiltersOf, type ViewFilters } from "./url-filters";
@@ -16,7 +17,7 @@ export function PaymentsPage() {
   const filters = useMemo(() => recordFiltersOf(view), [view]);
   const setView = (next: ViewFilters) => setParams(searchOf(next));
   const query = new URLSearchParams(searchOf(view)).toString();
-  const open = (id: string) => navigate(`/payments/${encodeURIComponent(id)}`);
+  const open = (id: string) => navigate(pageOf(id));
 
   if (!actingFor) return null;
   return (
