@@ -183,6 +183,40 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
     });
   }, 60_000);
 
+  it("refunds a succeeded payment intent from its page, and opens the refund's own page", async () => {
+    const created = await api.request("POST", "/api/v1/payments/intents", {
+      credential: project.testKey,
+      body: { referenceId: unique("intent"), amount: { amountMinor: 640_00, currency: "PHP" } },
+    });
+    expect(created.status).toBe(201);
+    const intentId = created.body.data.paymentIntentId as string;
+    const confirmed = await api.request("POST", `/api/v1/payments/intents/${intentId}/confirm`, { credential: project.testKey });
+    expect(confirmed.status).toBe(200);
+    const succeeded = await api.request("POST", `/api/v1/payments/test-helpers/intents/${intentId}/succeed`, { credential: project.testKey });
+    expect(succeeded.status).toBe(200);
+
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      await chooseProject(page, project.projectId);
+      await openDashboardPath(page, base, `/payments/${intentId}`);
+      await page.getByRole("heading", { name: "Payment intent" }).waitFor();
+      await page.getByRole("region", { name: "Details" }).getByText("₱640.00").waitFor();
+      await page.getByLabel("Amount to refund (₱)").fill("40");
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      const done = page.getByRole("status").filter({ hasText: "Refund ref_" });
+      await done.waitFor();
+      expect(await done.textContent()).toContain("₱40.00");
+      const refundId = /ref_[A-Za-z0-9_]+/.exec((await done.textContent()) ?? "")?.[0] ?? "";
+
+      await page.getByRole("table", { name: "Refunds" }).getByRole("row").filter({ hasText: refundId }).getByRole("link", { name: "Open" }).click();
+      await page.getByRole("heading", { name: "Refund" }).waitFor();
+      const details = page.getByRole("region", { name: "Details" });
+      await details.getByText("−₱40.00").waitFor();
+      await details.getByText(intentId).waitFor();
+      expect(await page.getByRole("form", { name: "Refund" }).count()).toBe(0);
+    });
+  }, 60_000);
+
   it("retries a refund whose answer was lost with the same Idempotency-Key, so it refunds once; the next refund gets a new key", async () => {
     const checkout = await api.paidCheckout(project.testKey, 200_00);
     await browser.withPage(async (page) => {
