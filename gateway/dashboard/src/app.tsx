@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { onSessionLost } from "./api/client";
+import { ApiError, onSessionLost } from "./api/client";
 import { currentSession, signOut } from "./api/session";
 import { Shell } from "./components/shell";
 import { ErrorState, Loading } from "./components/states";
@@ -46,12 +46,20 @@ export function App() {
   }, [check, queryClient]);
 
   const leave = useCallback(async () => {
+    const finish = (message: string) => {
+      queryClient.clear();
+      setSession({ status: "signed-out", message });
+    };
+    let message = "You are signed out.";
     try {
       await signOut();
-    } finally {
-      queryClient.clear();
-      setSession({ status: "signed-out", message: "You are signed out." });
+    } catch (error) {
+      // 401: the session had already ended.
+      if (error instanceof ApiError && error.status === 401) return finish(message);
+      const reason = error instanceof Error ? error.message : String(error);
+      message = `The gateway could not end the session (${reason}); it ends by itself when it expires. Sign in and out again to end it now.`;
     }
+    finish(message);
   }, [queryClient]);
 
   switch (session.status) {

@@ -44,7 +44,8 @@ export function DataTable<Row>({ caption, columns, rows, rowId, onOpen }: DataTa
               className={onOpen ? "openable" : undefined}
               onClick={onOpen ? () => onOpen(row.original) : undefined}
               onKeyDown={(event) => {
-                if (!onOpen) return;
+                // Keys on a control inside the row (a Copy button) are that control's.
+                if (!onOpen || event.target !== event.currentTarget) return;
                 if (event.key === "Enter") onOpen(row.original);
                 else if (event.key === "ArrowDown") {
                   event.preventDefault();

@@ -7,6 +7,7 @@ import { ErrorState } from "../components/states";
  * (uncontrolled, so not even React state holds it) and the field is emptied after each try.
  */
 export function SignInPage({ message, onSignedIn }: { message?: string; onSignedIn: () => void }) {
+  // No name attribute: even a form submitted without this script would carry no key.
   const field = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -40,7 +41,7 @@ export function SignInPage({ message, onSignedIn }: { message?: string; onSigned
       <form onSubmit={(event) => void submit(event)}>
         <label className="field">
           Admin key
-          <input ref={field} type="password" name="admin-key" autoComplete="off" spellCheck={false} required autoFocus />
+          <input ref={field} type="password" autoComplete="off" spellCheck={false} required autoFocus />
         </label>
         <p className="muted">The ADMIN_API_KEY the gateway was started with (npm start prints it). It is not stored in this browser.</p>
         <button type="submit" className="primary" disabled={busy}>
