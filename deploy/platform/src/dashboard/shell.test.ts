@@ -108,6 +108,23 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
     });
   });
 
+  it("opens a payment from the list with the keyboard: ArrowDown moves between rows, Enter opens; Enter on Copy only copies", async () => {
+    await browser.withPage(async (page) => {
+      await signIn(page, base, api.platform.adminApiKey);
+      await chooseProject(page, project.projectId);
+      await openDashboardPath(page, base, "/payments");
+      const rows = page.getByRole("table", { name: "Payment records" }).getByRole("row");
+      await rows.filter({ hasText: checkoutIds[50] }).waitFor();
+      await rows.nth(1).getByRole("button", { name: `Copy id ${checkoutIds[50]}` }).press("Enter");
+      expect(new URL(page.url()).pathname).toBe("/dashboard/payments");
+      await rows.nth(1).focus();
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("Enter");
+      await page.getByRole("heading", { name: "Checkout" }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/dashboard/payments/${checkoutIds[49]}`);
+    });
+  });
+
   it("fits a 390-pixel-wide phone: a menu button opens the menu, and no page scrolls sideways", async () => {
     await browser.withPage(async (page) => {
       await page.setViewportSize({ width: 390, height: 844 });
