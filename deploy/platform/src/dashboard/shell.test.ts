@@ -125,8 +125,14 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
     });
   });
 
-  it("fits a 390-pixel-wide phone: a menu button opens the menu, and no page scrolls sideways", async () => {
+  it("fits a 390-pixel-wide phone: a menu button opens the menu, and no page scrolls sideways (nor breaks the CSP)", async () => {
     await browser.withPage(async (page) => {
+      // The chart and every page run under the gateway's CSP (no inline style or script).
+      const problems: string[] = [];
+      page.on("console", (message) => {
+        if (message.text().includes("Content Security Policy")) problems.push(message.text());
+      });
+      page.on("pageerror", (error) => problems.push(error.message));
       await page.setViewportSize({ width: 390, height: 844 });
       await signIn(page, base, api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
@@ -146,6 +152,7 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
       await page.getByRole("region", { name: "Details" }).waitFor();
       await page.getByRole("list", { name: "Timeline" }).waitFor();
       expect(await pageWidth()).toBeLessThanOrEqual(390);
+      expect(problems).toEqual([]);
     });
   });
 
