@@ -145,6 +145,15 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
       await details.getByText("₱1,250.00").waitFor();
       await details.getByText("paid", { exact: true }).waitFor();
 
+      // Amounts the form refuses before asking the gateway.
+      const form = page.getByRole("form", { name: "Refund" });
+      await page.getByLabel("Amount to refund (₱)").fill("12.345");
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      await form.getByRole("alert").filter({ hasText: "at most two decimals" }).waitFor();
+      await page.getByLabel("Amount to refund (₱)").fill("0.00");
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      await form.getByRole("alert").filter({ hasText: "more than ₱0.00" }).waitFor();
+
       await page.getByLabel("Amount to refund (₱)").fill("300.50");
       await page.getByLabel("Reason (optional)").fill("Damaged item");
       await page.getByRole("button", { name: "Refund", exact: true }).click();
@@ -163,7 +172,7 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
       // ₱949.50 is left: ₱1,000.00 is more than that.
       await page.getByLabel("Amount to refund (₱)").fill("1000.00");
       await page.getByRole("button", { name: "Refund", exact: true }).click();
-      await page.getByRole("form", { name: "Refund" }).getByRole("alert").filter({ hasText: "REFUND_EXCEEDS_REFUNDABLE" }).waitFor();
+      await form.getByRole("alert").filter({ hasText: "REFUND_EXCEEDS_REFUNDABLE" }).waitFor();
       const refundsNow = await eventually(async () => {
         const list = await feed({ relatedResourceId: checkout.checkoutId, type: "refund" });
         return list.length > 0 ? list : undefined;
