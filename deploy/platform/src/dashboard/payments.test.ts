@@ -217,11 +217,13 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
       expect(await done.textContent()).toContain("₱40.00");
       const refundId = /ref_[A-Za-z0-9_]+/.exec((await done.textContent()) ?? "")?.[0] ?? "";
 
+      await projected(refundId);
       await page.getByRole("table", { name: "Refunds" }).getByRole("row").filter({ hasText: refundId }).getByRole("link", { name: "Open" }).click();
       await page.getByRole("heading", { name: "Refund" }).waitFor();
       const details = page.getByRole("region", { name: "Details" });
       await details.getByText("−₱40.00").waitFor();
       await details.getByText(intentId).waitFor();
+      await page.getByRole("list", { name: "Timeline" }).getByText("Refund created").waitFor();
       expect(await page.getByRole("form", { name: "Refund" }).count()).toBe(0);
     });
   }, 60_000);

@@ -94,8 +94,8 @@ function Detail({ id, kind }: { id: string; kind: ResourceKind }) {
 
   const resource = useQuery({ queryKey: [...base, "resource"], queryFn: () => fetchResource(request, kind, id) });
   const history = useQuery({
-    queryKey: [...base, "history", resource.data?.referenceId],
-    queryFn: () => fetchHistory(request, id, resource.data?.referenceId),
+    queryKey: [...base, "history", resource.data],
+    queryFn: () => (resource.data ? fetchHistory(request, resource.data) : Promise.reject(new Error("not loaded"))),
     enabled: resource.isSuccess,
     // The feed is projected from events, a moment behind: look again until it has the new refunds.
     refetchInterval: (query) => {

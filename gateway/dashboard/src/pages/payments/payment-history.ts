@@ -1,4 +1,5 @@
 import type { PaymentRecord, RecordsPage } from "./records";
+import type { PaymentResource } from "./payment-resource";
 import type { ProjectRequest } from "./project-request";
 
 /** An event as listEvents answers it: the body delivered to consumers. */
@@ -47,10 +48,20 @@ function records(request: ProjectRequest, query: Record<string, string>): Promis
   });
 }
 
-export async function fetchHistory(request: ProjectRequest, id: string, referenceId: string | undefined): Promise<PaymentHistory> {
+/**
+ * A checkout's or intent's record is found by its reference; a refund's (which has none) among
+ * its payment's refunds.
+ */
+export async function fetchHistory(request: ProjectRequest, resource: PaymentResource): Promise<PaymentHistory> {
+  const { id } = resource;
+  const isRefund = resource.kind === "refund";
   const [own, refunds, events] = await Promise.all([
-    referenceId ? records(request, { referenceId }) : Promise.resolve([]),
-    id.startsWith("ref_") ? Promise.resolve([]) : records(request, { relatedResourceId: id, type: "refund" }),
+    isRefund && resource.paymentId
+      ? records(request, { relatedResourceId: resource.paymentId, type: "refund" })
+      : resource.referenceId
+        ? records(request, { referenceId: resource.referenceId })
+        : Promise.resolve([]),
+    isRefund ? Promise.resolve([]) : records(request, { relatedResourceId: id, type: "refund" }),
     eventsOf(request, id),
   ]);
   const refundEvents = await Promise.all(refunds.map((refund) => eventsOf(request, refund.id)));
