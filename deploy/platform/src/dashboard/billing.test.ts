@@ -1,7 +1,6 @@
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
-import { openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { chooseProject, openDashboardPath, signIn } from "../test-support/dashboard.js";
 import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 /**
@@ -9,11 +8,6 @@ import { eventually, startTestPlatform, unique, type TestPlatform } from "../tes
  * and a subscription made through the API appear in their lists and details, with the
  * subscription's invoice and the invoice's detail.
  */
-
-/** The header's project picker; its accessible name is "Project" and the chosen option's text. */
-async function chooseProject(page: Page, projectId: string) {
-  await page.getByRole("combobox", { name: /^Project\b/ }).selectOption(projectId);
-}
 
 describe.skipIf(!chromiumReady("the dashboard billing tests"))(`dashboard: billing in Chromium (${skipReason})`, () => {
   let api: TestPlatform;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "@bayad/webhooks-service/testing";
 import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
-import type { Page } from "playwright-core";
-import { openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { chooseProject, openDashboardPath, signIn } from "../test-support/dashboard.js";
 import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 /**
@@ -15,11 +14,6 @@ import { eventually, startTestPlatform, unique, type TestPlatform } from "../tes
 const endpoints = "/api/v1/webhook-endpoints";
 // The first attempt at once; the retry an hour later, so only a redelivery can succeed in the test.
 const env = { WEBHOOK_RETRY_SCHEDULE: "0s,1h", WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };
-
-/** The header's project picker; its accessible name is "Project" and the chosen option's text. */
-async function chooseProject(page: Page, projectId: string) {
-  await page.getByRole("combobox", { name: /^Project\b/ }).selectOption(projectId);
-}
 
 interface Delivery {
   eventId: string;

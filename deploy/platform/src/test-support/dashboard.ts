@@ -30,7 +30,8 @@ export async function signIn(page: Page, baseUrl: string, adminKey: string): Pro
 
 /** Chooses the project the pages show (the header's picker). */
 export async function chooseProject(page: Page, projectId: string): Promise<void> {
-  await page.getByLabel("Project", { exact: true }).selectOption(projectId);
+  // The select sits in its label, so its name is "Project" and the chosen option's text.
+  await page.getByRole("combobox", { name: /^Project\b/ }).selectOption(projectId);
 }
 
 /** Switches between test and live (the header's switch). */
