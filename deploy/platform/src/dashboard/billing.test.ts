@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
-import { chooseProject, openDashboardPath, signIn } from "../test-support/dashboard.js";
-import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { chromiumReady, skipReason } from "../test-support/browser.js";
+import { chooseProject, dashboardSuite, openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { eventually, unique } from "../test-support/harness.js";
 
 /**
  * The dashboard's billing pages in Chromium, against a started platform: a payment link, a plan
@@ -10,55 +10,44 @@ import { eventually, startTestPlatform, unique, type TestPlatform } from "../tes
  */
 
 describe.skipIf(!chromiumReady("the dashboard billing tests"))(`dashboard: billing in Chromium (${skipReason})`, () => {
-  let api: TestPlatform;
-  let browser: TestBrowser;
-  let base: string;
+  const suite = dashboardSuite();
 
-  beforeAll(async () => {
-    api = await startTestPlatform();
-    browser = await launchBrowser();
-    base = api.platform.gatewayUrl;
-  }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-  });
 
   it("lists a payment link, a plan and a subscription made through the API, with their details and invoices", async () => {
-    const project = await api.newProject(unique("Dashboard billing"));
+    const project = await suite.api.newProject(unique("Dashboard billing"));
     const credential = project.testKey;
-    const link = await api.request("POST", "/api/v1/payments/payment-links", {
+    const link = await suite.api.request("POST", "/api/v1/payments/payment-links", {
       body: { referenceId: unique("deposit"), amount: { amountMinor: 1250_50, currency: "PHP" }, description: "Catering deposit" },
       credential,
     });
     expect(link.status).toBe(201);
-    const plan = await api.request("POST", "/api/v1/payments/plans", {
+    const plan = await suite.api.request("POST", "/api/v1/payments/plans", {
       body: { name: "Gold membership", amount: 499_00, interval: "monthly", cycleCount: 12 },
       credential,
     });
     expect(plan.status).toBe(201);
-    const customer = await api.request("POST", "/api/v1/payments/customers", {
+    const customer = await suite.api.request("POST", "/api/v1/payments/customers", {
       body: { customerReference: unique("member"), email: "member@example.ph" },
       credential,
     });
     const referenceId = unique("membership");
-    const subscription = await api.request("POST", "/api/v1/payments/subscriptions", {
+    const subscription = await suite.api.request("POST", "/api/v1/payments/subscriptions", {
       body: { customerId: customer.body.data.customerId, referenceId, priceId: plan.body.data.planId },
       credential,
     });
     expect(subscription.status).toBe(201);
     const subscriptionId = subscription.body.data.subscriptionId as string;
-    const invoices = await api.request("GET", `/api/v1/payments/subscriptions/${subscriptionId}/invoices`, { credential });
+    const invoices = await suite.api.request("GET", `/api/v1/payments/subscriptions/${subscriptionId}/invoices`, { credential });
     const invoiceId = invoices.body.data[0].invoiceId as string;
     // The records feed follows the calls by moments: wait until it lists the subscription.
     await eventually(async () => {
-      const feed = await api.request("GET", "/api/v1/payments/records?type=subscription", { credential });
+      const feed = await suite.api.request("GET", "/api/v1/payments/records?type=subscription", { credential });
       return (feed.body.data.records as Array<{ id: string }>).some((record) => record.id === subscriptionId) ? true : undefined;
     });
 
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
 
       // Payment links: the list, then the link's detail.
@@ -80,7 +69,7 @@ describe.skipIf(!chromiumReady("the dashboard billing tests"))(`dashboard: billi
       await page.getByText("₱499.00 every month, 12 periods").waitFor();
 
       // Subscriptions (from the records feed): filtered by reference, then the detail.
-      await openDashboardPath(page, base, "/subscriptions");
+      await openDashboardPath(page, suite.base, "/subscriptions");
       await page.getByRole("table", { name: "Subscriptions" }).getByRole("row").filter({ hasText: subscriptionId }).waitFor();
       await page.getByRole("searchbox", { name: "Reference" }).fill(referenceId);
       await page.getByRole("button", { name: "Filter" }).click();

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
-import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
-import { chooseProject, dashboardUrl, openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { chromiumReady, skipReason } from "../test-support/browser.js";
+import { eventually, unique } from "../test-support/harness.js";
+import { chooseProject, dashboardSuite, dashboardUrl, openDashboardPath, signIn } from "../test-support/dashboard.js";
 
 /**
  * Every main page of the dashboard with data in it, at a desk's width and a phone's: each shows
@@ -18,22 +18,19 @@ import { chooseProject, dashboardUrl, openDashboardPath, signIn } from "../test-
 const screenshotsDir = process.env.SCREENSHOTS_DIR;
 
 describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's pages in a real browser (${skipReason})`, () => {
-  let api: TestPlatform;
-  let browser: TestBrowser;
+  const suite = dashboardSuite();
   let projectId: string;
   let checkoutId: string;
   let otpId: string;
 
   beforeAll(async () => {
-    api = await startTestPlatform();
-    browser = await launchBrowser();
-    const project = await api.newProject("Sari-sari Online");
+    const project = await suite.api.newProject("Sari-sari Online");
     projectId = project.projectId;
     const credential = project.testKey;
-    const as = (method: string, route: string, body?: unknown) => api.request(method, route, { body, credential });
+    const as = (method: string, route: string, body?: unknown) => suite.api.request(method, route, { body, credential });
 
-    for (const amountMinor of [1250_00, 899_50, 2400_00]) await api.paidCheckout(credential, amountMinor);
-    checkoutId = (await api.paidCheckout(credential, 1500_00)).checkoutId;
+    for (const amountMinor of [1250_00, 899_50, 2400_00]) await suite.api.paidCheckout(credential, amountMinor);
+    checkoutId = (await suite.api.paidCheckout(credential, 1500_00)).checkoutId;
     expect((await as("POST", "/api/v1/payments/refunds", { paymentId: checkoutId, amount: { amountMinor: 300_00, currency: "PHP" }, reason: "requested_by_customer" })).status).toBe(201);
     expect(
       (await as("POST", "/api/v1/payments/payment-links", { referenceId: unique("link"), amount: { amountMinor: 1500_00, currency: "PHP" }, description: "Catering deposit" }))
@@ -46,8 +43,8 @@ describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's page
         .status,
     ).toBe(201);
     expect((await as("POST", "/api/v1/webhook-endpoints", { url: "https://shop.example.ph/webhooks", enabledEvents: ["checkout.paid", "refund.succeeded"] })).status).toBe(201);
-    const token = await api.serviceToken(projectId, ["otp:generate"]);
-    const generated = await api.request("POST", "/api/v1/shared/otp/generate", { credential: token, body: { recipient: "maria@example.ph", channel: "email" } });
+    const token = await suite.api.serviceToken(projectId, ["otp:generate"]);
+    const generated = await suite.api.request("POST", "/api/v1/shared/otp/generate", { credential: token, body: { recipient: "maria@example.ph", channel: "email" } });
     expect(generated.status).toBe(201);
     otpId = generated.body.data.otpId;
     // The records feed follows the calls by moments.
@@ -57,10 +54,6 @@ describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's page
     });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-  });
 
   const pages = () => [
     { name: "overview", path: "/" },
@@ -76,20 +69,20 @@ describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's page
 
   /** Opens a page and waits until it has loaded (its heading shown, no "Loading …" left). */
   async function open(page: Page, route: string) {
-    await openDashboardPath(page, api.platform.gatewayUrl, route);
+    await openDashboardPath(page, suite.api.platform.gatewayUrl, route);
     await page.getByRole("heading", { level: 1 }).first().waitFor();
     await expect.poll(() => page.getByText(/^Loading .*…$/).count(), { timeout: 15_000 }).toBe(0);
   }
 
   it("keeps the admin key nowhere in the browser, and refuses a change sent without the session's CSRF token", async () => {
-    await browser.withPage(async (page) => {
-      await signIn(page, api.platform.gatewayUrl, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.api.platform.gatewayUrl, suite.api.platform.adminApiKey);
       const kept = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie, url: location.href }));
-      expect(kept).not.toContain(api.platform.adminApiKey);
+      expect(kept).not.toContain(suite.api.platform.adminApiKey);
       // The session cookie is HttpOnly: the page's script cannot read it.
       expect(await page.evaluate(() => document.cookie)).not.toContain("bayad_dashboard_session");
-      const cookies = JSON.stringify(await browser.context.cookies());
-      expect(cookies).not.toContain(api.platform.adminApiKey);
+      const cookies = JSON.stringify(await suite.browser.context.cookies());
+      expect(cookies).not.toContain(suite.api.platform.adminApiKey);
       // What a script of another origin could at best make the browser send: the cookie, no token.
       const attempt = (token?: string) =>
         page.evaluate(
@@ -119,8 +112,8 @@ describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's page
   });
 
   it("shows a developer the OTP code in the development outbox, and the code verifies", async () => {
-    await browser.withPage(async (page) => {
-      await signIn(page, api.platform.gatewayUrl, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.api.platform.gatewayUrl, suite.api.platform.adminApiKey);
       await chooseProject(page, projectId);
       await open(page, "/outbox");
       await page.getByLabel("Recipient").fill("maria@example.ph");
@@ -129,8 +122,8 @@ describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's page
       await message.waitFor();
       const code = (await message.locator(".outbox-code code").textContent()) ?? "";
       expect(code).toMatch(/^\d{4,10}$/);
-      const verifier = await api.serviceToken(projectId, ["otp:verify"]);
-      const verified = await api.request("POST", "/api/v1/shared/otp/verify", { credential: verifier, body: { otpId, code } });
+      const verifier = await suite.api.serviceToken(projectId, ["otp:verify"]);
+      const verified = await suite.api.request("POST", "/api/v1/shared/otp/verify", { credential: verifier, body: { otpId, code } });
       expect(verified.status).toBe(200);
       expect(verified.body.data.verified).toBe(true);
     });
@@ -138,14 +131,14 @@ describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's page
 
   for (const width of [1280, 390]) {
     it(`shows every page without errors or CSP violations at ${width} px`, async () => {
-      await browser.withPage(async (page) => {
+      await suite.browser.withPage(async (page) => {
         const violations: string[] = [];
         page.on("console", (message) => {
           if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
         });
         page.on("pageerror", (error) => violations.push(`page error: ${error.message}`));
         await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-        await signIn(page, api.platform.gatewayUrl, api.platform.adminApiKey);
+        await signIn(page, suite.api.platform.gatewayUrl, suite.api.platform.adminApiKey);
         await chooseProject(page, projectId);
 
         for (const { name, path: route } of pages()) {
@@ -161,7 +154,7 @@ describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's page
           }
         }
         expect(violations).toEqual([]);
-        expect(page.url().startsWith(dashboardUrl(api.platform.gatewayUrl, "/"))).toBe(true);
+        expect(page.url().startsWith(dashboardUrl(suite.api.platform.gatewayUrl, "/"))).toBe(true);
       });
     });
   }

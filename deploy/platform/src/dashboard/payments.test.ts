@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "@bayad/webhooks-service/testing";
-import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
-import { chooseEnvironment, chooseProject, dashboardUrl, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
-import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { chromiumReady, skipReason } from "../test-support/browser.js";
+import { chooseEnvironment, chooseProject, dashboardSuite, dashboardUrl, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
+import { eventually, unique } from "../test-support/harness.js";
 
 /**
  * The dashboard's sign-in and payments pages in Chromium, against a started platform: the admin
@@ -56,24 +56,16 @@ function parseCsv(text: string): string[][] {
 }
 
 describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign-in and payments in Chromium (${skipReason})`, () => {
-  let api: TestPlatform;
-  let browser: TestBrowser;
+  const suite = dashboardSuite(() => ({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" }));
   let project: { projectId: string; testKey: string; liveKey: string };
-  let base: string;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    // The consumer's endpoint listens on a loopback port.
-    api = await startTestPlatform({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" });
     receiver = await startWebhookReceiver();
-    browser = await launchBrowser();
-    project = await api.newProject(unique("Dashboard payments"));
-    base = api.platform.gatewayUrl;
+    project = await suite.api.newProject(unique("Dashboard payments"));
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await api?.close();
     await receiver?.close();
   });
 
@@ -83,7 +75,7 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
     let cursor: string | undefined;
     do {
       const search = new URLSearchParams({ ...query, limit: "200", ...(cursor ? { cursor } : {}) });
-      const page = await api.request("GET", `/api/v1/payments/records?${search}`, { credential: project.testKey });
+      const page = await suite.api.request("GET", `/api/v1/payments/records?${search}`, { credential: project.testKey });
       expect(page.status).toBe(200);
       records.push(...(page.body.data.records as FeedRecord[]));
       cursor = page.body.data.nextCursor as string | undefined;
@@ -96,39 +88,39 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
     eventually(async () => (await feed()).find((record) => record.id === id && (status === undefined || record.status === status)));
 
   it("refuses a wrong admin key: the gateway's error shows, the field is emptied, no session cookie", async () => {
-    await browser.context.clearCookies();
-    await browser.withPage(async (page) => {
-      await page.goto(dashboardUrl(base));
+    await suite.browser.context.clearCookies();
+    await suite.browser.withPage(async (page) => {
+      await page.goto(dashboardUrl(suite.base));
       await page.getByLabel("Admin key", { exact: true }).fill("adm_not_the_key_0123456789");
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.getByRole("alert").filter({ hasText: "INVALID_CREDENTIALS" }).waitFor();
       expect(await page.getByLabel("Admin key", { exact: true }).inputValue()).toBe("");
       expect(await page.getByRole("button", { name: "Sign out" }).count()).toBe(0);
     });
-    expect(await sessionCookie(browser.context, base)).toBeUndefined();
+    expect(await sessionCookie(suite.browser.context, suite.base)).toBeUndefined();
   });
 
   it("signs in with the admin key: an HttpOnly, SameSite=Strict session cookie with an expiry; the key is kept nowhere", async () => {
-    await browser.context.clearCookies();
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
-      const cookie = await sessionCookie(browser.context, base);
+    await suite.browser.context.clearCookies();
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
+      const cookie = await sessionCookie(suite.browser.context, suite.base);
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
       expect(cookie?.expires).toBeGreaterThan(Date.now() / 1000);
       const kept = await page.evaluate(() =>
         JSON.stringify([{ ...localStorage }, { ...sessionStorage }, location.href, document.cookie, history.state]),
       );
-      expect(kept).not.toContain(api.platform.adminApiKey);
+      expect(kept).not.toContain(suite.api.platform.adminApiKey);
       expect(await page.getByLabel("Admin key", { exact: true }).count()).toBe(0);
     });
   });
 
   it("finds a paid checkout by its reference, refunds part of it, sees the refund in its refunds and timeline; an over-refund is refused", async () => {
-    const checkout = await api.paidCheckout(project.testKey, 1250_00);
+    const checkout = await suite.api.paidCheckout(project.testKey, 1250_00);
     await projected(checkout.checkoutId, "paid");
 
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
       await chooseEnvironment(page, "test");
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Payments" }).click();
@@ -166,7 +158,7 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
       await refunds.getByRole("row").filter({ hasText: refundId }).filter({ hasText: "−₱300.50" }).waitFor();
       await page.getByRole("list", { name: "Timeline" }).getByRole("listitem").filter({ hasText: refundId }).filter({ hasText: "refund requested" }).waitFor();
 
-      const stored = await api.request("GET", `/api/v1/payments/refunds/${refundId}`, { credential: project.testKey });
+      const stored = await suite.api.request("GET", `/api/v1/payments/refunds/${refundId}`, { credential: project.testKey });
       expect(stored.body.data).toMatchObject({ paymentId: checkout.checkoutId, amount: { amountMinor: 300_50 }, reason: "Damaged item" });
 
       // ₱949.50 is left: ₱1,000.00 is more than that.
@@ -180,7 +172,7 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
       expect(refundsNow.map((refund) => refund.id)).toEqual([refundId]);
 
       // The sandbox settles the refund: after a reload the timeline shows the event.
-      const settled = await api.request("POST", `/api/v1/payments/test-helpers/refunds/${refundId}/succeed`, { credential: project.testKey });
+      const settled = await suite.api.request("POST", `/api/v1/payments/test-helpers/refunds/${refundId}/succeed`, { credential: project.testKey });
       expect(settled.status).toBe(200);
       await eventually(async () => {
         await page.reload();
@@ -193,21 +185,21 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
   }, 60_000);
 
   it("refunds a succeeded payment intent from its page, and opens the refund's own page", async () => {
-    const created = await api.request("POST", "/api/v1/payments/intents", {
+    const created = await suite.api.request("POST", "/api/v1/payments/intents", {
       credential: project.testKey,
       body: { referenceId: unique("intent"), amount: { amountMinor: 640_00, currency: "PHP" } },
     });
     expect(created.status).toBe(201);
     const intentId = created.body.data.paymentIntentId as string;
-    const confirmed = await api.request("POST", `/api/v1/payments/intents/${intentId}/confirm`, { credential: project.testKey });
+    const confirmed = await suite.api.request("POST", `/api/v1/payments/intents/${intentId}/confirm`, { credential: project.testKey });
     expect(confirmed.status).toBe(200);
-    const succeeded = await api.request("POST", `/api/v1/payments/test-helpers/intents/${intentId}/succeed`, { credential: project.testKey });
+    const succeeded = await suite.api.request("POST", `/api/v1/payments/test-helpers/intents/${intentId}/succeed`, { credential: project.testKey });
     expect(succeeded.status).toBe(200);
 
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
-      await openDashboardPath(page, base, `/payments/${intentId}`);
+      await openDashboardPath(page, suite.base, `/payments/${intentId}`);
       await page.getByRole("heading", { name: "Payment intent" }).waitFor();
       await page.getByRole("region", { name: "Details" }).getByText("₱640.00").waitFor();
       await page.getByLabel("Amount to refund (₱)").fill("40");
@@ -229,11 +221,11 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
   }, 60_000);
 
   it("retries a refund whose answer was lost with the same Idempotency-Key, so it refunds once; the next refund gets a new key", async () => {
-    const checkout = await api.paidCheckout(project.testKey, 200_00);
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    const checkout = await suite.api.paidCheckout(project.testKey, 200_00);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
-      await openDashboardPath(page, base, `/payments/${checkout.checkoutId}`);
+      await openDashboardPath(page, suite.base, `/payments/${checkout.checkoutId}`);
       const keys: string[] = [];
       let answers = 0;
       // The first refund reaches the gateway, but its answer never reaches the page.
@@ -268,30 +260,30 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
   }, 60_000);
 
   it("shows the events sent about a checkout with every delivery attempt, a failed one's HTTP status too, and redelivers one", async () => {
-    const endpoint = await api.request("POST", "/api/v1/webhook-endpoints", {
+    const endpoint = await suite.api.request("POST", "/api/v1/webhook-endpoints", {
       credential: project.testKey,
       body: { url: receiver.url, enabledEvents: ["checkout.paid"] },
     });
     expect(endpoint.status).toBe(201);
     receiver.answers.push(500);
-    const checkout = await api.paidCheckout(project.testKey, 75_00);
+    const checkout = await suite.api.paidCheckout(project.testKey, 75_00);
     // The first attempt is answered 500, the immediate retry 200.
     const eventId = await eventually(async () => {
-      const events = await api.request("GET", `/api/v1/events?resourceId=${checkout.checkoutId}`, { credential: project.testKey });
+      const events = await suite.api.request("GET", `/api/v1/events?resourceId=${checkout.checkoutId}`, { credential: project.testKey });
       const id = events.body.data.events[0]?.id as string | undefined;
       return id && receiver.deliveriesOf(id).length === 2 ? id : undefined;
     });
     await eventually(async () => {
-      const attempts = await api.request("GET", `/api/v1/webhook-endpoints/${endpoint.body.data.webhookEndpointId}/deliveries?eventId=${eventId}`, {
+      const attempts = await suite.api.request("GET", `/api/v1/webhook-endpoints/${endpoint.body.data.webhookEndpointId}/deliveries?eventId=${eventId}`, {
         credential: project.testKey,
       });
       return attempts.body.data.deliveries.every((attempt: { status: string }) => attempt.status !== "pending") ? true : undefined;
     });
 
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
-      await openDashboardPath(page, base, `/payments/${checkout.checkoutId}`);
+      await openDashboardPath(page, suite.base, `/payments/${checkout.checkoutId}`);
       const event = page.getByRole("region", { name: "Event checkout.paid" });
       await event.getByText(eventId, { exact: true }).waitFor();
       const attempts = event.getByRole("table", { name: `Delivery attempts of ${eventId}` });
@@ -307,21 +299,21 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
 
   it("exports the records of the current filters as CSV: the header and one row per record, formula-like text neutralised", async () => {
     const risky = `=HYPERLINK("evil.example",1),-${unique("x")}`;
-    const created = await api.request("POST", "/api/v1/payments/checkouts", {
+    const created = await suite.api.request("POST", "/api/v1/payments/checkouts", {
       credential: project.testKey,
       body: { referenceId: risky, amount: { amountMinor: 99_99, currency: "PHP" }, successUrl: "https://shop.example.ph/ok", cancelUrl: "https://shop.example.ph/no" },
     });
     expect(created.status).toBe(201);
     await projected(created.body.data.checkoutId as string);
-    const paid = await api.paidCheckout(project.testKey, 420_00);
+    const paid = await suite.api.paidCheckout(project.testKey, 420_00);
     await projected(paid.checkoutId, "paid");
     const expected = await feed({ type: "checkout" });
     expect(expected.length).toBeGreaterThanOrEqual(2);
 
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
-      await openDashboardPath(page, base, "/payments?type=checkout");
+      await openDashboardPath(page, suite.base, "/payments?type=checkout");
       await page.getByRole("row").filter({ hasText: created.body.data.checkoutId as string }).waitFor();
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
       expect(download.suggestedFilename()).toMatch(/^bayad-records-test-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -363,8 +355,8 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
     const text = `₱${(volume / 100).toLocaleString("en-PH", { minimumFractionDigits: 2 })}`;
     expect(volume).toBeGreaterThanOrEqual(1250_00);
 
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }).click();
       await page.getByRole("heading", { name: "Overview" }).waitFor();
@@ -378,14 +370,14 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
   }, 60_000);
 
   it("signs out: the session ends on the server and the sign-in page returns", async () => {
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
-      const cookie = await sessionCookie(browser.context, base);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
+      const cookie = await sessionCookie(suite.browser.context, suite.base);
       expect(cookie).toBeDefined();
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.getByLabel("Admin key", { exact: true }).waitFor();
-      expect(await sessionCookie(browser.context, base)).toBeUndefined();
-      const again = await fetch(`${base}/dashboard/api/session`, { headers: { Cookie: `${cookie?.name}=${cookie?.value}` } });
+      expect(await sessionCookie(suite.browser.context, suite.base)).toBeUndefined();
+      const again = await fetch(`${suite.base}/dashboard/api/session`, { headers: { Cookie: `${cookie?.name}=${cookie?.value}` } });
       expect(again.status).toBe(401);
     });
   });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBase62 } from "@bayad/kit";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
-import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
-import { openDashboardPath, signIn } from "../test-support/dashboard.js";
-import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { chromiumReady, skipReason } from "../test-support/browser.js";
+import { dashboardSuite, openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { eventually, unique } from "../test-support/harness.js";
 
 /**
  * The dashboard's projects and keys pages in Chromium, against a started platform: a project
@@ -13,29 +13,22 @@ import { eventually, startTestPlatform, unique, type TestPlatform } from "../tes
  */
 
 describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: projects and keys in Chromium (${skipReason})`, () => {
-  let api: TestPlatform;
-  let browser: TestBrowser;
-  let base: string;
   let simulator: PaymongoSimulator;
 
   beforeAll(async () => {
     simulator = await startPaymongoSimulator();
-    api = await startTestPlatform({ PAYMONGO_API_BASE: simulator.url });
-    browser = await launchBrowser();
-    base = api.platform.gatewayUrl;
   }, 60_000);
+  const suite = dashboardSuite(() => ({ PAYMONGO_API_BASE: simulator.url }));
 
   afterAll(async () => {
-    await browser?.close();
-    await api?.close();
     await simulator?.close();
   });
 
   it("creates a project, issues a test key shown once, and revokes it", async () => {
     const name = unique("Dashboard shop");
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
-      await openDashboardPath(page, base, "/projects");
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
+      await openDashboardPath(page, suite.base, "/projects");
       await page.getByRole("heading", { name: "Projects & keys" }).waitFor();
 
       // Create the project; the page offers to switch to it.
@@ -45,7 +38,7 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
       await created.waitFor();
       const projectId = (await created.locator("code").first().textContent()) ?? "";
       expect(projectId).toMatch(/^prj_/);
-      const listed = await api.admin("GET", "/admin/v1/projects?limit=200");
+      const listed = await suite.api.admin("GET", "/admin/v1/projects?limit=200");
       expect(listed.body.data.projects).toContainEqual(expect.objectContaining({ projectId, name }));
       await page.getByRole("table", { name: "Projects" }).getByRole("row").filter({ hasText: projectId }).waitFor();
 
@@ -65,7 +58,7 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
       expect(secret).toMatch(/^sk_test_[A-Za-z0-9]+$/);
 
       // It works against the API.
-      const withKey = await api.request("GET", "/api/v1/payments/records?limit=1", { credential: secret });
+      const withKey = await suite.api.request("GET", "/api/v1/payments/records?limit=1", { credential: secret });
       expect(withKey.status).toBe(200);
 
       // Dismissed, it is gone from the page, and the browser never stored it.
@@ -79,7 +72,7 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
       const keys = page.getByRole("table", { name: "API keys" });
       const row = keys.getByRole("row").filter({ hasText: `${secret.slice(0, 12)}…${secret.slice(-4)}` });
       await row.filter({ hasText: "Active" }).waitFor();
-      const keyId = (await api.admin("GET", `/admin/v1/projects/${projectId}/api-keys`)).body.data[0].keyId as string;
+      const keyId = (await suite.api.admin("GET", `/admin/v1/projects/${projectId}/api-keys`)).body.data[0].keyId as string;
       await row.getByRole("button", { name: `Revoke ${keyId}` }).click();
       await row.getByRole("button", { name: "Yes, revoke" }).click();
       await row.filter({ hasText: "Revoked" }).waitFor();
@@ -87,11 +80,11 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
 
       // The API refuses the revoked key.
       const refused = await eventually(async () => {
-        const answer = await api.request("GET", "/api/v1/payments/records?limit=1", { credential: secret });
+        const answer = await suite.api.request("GET", "/api/v1/payments/records?limit=1", { credential: secret });
         return answer.status === 401 ? answer : undefined;
       });
       expect(refused.body.error.code).toBe("INVALID_CREDENTIALS");
-      const summaries = (await api.admin("GET", `/admin/v1/projects/${projectId}/api-keys`)).body.data as Array<{ keyId: string; revokedAt?: string }>;
+      const summaries = (await suite.api.admin("GET", `/admin/v1/projects/${projectId}/api-keys`)).body.data as Array<{ keyId: string; revokedAt?: string }>;
       expect(summaries.find((summary) => summary.keyId === keyId)?.revokedAt).toBeDefined();
 
       // Still listed as revoked after a reload.
@@ -101,11 +94,11 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
   }, 60_000);
 
   it("connects a test PayMongo account from the page and shows it with its webhook, never the key", async () => {
-    const project = await api.newProject(unique("Dashboard provider"));
+    const project = await suite.api.newProject(unique("Dashboard provider"));
     const secretKey = `sk_test_${randomBase62(24)}`;
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
-      await openDashboardPath(page, base, `/projects/${project.projectId}`);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
+      await openDashboardPath(page, suite.base, `/projects/${project.projectId}`);
       const test = page.getByRole("region", { name: "Test provider account" });
       await test.getByText("No PayMongo account in test mode").waitFor();
       await test.getByText("Connect a PayMongo account").click();
@@ -115,7 +108,7 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
 
       const fields = test.getByLabel("Test provider account", { exact: true });
       await fields.getByText(`sk_test_…${secretKey.slice(-4)}`).waitFor();
-      const account = (await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/test`)).body.data as {
+      const account = (await suite.api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/test`)).body.data as {
         providerAccountId: string;
         webhook: { url: string; status: string };
       };

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
-import { chooseEnvironment, chooseProject, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
-import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { chromiumReady, skipReason } from "../test-support/browser.js";
+import { chooseEnvironment, chooseProject, dashboardSuite, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
+import { eventually, unique } from "../test-support/harness.js";
 
 /**
  * The dashboard's frame in Chromium: the test/live switch and its LIVE band, the menu (test-mode
@@ -12,21 +12,16 @@ import { eventually, startTestPlatform, unique, type TestPlatform } from "../tes
  */
 
 describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the shell in Chromium (${skipReason})`, () => {
-  let api: TestPlatform;
-  let browser: TestBrowser;
+  const suite = dashboardSuite();
   let project: { projectId: string; testKey: string; liveKey: string };
-  let base: string;
   let checkoutIds: string[];
 
   beforeAll(async () => {
-    api = await startTestPlatform();
-    browser = await launchBrowser();
-    project = await api.newProject(unique("Dashboard shell"));
-    base = api.platform.gatewayUrl;
+    project = await suite.api.newProject(unique("Dashboard shell"));
     // One more than a page of the payments list (50).
     checkoutIds = [];
     for (let index = 0; index < 51; index++) {
-      const created = await api.request("POST", "/api/v1/payments/checkouts", {
+      const created = await suite.api.request("POST", "/api/v1/payments/checkouts", {
         credential: project.testKey,
         body: { referenceId: unique("shell"), amount: { amountMinor: 100_00 + index, currency: "PHP" }, successUrl: "https://shop.example.ph/ok", cancelUrl: "https://shop.example.ph/no" },
       });
@@ -34,21 +29,17 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
       checkoutIds.push(created.body.data.checkoutId as string);
     }
     await eventually(async () => {
-      const page = await api.request("GET", "/api/v1/payments/records?limit=200", { credential: project.testKey });
+      const page = await suite.api.request("GET", "/api/v1/payments/records?limit=200", { credential: project.testKey });
       return page.body.data.records.length === 51 ? true : undefined;
     });
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-  });
 
   const menu = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
   it("marks live mode with a LIVE band, and lists test-mode-only pages only in test mode", async () => {
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
       await chooseEnvironment(page, "test");
       await menu(page).getByRole("link", { name: "Dev outbox" }).waitFor();
@@ -67,11 +58,11 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
   });
 
   it("pages through the records with Next and Previous, and keeps the filters in the URL", async () => {
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
       await chooseEnvironment(page, "test");
-      await openDashboardPath(page, base, "/payments");
+      await openDashboardPath(page, suite.base, "/payments");
       const table = page.getByRole("table", { name: "Payment records" });
       // Newest first: the last created leads the first page, the first created is alone on the second.
       await table.getByRole("row").filter({ hasText: checkoutIds[50] }).waitFor();
@@ -109,10 +100,10 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
   });
 
   it("opens a payment from the list with the keyboard: ArrowDown moves between rows, Enter opens; Enter on Copy only copies", async () => {
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
-      await openDashboardPath(page, base, "/payments");
+      await openDashboardPath(page, suite.base, "/payments");
       const rows = page.getByRole("table", { name: "Payment records" }).getByRole("row");
       await rows.filter({ hasText: checkoutIds[50] }).waitFor();
       await rows.nth(1).getByRole("button", { name: `Copy id ${checkoutIds[50]}` }).press("Enter");
@@ -126,7 +117,7 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
   });
 
   it("fits a 390-pixel-wide phone: a menu button opens the menu, and no page scrolls sideways (nor breaks the CSP)", async () => {
-    await browser.withPage(async (page) => {
+    await suite.browser.withPage(async (page) => {
       // The chart and every page run under the gateway's CSP (no inline style or script).
       const problems: string[] = [];
       page.on("console", (message) => {
@@ -134,7 +125,7 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
       });
       page.on("pageerror", (error) => problems.push(error.message));
       await page.setViewportSize({ width: 390, height: 844 });
-      await signIn(page, base, api.platform.adminApiKey);
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
       const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
 
@@ -148,7 +139,7 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
       expect(await menu(page).getByRole("link", { name: "Payments" }).isVisible()).toBe(false);
       expect(await pageWidth()).toBeLessThanOrEqual(390);
 
-      await openDashboardPath(page, base, `/payments/${checkoutIds[3]}`);
+      await openDashboardPath(page, suite.base, `/payments/${checkoutIds[3]}`);
       await page.getByRole("region", { name: "Details" }).waitFor();
       await page.getByRole("list", { name: "Timeline" }).waitFor();
       expect(await pageWidth()).toBeLessThanOrEqual(390);
@@ -157,22 +148,22 @@ describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the she
   });
 
   it("says a page does not exist", async () => {
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
-      await openDashboardPath(page, base, "/no/such/page");
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
+      await openDashboardPath(page, suite.base, "/no/such/page");
       await page.getByText("There is no page here.").waitFor();
     });
   });
 
   it("returns to sign-in with a message when the session ends elsewhere", async () => {
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
       // The session ends on the server (signed out in another tab).
-      const cookie = await sessionCookie(browser.context, base);
+      const cookie = await sessionCookie(suite.browser.context, suite.base);
       const header = { Cookie: `${cookie?.name}=${cookie?.value}` };
-      const session = (await (await fetch(`${base}/dashboard/api/session`, { headers: header })).json()) as { data: { csrfToken: string } };
-      const ended = await fetch(`${base}/dashboard/api/session`, { method: "DELETE", headers: { ...header, "X-CSRF-Token": session.data.csrfToken } });
+      const session = (await (await fetch(`${suite.base}/dashboard/api/session`, { headers: header })).json()) as { data: { csrfToken: string } };
+      const ended = await fetch(`${suite.base}/dashboard/api/session`, { method: "DELETE", headers: { ...header, "X-CSRF-Token": session.data.csrfToken } });
       expect(ended.status).toBe(204);
 
       await menu(page).getByRole("link", { name: "Payments" }).click();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "@bayad/webhooks-service/testing";
-import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
-import { chooseProject, openDashboardPath, signIn } from "../test-support/dashboard.js";
-import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { chromiumReady, skipReason } from "../test-support/browser.js";
+import { chooseProject, dashboardSuite, openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { eventually, unique } from "../test-support/harness.js";
 
 /**
  * The dashboard's webhooks pages in Chromium, against a started platform: a consumer endpoint
@@ -25,27 +25,20 @@ interface Delivery {
 }
 
 describe.skipIf(!chromiumReady("the dashboard webhooks tests"))(`dashboard: webhooks in Chromium (${skipReason})`, () => {
-  let api: TestPlatform;
-  let browser: TestBrowser;
+  const suite = dashboardSuite(() => env);
   let receiver: WebhookReceiver;
-  let base: string;
 
   beforeAll(async () => {
-    api = await startTestPlatform(env);
-    browser = await launchBrowser();
     receiver = await startWebhookReceiver();
-    base = api.platform.gatewayUrl;
   }, 60_000);
 
   afterAll(async () => {
     await receiver?.close();
-    await browser?.close();
-    await api?.close();
   });
 
   it("shows a failed delivery, redelivers it to the fixed receiver, and disables and enables the endpoint", async () => {
-    const project = await api.newProject(unique("Dashboard webhooks"));
-    const created = await api.request("POST", endpoints, {
+    const project = await suite.api.newProject(unique("Dashboard webhooks"));
+    const created = await suite.api.request("POST", endpoints, {
       body: { url: receiver.url, enabledEvents: ["checkout.paid"], description: "orders service" },
       credential: project.testKey,
     });
@@ -54,18 +47,18 @@ describe.skipIf(!chromiumReady("the dashboard webhooks tests"))(`dashboard: webh
 
     // The receiver fails the first attempt; the event's delivery is listed as failed, retried in an hour.
     receiver.answers.push(500);
-    await api.paidCheckout(project.testKey);
+    await suite.api.paidCheckout(project.testKey);
     const failed = await eventually(async () => {
-      const listed = await api.request("GET", `${endpoints}/${endpointId}/deliveries`, { credential: project.testKey });
+      const listed = await suite.api.request("GET", `${endpoints}/${endpointId}/deliveries`, { credential: project.testKey });
       return (listed.body.data.deliveries as Delivery[]).find((delivery) => delivery.status === "failed");
     }, 20_000);
     expect(failed).toMatchObject({ attempt: 1, responseStatusCode: 500 });
     const eventId = failed.eventId;
 
-    await browser.withPage(async (page) => {
-      await signIn(page, base, api.platform.adminApiKey);
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await chooseProject(page, project.projectId);
-      await openDashboardPath(page, base, "/webhooks");
+      await openDashboardPath(page, suite.base, "/webhooks");
       await page.getByRole("heading", { name: "Webhooks" }).waitFor();
       const endpointRow = page.getByRole("row").filter({ hasText: receiver.url });
       await endpointRow.filter({ hasText: /enabled/i }).filter({ hasText: "checkout.paid" }).waitFor();
@@ -85,18 +78,18 @@ describe.skipIf(!chromiumReady("the dashboard webhooks tests"))(`dashboard: webh
       await page.getByRole("status").filter({ hasText: "Redelivery scheduled" }).filter({ hasText: eventId }).waitFor();
       await deliveries.getByRole("row").filter({ hasText: "(redelivery)" }).filter({ hasText: eventId }).filter({ hasText: /succeeded/i }).waitFor();
       expect(receiver.deliveriesOf(eventId).map((delivery) => delivery.status)).toEqual([500, 200]);
-      const listed = await api.request("GET", `${endpoints}/${endpointId}/deliveries?eventId=${eventId}`, { credential: project.testKey });
+      const listed = await suite.api.request("GET", `${endpoints}/${endpointId}/deliveries?eventId=${eventId}`, { credential: project.testKey });
       expect((listed.body.data.deliveries as Delivery[]).filter((delivery) => delivery.redelivery).map(({ status }) => status)).toEqual(["succeeded"]);
 
       // Disable asks first; cancelling leaves the endpoint enabled.
       await page.getByRole("button", { name: "Disable" }).click();
       await page.getByRole("group", { name: "Disable" }).getByRole("button", { name: "Cancel" }).click();
-      expect((await api.request("GET", `${endpoints}/${endpointId}`, { credential: project.testKey })).body.data.status).toBe("enabled");
+      expect((await suite.api.request("GET", `${endpoints}/${endpointId}`, { credential: project.testKey })).body.data.status).toBe("enabled");
       await page.getByRole("button", { name: "Disable" }).click();
       await page.getByRole("button", { name: "Yes, disable" }).click();
       await page.getByRole("button", { name: "Enable" }).waitFor();
       await page.getByLabel("Endpoint", { exact: true }).getByText("disabled", { exact: true }).waitFor();
-      expect((await api.request("GET", `${endpoints}/${endpointId}`, { credential: project.testKey })).body.data.status).toBe("disabled");
+      expect((await suite.api.request("GET", `${endpoints}/${endpointId}`, { credential: project.testKey })).body.data.status).toBe("disabled");
 
       // A disabled endpoint refuses a redelivery: the gateway's error is shown.
       await deliveries.getByRole("button", { name: `Redeliver ${eventId}` }).first().click();
@@ -105,7 +98,7 @@ describe.skipIf(!chromiumReady("the dashboard webhooks tests"))(`dashboard: webh
       await page.getByRole("button", { name: "Enable" }).click();
       await page.getByRole("button", { name: "Disable" }).waitFor();
       await page.getByLabel("Endpoint", { exact: true }).getByText("enabled", { exact: true }).waitFor();
-      expect((await api.request("GET", `${endpoints}/${endpointId}`, { credential: project.testKey })).body.data.status).toBe("enabled");
+      expect((await suite.api.request("GET", `${endpoints}/${endpointId}`, { credential: project.testKey })).body.data.status).toBe("enabled");
     });
   }, 60_000);
 });
