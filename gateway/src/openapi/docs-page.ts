@@ -1,7 +1,5 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type Router from "@koa/router";
@@ -10,11 +8,13 @@ import { contentSecurityPolicy, escapeHtml } from "../html.js";
 import type { OpenApiDocument } from "./document.js";
 
 /**
- * Scalar's API reference, from its package's own browser bundle (a dependency of the gateway, so
- * the image carries it): the page fetches nothing from another origin and works on a closed network.
+ * Scalar's API reference, from its package's own browser bundle, which the build copies into
+ * dist/docs-assets (scripts/copy-docs-bundle.mjs): the page fetches nothing from another origin
+ * and works on a closed network. The path is the same from src/openapi (tests) and dist/openapi.
  */
-const bundleFile = createRequire(import.meta.url).resolve("@scalar/api-reference/browser/standalone.js");
-const bundleVersion = (JSON.parse(readFileSync(join(dirname(bundleFile), "../../package.json"), "utf8")) as { version: string }).version;
+const assetsDir = new URL("../../dist/docs-assets/", import.meta.url);
+const bundleFile = new URL("scalar-api-reference.js", assetsDir);
+const bundleVersion = (JSON.parse(readFileSync(new URL("scalar-api-reference.json", assetsDir), "utf8")) as { version: string }).version;
 
 /** The bundle's URL names its version, so browsers may keep it for a year: an upgrade changes the URL. */
 export const docsBundlePath = `/docs/assets/scalar-api-reference-${bundleVersion}.js`;
