@@ -14,6 +14,9 @@ import { RefundsList } from "./refunds-list";
 import { kindOf, type ResourceKind } from "./resource-kinds";
 import { Timeline } from "./timeline";
 
+/** How often a payment with a pending refund is read again. */
+const pendingRefundPollMs = 3_000;
+
 /** A refund this page just created, as a feed record until the feed (moments behind) has it. */
 const asRecord = (refund: CreatedRefund & { at: string }, resource: PaymentResource): PaymentRecord => ({
   type: "refund",
@@ -97,10 +100,13 @@ function Detail({ id, kind }: { id: string; kind: ResourceKind }) {
     queryKey: [...base, "history", resource.data],
     queryFn: () => (resource.data ? fetchHistory(request, resource.data) : Promise.reject(new Error("not loaded"))),
     enabled: resource.isSuccess,
-    // The feed is projected from events, a moment behind: look again until it has the new refunds.
+    // The feed is projected from events, a moment behind: look again until it has the new refunds,
+    // then every few seconds while a refund waits for the provider, so its outcome shows by itself
+    // (never while the tab is hidden: TanStack Query pauses intervals in the background).
     refetchInterval: (query) => {
       const known = new Set(query.state.data?.refunds.map((refund) => refund.id));
-      return created.some((refund) => !known.has(refund.refundId)) ? 700 : false;
+      if (created.some((refund) => !known.has(refund.refundId))) return 700;
+      return query.state.data?.refunds.some((refund) => refund.status === "pending") ? pendingRefundPollMs : false;
     },
   });
 
