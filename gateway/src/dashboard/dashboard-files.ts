@@ -80,6 +80,9 @@ function send(ctx: Context, file: ServedFile, cacheControl: string): void {
   }
 }
 
+/** Where the session API lives: never answered with the app's page. */
+const sessionApiPrefix = `${dirname(sessionPath)}/`;
+
 /** GET /dashboard and everything under it except the session API. */
 export function dashboardFileRoutes(files = loadDashboardFiles()) {
   return (router: Router) => {
@@ -95,7 +98,7 @@ export function dashboardFileRoutes(files = loadDashboardFiles()) {
     });
     router.get("/dashboard/{*page}", async (ctx, next) => {
       // The session API and missing assets fall through to the JSON 404.
-      if (ctx.path.startsWith(`${dirname(sessionPath)}/`) || ctx.path.startsWith("/dashboard/assets/")) {
+      if (ctx.path.startsWith(sessionApiPrefix) || ctx.path.startsWith("/dashboard/assets/")) {
         await next();
         return;
       }

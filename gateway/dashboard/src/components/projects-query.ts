@@ -1,11 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { request } from "../api/client";
+import type { Project as ProjectSummary, ProjectPage } from "../api/schemas";
 
-export interface ProjectSummary {
-  projectId: string;
-  name: string;
-  createdAt: string;
-}
+export type { ProjectSummary };
 
 /** The query key of the project list: invalidate it after creating a project. */
 export const projectsQueryKey = ["admin", "projects"] as const;
@@ -17,7 +14,7 @@ async function allProjects(): Promise<ProjectSummary[]> {
   const projects: ProjectSummary[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
-    const answer = await request<{ projects: ProjectSummary[]; nextCursor?: string }>("/admin/v1/projects", {
+    const answer = await request<ProjectPage>("/admin/v1/projects", {
       query: { limit: 200, cursor },
     });
     projects.push(...answer.projects);

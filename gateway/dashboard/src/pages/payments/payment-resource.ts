@@ -1,10 +1,6 @@
 import type { ProjectRequest } from "./project-request";
 import type { ResourceKind } from "./resource-kinds";
-
-interface Money {
-  amountMinor: number;
-  currency: string;
-}
+import type { Money } from "../../api/schemas";
 
 /** A checkout, payment intent or refund as its GET answers it, in one shape. */
 export interface PaymentResource {

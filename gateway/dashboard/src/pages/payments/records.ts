@@ -1,24 +1,8 @@
 import { request, type ActingFor } from "../../api/client";
 
-/** One record of the payments records feed (GET /api/v1/payments/records). */
-export interface PaymentRecord {
-  type: "checkout" | "payment_intent" | "refund" | "subscription" | "invoice" | "payment_link";
-  id: string;
-  projectId: string;
-  environment: "test" | "live";
-  referenceId: string | null;
-  relatedResourceId: string | null;
-  /** Decimal integer text of centavos; negative for refunds. */
-  amountMinor: string | null;
-  currency: string | null;
-  status: string | null;
-  createdAt: string;
-}
-
-export interface RecordsPage {
-  records: PaymentRecord[];
-  nextCursor?: string;
-}
+/** One record of the payments records feed (GET /api/v1/payments/records), and a page of them. */
+import type { PaymentRecord, PaymentRecordPage as RecordsPage } from "../../api/schemas";
+export type { PaymentRecord, RecordsPage };
 
 /** The feed's filters, as its query parameters. */
 export interface RecordFilters {

@@ -2,16 +2,11 @@ import { useRef, useState, type FormEvent } from "react";
 import { ApiError, newIdempotencyKey } from "../../api/client";
 import { ErrorState } from "../../components/states";
 import { formatPesos } from "../../format";
+import type { Refund as CreatedRefund } from "../../api/schemas";
 import { parsePesos } from "./pesos";
 import type { ProjectRequest } from "./project-request";
 
-export interface CreatedRefund {
-  refundId: string;
-  paymentId: string;
-  status: string;
-  amount: { amountMinor: number; currency: string };
-  reason?: string;
-}
+export type { CreatedRefund };
 
 /** Failures after which the same submission may be sent again with the same key. */
 function retryable(error: unknown): boolean {

@@ -1,41 +1,8 @@
 /** The admin resources of this area as the gateway answers them (gateway/openapi/openapi.yaml, Admin). */
-import type { Environment } from "../../api/client";
-
-export interface Project {
-  projectId: string;
-  name: string;
-  createdAt: string;
-}
-
-/** An API key as operators see it after creation: never the secret. */
-export interface ApiKeySummary {
-  keyId: string;
-  environment: Environment;
-  keyPrefix: string;
-  keyLast4?: string;
-  createdAt: string;
-  lastUsedAt?: string;
-  revokedAt?: string;
-}
-
+export type { ApiKeySummary, Project, ProviderAccount } from "../../api/schemas";
 /** A key as issued: `apiKey` is the secret, answered this once. */
-export interface IssuedApiKey {
-  keyId: string;
-  environment: Environment;
-  apiKey: string;
-}
-
-export interface ProviderAccount {
-  providerAccountId: string;
-  projectId: string;
-  environment: Environment;
-  provider: "paymongo";
-  secretKeyLast4: string;
-  paymentMethodTypes: string[];
-  webhook: { webhookId: string; status: "enabled" | "disabled"; url: string };
-  createdAt: string;
-  updatedAt: string;
-}
+export type { ApiKey as IssuedApiKey } from "../../api/schemas";
+import type { Environment } from "../../api/client";
 
 export const projectPath = (projectId: string) => `/admin/v1/projects/${encodeURIComponent(projectId)}`;
 
