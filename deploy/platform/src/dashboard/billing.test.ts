@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chromiumReady, skipReason } from "../test-support/browser.js";
-import { chooseProject, dashboardSuite, openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { browserSuite, chromiumReady, skipReason } from "../test-support/browser.js";
+import { chooseProject, openDashboardPath, signIn } from "../test-support/dashboard.js";
 import { eventually, unique } from "../test-support/harness.js";
 
 /**
@@ -10,7 +10,7 @@ import { eventually, unique } from "../test-support/harness.js";
  */
 
 describe.skipIf(!chromiumReady("the dashboard billing tests"))(`dashboard: billing in Chromium (${skipReason})`, () => {
-  const suite = dashboardSuite();
+  const suite = browserSuite();
 
 
 

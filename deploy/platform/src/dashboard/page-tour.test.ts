@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { chromiumReady, skipReason } from "../test-support/browser.js";
+import { browserSuite, chromiumReady, skipReason } from "../test-support/browser.js";
 import { eventually, unique } from "../test-support/harness.js";
-import { chooseProject, dashboardSuite, dashboardUrl, openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { chooseProject, dashboardUrl, openDashboardPath, signIn } from "../test-support/dashboard.js";
 
 /**
  * Every main page of the dashboard with data in it, at a desk's width and a phone's: each shows
@@ -18,7 +18,7 @@ import { chooseProject, dashboardSuite, dashboardUrl, openDashboardPath, signIn 
 const screenshotsDir = process.env.SCREENSHOTS_DIR;
 
 describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's pages in a real browser (${skipReason})`, () => {
-  const suite = dashboardSuite();
+  const suite = browserSuite();
   let projectId: string;
   let checkoutId: string;
   let otpId: string;

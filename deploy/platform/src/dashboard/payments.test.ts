@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "@bayad/webhooks-service/testing";
-import { chromiumReady, skipReason } from "../test-support/browser.js";
-import { chooseEnvironment, chooseProject, dashboardSuite, dashboardUrl, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
+import { browserSuite, chromiumReady, skipReason } from "../test-support/browser.js";
+import { chooseEnvironment, chooseProject, dashboardUrl, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
 import { eventually, unique } from "../test-support/harness.js";
 
 /**
@@ -56,7 +56,7 @@ function parseCsv(text: string): string[][] {
 }
 
 describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign-in and payments in Chromium (${skipReason})`, () => {
-  const suite = dashboardSuite(() => ({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" }));
+  const suite = browserSuite(() => ({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" }));
   let project: { projectId: string; testKey: string; liveKey: string };
   let receiver: WebhookReceiver;
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBase62 } from "@bayad/kit";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
-import { chromiumReady, skipReason } from "../test-support/browser.js";
-import { dashboardSuite, openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { browserSuite, chromiumReady, skipReason } from "../test-support/browser.js";
+import { openDashboardPath, signIn } from "../test-support/dashboard.js";
 import { eventually, unique } from "../test-support/harness.js";
 
 /**
@@ -18,7 +18,7 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
   beforeAll(async () => {
     simulator = await startPaymongoSimulator();
   }, 60_000);
-  const suite = dashboardSuite(() => ({ PAYMONGO_API_BASE: simulator.url }));
+  const suite = browserSuite(() => ({ PAYMONGO_API_BASE: simulator.url }));
 
   afterAll(async () => {
     await simulator?.close();

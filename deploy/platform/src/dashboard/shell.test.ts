@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { chromiumReady, skipReason } from "../test-support/browser.js";
-import { chooseEnvironment, chooseProject, dashboardSuite, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
+import { browserSuite, chromiumReady, skipReason } from "../test-support/browser.js";
+import { chooseEnvironment, chooseProject, openDashboardPath, sessionCookie, signIn } from "../test-support/dashboard.js";
 import { eventually, unique } from "../test-support/harness.js";
 
 /**
@@ -12,7 +12,7 @@ import { eventually, unique } from "../test-support/harness.js";
  */
 
 describe.skipIf(!chromiumReady("the dashboard shell tests"))(`dashboard: the shell in Chromium (${skipReason})`, () => {
-  const suite = dashboardSuite();
+  const suite = browserSuite();
   let project: { projectId: string; testKey: string; liveKey: string };
   let checkoutIds: string[];
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "@bayad/webhooks-service/testing";
-import { chromiumReady, skipReason } from "../test-support/browser.js";
-import { chooseProject, dashboardSuite, openDashboardPath, signIn } from "../test-support/dashboard.js";
+import { browserSuite, chromiumReady, skipReason } from "../test-support/browser.js";
+import { chooseProject, openDashboardPath, signIn } from "../test-support/dashboard.js";
 import { eventually, unique } from "../test-support/harness.js";
 
 /**
@@ -25,7 +25,7 @@ interface Delivery {
 }
 
 describe.skipIf(!chromiumReady("the dashboard webhooks tests"))(`dashboard: webhooks in Chromium (${skipReason})`, () => {
-  const suite = dashboardSuite(() => env);
+  const suite = browserSuite(() => env);
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {

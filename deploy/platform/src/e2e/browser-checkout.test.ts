@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
-import { chromiumReady, launchBrowser, payInBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
+import { describe, expect, it } from "vitest";
+import { unique } from "../test-support/harness.js";
+import { browserSuite, chromiumReady, payInBrowser, skipReason } from "../test-support/browser.js";
 
 const checkouts = "/api/v1/payments/checkouts";
 
 describe.skipIf(!chromiumReady("the browser checkout tests"))(`hosted checkout in a real browser (${skipReason})`, () => {
-  let api: TestPlatform;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    api = await startTestPlatform();
-    browser = await launchBrowser();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-  });
+  const suite = browserSuite();
 
   async function createCheckout(amountMinor: number) {
-    const created = await api.request("POST", checkouts, {
+    const created = await suite.api.request("POST", checkouts, {
       body: {
         referenceId: unique("browser"),
         amount: { amountMinor, currency: "PHP" },
@@ -33,17 +22,17 @@ describe.skipIf(!chromiumReady("the browser checkout tests"))(`hosted checkout i
 
   it("pays a checkout on the hosted page, and the API reads it paid", async () => {
     const checkout = await createCheckout(2500_00);
-    const outcome = await browser.withPage((page) => payInBrowser(page, checkout.checkoutUrl, "₱2,500.00", "checkout-page.png"));
+    const outcome = await suite.browser.withPage((page) => payInBrowser(page, checkout.checkoutUrl, "₱2,500.00", "checkout-page.png"));
     expect(outcome).toEqual({ result: "Payment successful", status: "paid" });
-    const read = await api.request("GET", `${checkouts}/${checkout.checkoutId}`);
+    const read = await suite.api.request("GET", `${checkouts}/${checkout.checkoutId}`);
     expect(read.body.data.status).toBe("paid");
   }, 30_000);
 
   it("decline: paying a 1002-centavo checkout on the hosted page fails it", async () => {
     const checkout = await createCheckout(1002);
-    const outcome = await browser.withPage((page) => payInBrowser(page, checkout.checkoutUrl, "₱10.02"));
+    const outcome = await suite.browser.withPage((page) => payInBrowser(page, checkout.checkoutUrl, "₱10.02"));
     expect(outcome).toEqual({ result: "Payment failed", status: "failed" });
-    const read = await api.request("GET", `${checkouts}/${checkout.checkoutId}`);
+    const read = await suite.api.request("GET", `${checkouts}/${checkout.checkoutId}`);
     expect(read.body.data.status).toBe("failed");
   }, 30_000);
 });

@@ -2,9 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../test-support/harness.js";
-import { chromiumReady, launchBrowser, skipReason, type TestBrowser } from "../test-support/browser.js";
+import { describe, expect, it } from "vitest";
+import { browserSuite, chromiumReady, skipReason } from "../test-support/browser.js";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
@@ -39,22 +38,11 @@ async function linesOf(part: Locator): Promise<string[]> {
 }
 
 describe.skipIf(!chromiumReady("the API docs browser test"))(`API docs at /docs in a real browser (${skipReason})`, () => {
-  let api: TestPlatform;
-  let browser: TestBrowser;
-
-  beforeAll(async () => {
-    api = await startTestPlatform();
-    browser = await launchBrowser();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-  });
+  const suite = browserSuite();
 
   it("shows createCheckout's request body fields, its response schema and examples, and the checkout.paid webhook, fetching only from the gateway", async () => {
-    const gateway = new URL(api.platform.gatewayUrl).origin;
-    await browser.withPage(async (page) => {
+    const gateway = new URL(suite.api.platform.gatewayUrl).origin;
+    await suite.browser.withPage(async (page) => {
       const traffic = await watch(page);
       const opened = await page.goto(`${gateway}/docs`);
       expect(opened?.status()).toBe(200);

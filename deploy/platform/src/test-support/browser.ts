@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { prerequisiteMet } from "./harness.js";
+import { afterAll, beforeAll } from "vitest";
+import { prerequisiteMet, startTestPlatform, type TestPlatform } from "./harness.js";
 
 // Debian's Chromium, not a Playwright-downloaded build: CI installs it with apt (.ci/run), and
 // CHROMIUM_PATH (passed through by turbo) points elsewhere when needed.
@@ -80,4 +81,22 @@ export async function payInBrowser(page: Page, url: string, amountText: string, 
     result: await page.locator("#result").textContent(),
     status: await page.locator("#status").textContent(),
   };
+}
+
+/**
+ * A browser suite's started platform and Chromium: made before the suite's tests (after the hooks
+ * registered before this call, so `env` may name what they started) and closed after them.
+ */
+export function browserSuite(env: () => Record<string, string> = () => ({})) {
+  const suite = {} as { api: TestPlatform; browser: TestBrowser; base: string };
+  beforeAll(async () => {
+    suite.api = await startTestPlatform(env());
+    suite.browser = await launchBrowser();
+    suite.base = suite.api.platform.gatewayUrl;
+  }, 60_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.api?.close();
+  });
+  return suite;
 }

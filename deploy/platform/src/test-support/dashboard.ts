@@ -1,7 +1,4 @@
-import { afterAll, beforeAll } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
-import { launchBrowser, type TestBrowser } from "./browser.js";
-import { startTestPlatform, type TestPlatform } from "./harness.js";
 
 /**
  * Driving the dashboard (gateway/dashboard) in a test browser the way an operator does: by the
@@ -54,22 +51,4 @@ export async function openDashboardPath(page: Page, baseUrl: string, path: strin
 export async function sessionCookie(context: BrowserContext, baseUrl: string) {
   const cookies = await context.cookies(baseUrl);
   return cookies.find((cookie) => cookie.name === sessionCookieName && cookie.value !== "");
-}
-
-/**
- * A dashboard suite's started platform and Chromium: made before the suite's tests (after the
- * hooks registered before this call, so `env` may name what they started) and closed after them.
- */
-export function dashboardSuite(env: () => Record<string, string> = () => ({})) {
-  const suite = {} as { api: TestPlatform; browser: TestBrowser; base: string };
-  beforeAll(async () => {
-    suite.api = await startTestPlatform(env());
-    suite.browser = await launchBrowser();
-    suite.base = suite.api.platform.gatewayUrl;
-  }, 60_000);
-  afterAll(async () => {
-    await suite.browser?.close();
-    await suite.api?.close();
-  });
-  return suite;
 }
