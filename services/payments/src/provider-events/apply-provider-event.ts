@@ -60,12 +60,17 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
   if (!found) return "ignored";
   const { account, provider } = found;
   const cause = `event ${record.eventId} (${event.type})`;
-  const read = async (settle: (provider: PaymongoProvider) => Promise<Settled>): Promise<AppliedAs> => {
+  const read: Read = async (resourceId, settle) => {
     if (!isUsable(account, deps.accountStatus.now())) {
       throw new AppError("PROVIDER_UNAVAILABLE", "The provider account is paused or waiting; the event is applied once it is usable again.");
     }
     try {
-      return asApplied(await settle(provider));
+      const settled = await settle(provider);
+      if (settled === "open") {
+        // The event said something happened; PayMongo's resource shows nothing final. (A disagreement is logged where it is found.)
+        deps.logger.warn({ providerAccountId: accountId, eventId: record.eventId, type: event.type, resourceId }, "provider event not confirmed by the provider's resource: nothing changed");
+      }
+      return asApplied(settled);
     } catch (error) {
       if (keyRefusalOf(error) instanceof PaymongoKeyRefusedError) await pauseForRefusedKey(deps.accountStatus, account);
       throw error;
@@ -78,7 +83,7 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
       const checkoutId = bayadIdOf(data);
       const checkout = checkoutId ? await deps.checkouts.repository.findByIdForPage(checkoutId) : null;
       if (!checkout || checkout.providerAccountId !== accountId) return "ignored";
-      return read((p) => settleCheckoutFromProvider(deps, p, checkout, cause));
+      return read(checkout._id, (p) => settleCheckoutFromProvider(deps, p, checkout, cause));
     }
     case "payment.paid":
     case "payment.failed":
@@ -88,7 +93,7 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
       const intentId = text(data.payment_intent_id);
       const intent = intentId ? await deps.paymentIntents.repository.findByProviderReference(intentId) : null;
       if (!intent || intent.providerAccountId !== accountId) return "ignored";
-      return read((p) => settlePaymentIntentFromProvider(deps, p, intent, cause));
+      return read(intent._id, (p) => settlePaymentIntentFromProvider(deps, p, intent, cause));
     }
     case "payment.refund.updated":
       // A Refund ([O] current docs); the older table said a Payment, which carries its refunds: either is read.
@@ -111,7 +116,8 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
   }
 }
 
-type Read = (settle: (provider: PaymongoProvider) => Promise<Settled>) => Promise<AppliedAs>;
+/** Reads Bayad's resource `resourceId` back at the provider (unless its account is paused) and says what that came to. */
+type Read = (resourceId: string, settle: (provider: PaymongoProvider) => Promise<Settled>) => Promise<AppliedAs>;
 
 async function refundsOf(deps: ApplyDeps, accountId: string, payment: Attributes, read: Read, cause: string): Promise<AppliedAs> {
   const refunds = Array.isArray(payment.refunds) ? payment.refunds : [];
@@ -126,5 +132,5 @@ async function refund(deps: ApplyDeps, accountId: string, item: unknown, read: R
   const providerRefundId = idOf(item);
   const record = refundId ? await deps.refunds.repository.findByIdForProvider(refundId) : null;
   if (!record || record.providerAccountId !== accountId || record.status !== "pending") return "ignored";
-  return read((p) => settleRefundFromProvider(deps, p, record, cause, providerRefundId));
+  return read(record._id, (p) => settleRefundFromProvider(deps, p, record, cause, providerRefundId));
 }
