@@ -1,4 +1,4 @@
-import { ProviderAccountStatusSchema, ProviderWebhookStatusSchema, type ProviderAccount } from "@bayad/proto";
+import { ProviderAccountStatus, ProviderAccountStatusSchema, ProviderWebhookStatusSchema, type ProviderAccount } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
 import { dateField, required } from "./json.js";
 
@@ -9,7 +9,7 @@ import { dateField, required } from "./json.js";
 export function providerAccountToJson(account: ProviderAccount | undefined) {
   const a = required(account, "provider account");
   // Accounts stored before accounts had a status are active.
-  const status = a.status === 0 ? "active" : enumToText(ProviderAccountStatusSchema, a.status);
+  const status = a.status === ProviderAccountStatus.UNSPECIFIED ? "active" : enumToText(ProviderAccountStatusSchema, a.status);
   return {
     providerAccountId: a.providerAccountId,
     projectId: a.projectId,
