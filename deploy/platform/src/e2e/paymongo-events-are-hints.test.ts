@@ -126,6 +126,37 @@ describe("PayMongo events are hints; reconciliation cannot stall", () => {
     expect(await checkoutStatus(checkoutId)).toBe("paid");
   });
 
+  it("keeps a QR Ph intent awaiting its scan on a forged qrph.expired, and expires it when PayMongo's code really expired", async () => {
+    const created = await live("POST", "/api/v1/payments/intents/qrph", {
+      referenceId: unique("qr-hint"),
+      amount: { amountMinor: 180_00, currency: "PHP" },
+      description: "Two iced coffees",
+      expirySeconds: 600,
+    });
+    expect(created.status).toBe(201);
+    const intentId = created.body.data.paymentIntentId as string;
+    const stored = await api.platform.stores.payments.collection<{ _id: string; providerReference: string }>({ name: "payment_intents" }).findOne({ _id: intentId });
+    const providerIntentId = stored!.providerReference;
+    const intentStatus = async () => (await live("GET", `/api/v1/payments/intents/${intentId}`)).body.data.status as string;
+
+    const now = new Date().toISOString();
+    const forged = sim.forgeEvent({
+      type: "qrph.expired",
+      data: { id: `qrph_${randomBytes(12).toString("hex")}`, type: "qrph", attributes: { code_id: "code_forged", created_at: now, source_status: "expired", payment_intent_id: providerIntentId } },
+      secretKey,
+    });
+    await sim.flushDeliveries();
+    expect(await settledState(forged.eventId)).toBe("rejected");
+    expect(await intentStatus()).toBe("requires_action");
+
+    await sim.expireQrPh(providerIntentId);
+    await sim.flushDeliveries();
+    // An expired intent reads `cancelled` in the public API.
+    await eventually(async () => ((await intentStatus()) === "cancelled" ? true : undefined), 15_000);
+    const record = await api.platform.stores.payments.collection<{ _id: string; status: string }>({ name: "payment_intents" }).findOne({ _id: intentId });
+    expect(record?.status).toBe("expired");
+  });
+
   it("settles one checkout by reconciliation while PayMongo keeps failing the read of another", async () => {
     sim.setWebhookDelivery({ mode: "drop" });
     const failing = await liveCheckout();
