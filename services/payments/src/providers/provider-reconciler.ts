@@ -270,11 +270,7 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
     const before = new Date(now().getTime() - options.afterMs);
     const accountsResumed = await part("accountsResumed", keyChecks);
     // One set for the round: an account paused or deferred by a read is skipped by every later part.
-    let skip = new Set<string>();
-    await part("accountsResumed", async () => {
-      skip = await unusableAccounts();
-      return 0;
-    });
+    const skip = await unusableAccounts();
     return {
       accountsResumed,
       checkouts: await part("checkouts", () => checkouts(before, skip)),
