@@ -1,6 +1,5 @@
 import type { IncomingMessage } from "node:http";
 import { PaymongoSimulatorError } from "./api-error.js";
-import { authenticate } from "./auth.js";
 import { attributesOf, readBody } from "./http-io.js";
 import { createCheckoutSession, expireCheckoutSessionRoute, getCheckoutSession } from "./resources/checkout-sessions.js";
 import { createCustomer, getCustomer } from "./resources/customers.js";
@@ -65,7 +64,7 @@ const ROUTES: Route[] = [
 
 /** Authenticates and runs one `/v1/…` request; throws PaymongoSimulatorError for every error answer. */
 export async function handleApiRequest(sim: Simulation, req: IncomingMessage, url: URL): Promise<unknown> {
-  const account = authenticate(req.headers.authorization);
+  const account = sim.keys.authenticate(req.headers.authorization);
   const method = req.method ?? "GET";
   for (const candidate of ROUTES) {
     const match = candidate.method === method ? candidate.pattern.exec(url.pathname) : null;

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { notFound, PaymongoSimulatorError } from "./api-error.js";
 import { isPlainObject } from "./attribute-reader.js";
+import type { ForgedEvent } from "./forged-events.js";
 import { parseJson, readBody } from "./http-io.js";
 import type { HandlerDeps } from "./request-handler.js";
 
@@ -78,6 +79,16 @@ const CONTROLS: ControlRoute[] = [
   control("POST", "events/:id/resend", async (d, [id]) => {
     await d.simulator.resendEvent(id);
     return { data: d.simulator.deliveries().filter((a) => a.eventId === id) };
+  }),
+  // Signs and delivers a body PayMongo never made: {type, data: {id, type?, attributes}, secretKey?}.
+  control("POST", "events/forge", (d, _, b) => ({ data: d.simulator.forgeEvent(b as unknown as ForgedEvent) })),
+  // Rolls a secret key (the old one answers 401 from then on): {secretKey} → {secretKey: the new one}.
+  control("POST", "keys/roll", (d, _, b) => {
+    const secretKey = optionalString(b, "secretKey");
+    if (secretKey === undefined) {
+      throw new PaymongoSimulatorError(400, [{ code: "parameter_required", detail: "secretKey is required.", source: { pointer: "secretKey", attribute: "secretKey" } }]);
+    }
+    return { secretKey: d.simulator.rollSecretKey(secretKey) };
   }),
   control("GET", "objects/:id", (d, [id]) => {
     const object = d.simulator.find(id);

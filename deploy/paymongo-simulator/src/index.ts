@@ -41,6 +41,18 @@ export interface PaymongoSimulator {
   flushDeliveries(options?: { untilSettled?: boolean }): Promise<void>;
   /** Re-sends an event by id to the webhook(s) (like the dashboard's Resend). */
   resendEvent(eventId: string): Promise<void>;
+  /**
+   * Rolls a secret key as PayMongo's dashboard does: the old key answers 401 from now on (a
+   * revoked key), and the new key returned reaches the same account.
+   */
+  rollSecretKey(secretKey: string): string;
+  /**
+   * Sends an event PayMongo never made, signed with the webhook's real secret as any holder of it
+   * could: `data` is delivered as given (as the event's `data`), to the webhooks subscribed to
+   * `type` of the account that owns the object `data.id` names (or of `secretKey`'s account).
+   * Proves that Bayad reads the resource back instead of believing a signed event.
+   */
+  forgeEvent(input: { type: string; data: { id: string; type?: string; attributes: Record<string, unknown> }; secretKey?: string }): { eventId: string };
   /** Inspect a stored object by id (any kind) in PayMongo's JSON:API shape, or undefined. */
   find(id: string): unknown;
 }

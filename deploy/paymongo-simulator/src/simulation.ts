@@ -1,3 +1,4 @@
+import type { KeyRing } from "./auth.js";
 import type { Account, SimulatorState } from "./state.js";
 
 /** Timers the simulator starts itself (a QR Ph code running out), cleared when it closes. */
@@ -23,6 +24,7 @@ export class Timers {
 export interface Simulation {
   state: SimulatorState;
   timers: Timers;
+  keys: KeyRing;
 }
 
 /** An authenticated API request, its body's `data.attributes` and the path's ids. */

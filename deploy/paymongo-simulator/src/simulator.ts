@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PaymongoSimulator, PaymongoSimulatorOptions } from "./index.js";
+import { KeyRing } from "./auth.js";
 import { Faults } from "./faults.js";
+import { forgeEvent } from "./forged-events.js";
 import { createRequestHandler } from "./request-handler.js";
 import { expireSession, paySession } from "./resources/checkout-sessions.js";
 import { payLink } from "./resources/links.js";
@@ -19,7 +21,7 @@ export async function startPaymongoSimulator(options: PaymongoSimulatorOptions =
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(host)}:${port}`;
 
-  const sim: Simulation = { state: new SimulatorState(url), timers: new Timers() };
+  const sim: Simulation = { state: new SimulatorState(url), timers: new Timers(), keys: new KeyRing() };
   const log = options.log ?? (() => undefined);
   const deliveries = new WebhookDeliveries(sim, {
     retrySchedule: options.retrySchedule ?? PAYMONGO_RETRY_SCHEDULE,
@@ -68,6 +70,8 @@ export async function startPaymongoSimulator(options: PaymongoSimulatorOptions =
     events: () => state.events.map(({ id, type, livemode, body }) => ({ id, type, livemode, body })),
     flushDeliveries: (opts) => deliveries.flush(opts),
     resendEvent: (eventId) => deliveries.resend(eventId),
+    rollSecretKey: (secretKey) => sim.keys.roll(secretKey),
+    forgeEvent: (input) => forgeEvent(sim, input),
     find(id) {
       const object = state.find(id);
       return object ? state.render(object) : undefined;

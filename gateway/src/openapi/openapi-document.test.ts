@@ -639,6 +639,7 @@ describe("webhooks", () => {
     payment_link: ["PaymentLinkEvent", "PaymentLink"],
     subscription: ["SubscriptionEvent", "Subscription"],
     invoice: ["InvoiceEvent", "Invoice"],
+    provider_account: ["ProviderAccountEvent", "ProviderAccount"],
   };
   const schema = (name: string) => resolvePointer(`#/components/schemas/${name}`) as JsonObject;
   const webhookBody = (type: string) =>

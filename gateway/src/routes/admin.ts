@@ -3,7 +3,8 @@ import type { createApiKeys } from "../auth/api-keys.js";
 import type { createDevTokenIssuer } from "../auth/service-tokens.js";
 import type { createProjects, Project } from "../admin/projects.js";
 import type { OperationHandlers } from "./operation.js";
-import { providerAccountToJson, type ProviderAccountsClient } from "./provider-accounts.js";
+import { providerAccountToJson } from "@bayad/public-resources";
+import type { ProviderAccountsClient } from "./provider-accounts.js";
 
 export interface AdminDeps {
   projects: ReturnType<typeof createProjects>;

@@ -1,5 +1,6 @@
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { createLogger, Registry } from "@bayad/kit";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHostedPaymentReconciler, type HostedPaymentReconcilerOptions, type UnsettledHostedPayment } from "./hosted-payment-reconciler.js";
 import { createPaymongoClient, type PaymongoClient } from "./paymongo/paymongo-client.js";
@@ -130,6 +131,85 @@ describe("startHostedPaymentReconciler", () => {
       expect(links.paid.map((link) => link.id)).toEqual(["link_d3"]);
     } finally {
       await running.stop();
+    }
+  });
+
+  it("lets a link whose read keeps failing wait on its own, while the others are read and settled", async () => {
+    const failing = await paymongoLink("link_e1");
+    const paid = await paymongoLink("link_e2");
+    await simulator.payLink(paid.providerReference);
+    // PayMongo refuses every read of e1 (a 4xx is not retried by the adapter: one request per read).
+    simulator.injectFault({ method: "GET", path: `/v1/links/${failing.providerReference}`, status: 404, times: 10 });
+    const faultsLeft = async () => ((await (await fetch(`${simulator.url}/__simulator/faults`)).json()) as { data: Array<{ times: number }> }).data[0]?.times;
+    let clock = Date.now();
+    const links = service([failing, paid]);
+    const running = reconciler({ ...links, intervalMs: 60_000, now: () => new Date(clock) });
+    try {
+      expect(await running.tick()).toBe(1);
+      expect(links.paid.map((link) => link.id)).toEqual(["link_e2"]);
+      expect(await faultsLeft()).toBe(9);
+      // Within its wait, the failing link is not read again.
+      clock += 30_000;
+      await running.tick();
+      expect(await faultsLeft()).toBe(9);
+      // Once its wait (one interval after the first failure) is over, it is.
+      clock += 31_000;
+      await running.tick();
+      expect(await faultsLeft()).toBe(8);
+      // The second failure in a row doubles the wait.
+      clock += 61_000;
+      await running.tick();
+      expect(await faultsLeft()).toBe(8);
+    } finally {
+      simulator.clearFaults();
+      await running.stop();
+    }
+  });
+
+  it("sets an account aside when PayMongo refuses its key, asking nothing more of it until its wait is over", async () => {
+    const revokedKey = newLiveKey();
+    const revokedClient = createPaymongoClient({ apiBase: simulator.url, secretKey: revokedKey });
+    const revoked = createPaymongoProvider({ client: revokedClient, paymentMethodTypes: ["gcash"], livemode: true });
+    const made = async (id: string) => {
+      const page = await revoked.createHostedPayment({ kind: "payment_link", resourceId: id, referenceId: `ref-${id}`, amount: php(100_00), description: "A class" }, context());
+      return { id, providerAccountId: "pa_revoked", providerReference: page.providerReference };
+    };
+    const first = await made("link_f1");
+    const second = await made("link_f2");
+    const other = await paymongoLink("link_f3");
+    await simulator.payLink(other.providerReference);
+    simulator.rollSecretKey(revokedKey);
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString("utf8"));
+        done();
+      },
+    });
+    const refusals = () => lines.filter((line) => line.includes("refused the account's key")).length;
+    let clock = Date.now();
+    const links = service([first, second, other]);
+    const running = reconciler({
+      ...links,
+      accounts: { paymongoOf: async (id) => (id === "pa_one" ? provider : id === "pa_revoked" ? revoked : undefined) },
+      logger: createLogger("test", "debug", sink),
+      now: () => new Date(clock),
+    });
+    try {
+      expect(await running.tick()).toBe(1);
+      expect(links.paid.map((link) => link.id)).toEqual(["link_f3"]);
+      // One 401 for the account, not one per link.
+      expect(refusals()).toBe(1);
+      expect(lines.join("")).not.toContain(revokedKey);
+      clock += 59_000;
+      await running.tick();
+      expect(refusals()).toBe(1);
+      clock += 2_000;
+      await running.tick();
+      expect(refusals()).toBe(2);
+    } finally {
+      await running.stop();
+      await revokedClient.close();
     }
   });
 });

@@ -1,4 +1,5 @@
-import { Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
+import { AppError, Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
+import { PaymongoKeyRefusedError } from "./paymongo/paymongo-errors.js";
 import type { PaymongoProvider } from "./paymongo/paymongo-provider.js";
 
 /** A payment link or an invoice made at a provider account and not paid yet, as its service keeps it. */
@@ -39,6 +40,8 @@ export interface HostedPaymentReconcilerOptions {
   alsoEachRound?: () => Promise<number>;
 }
 
+const MAX_RESOURCE_WAIT_MS = 3_600_000;
+
 export interface HostedPaymentReconciler {
   /** One round, if this replica holds the lease: how many resources it found paid. */
   tick(): Promise<number>;
@@ -51,6 +54,13 @@ export interface HostedPaymentReconciler {
  * billing services each run this lease-held poller: every `intervalMs`, the holder reads from
  * PayMongo its unpaid links (or invoices) of provider accounts older than `afterMs`, and marks
  * paid those PayMongo says were paid, as the sandbox's pay path would.
+ *
+ * A read that fails never holds the others up: each resource is read on its own, the page moves on
+ * whatever happens, and a resource whose read failed waits (doubling from one interval to an hour)
+ * before it is read again. A refused key (401) sets the whole account aside (one minute, doubling,
+ * at most six hours: PayMongo blocks a key retried after repeated 401s) and a Retry-After until
+ * then. These waits are the lease holder's memory: the payments service owns the account's stored
+ * status, and a new holder starting afresh costs at most one read per resource or account.
  */
 export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOptions): HostedPaymentReconciler {
   const { logger, now, kind } = options;
@@ -68,6 +78,15 @@ export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOpt
     : undefined;
   let cursor: string | undefined;
   let last: Promise<unknown> = Promise.resolve();
+  /** Waits by resource id and by `account:<id>`: failures in a row, and when to read again. */
+  const waits = new Map<string, { failures: number; nextAt: number }>();
+  const waiting = (key: string, at: number) => (waits.get(key)?.nextAt ?? 0) > at;
+  const wait = (key: string, at: number, firstMs: number, maxMs: number, untilMs?: number) => {
+    const failures = (waits.get(key)?.failures ?? 0) + 1;
+    const nextAt = untilMs ?? at + Math.min(firstMs * 2 ** (failures - 1), maxMs);
+    waits.set(key, { failures, nextAt });
+    return { failures, nextAt: new Date(nextAt) };
+  };
 
   async function reconcileOne(resource: UnsettledHostedPayment): Promise<boolean> {
     const provider = await options.accounts.paymongoOf(resource.providerAccountId);
@@ -84,11 +103,26 @@ export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOpt
     const page = await options.unsettled(before, cursor, batch);
     cursor = page.length < batch ? undefined : page.at(-1)?.id;
     let found = 0;
+    const at = now().getTime();
+    // Waits long over are forgotten (their resources were settled or removed meanwhile).
+    for (const [key, value] of waits) if (value.nextAt < at - MAX_RESOURCE_WAIT_MS) waits.delete(key);
     for (const resource of page) {
+      const accountKey = `account:${resource.providerAccountId}`;
+      if (waiting(accountKey, at) || waiting(resource.id, at)) continue;
       try {
         if (await reconcileOne(resource)) found += 1;
+        waits.delete(resource.id);
+        waits.delete(accountKey);
       } catch (error) {
-        logger.warn({ err: error, kind, resourceId: resource.id, providerAccountId: resource.providerAccountId }, "provider reconciliation could not read or settle a resource; next round tries again");
+        const log = { kind, resourceId: resource.id, providerAccountId: resource.providerAccountId, reason: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" };
+        const retryAfter = error instanceof AppError ? Number(error.headers?.["Retry-After"]) : NaN;
+        if (error instanceof PaymongoKeyRefusedError) {
+          logger.warn({ ...log, ...wait(accountKey, at, 60_000, 6 * 3_600_000) }, "provider refused the account's key: its resources wait");
+        } else if (Number.isFinite(retryAfter) && retryAfter > 0) {
+          logger.warn({ ...log, ...wait(accountKey, at, 0, 0, at + retryAfter * 1000) }, "provider asked to wait: the account's resources wait");
+        } else {
+          logger.warn({ ...log, ...wait(resource.id, at, Math.max(options.intervalMs, 1_000), MAX_RESOURCE_WAIT_MS) }, "provider reconciliation could not read or settle a resource; it waits before the next try");
+        }
       }
     }
     if (found > 0) {

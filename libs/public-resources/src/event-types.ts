@@ -2,6 +2,7 @@ import type { Event } from "@bayad/proto";
 import { invoiceToJson, planToJson, subscriptionToJson } from "./billing.js";
 import { paymentLinkToJson } from "./links.js";
 import { checkoutToJson, customerToJson, paymentIntentToJson, refundToJson } from "./payments.js";
+import { providerAccountToJson } from "./provider-accounts.js";
 import type { PublicUrl } from "./json.js";
 
 /**
@@ -25,6 +26,8 @@ export const webhookEventTypes = [
   "subscription.cancelled",
   "invoice.paid",
   "invoice.payment_failed",
+  "provider_account.paused",
+  "provider_account.resumed",
 ] as const;
 
 export type WebhookEventType = (typeof webhookEventTypes)[number];
@@ -74,6 +77,8 @@ function publicDataOf(snapshot: Event["snapshot"], publicUrl: PublicUrl): Record
       return invoiceToJson(snapshot.value, publicUrl);
     case "paymentLink":
       return paymentLinkToJson(snapshot.value, publicUrl);
+    case "providerAccount":
+      return providerAccountToJson(snapshot.value);
     default:
       return null;
   }

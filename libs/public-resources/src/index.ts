@@ -8,6 +8,7 @@ export { publicUrlResolver } from "./public-url.js";
 export { checkoutToJson, customerToJson, paymentIntentToJson, qrPhPaymentIntentToJson, refundToJson } from "./payments.js";
 export { invoiceToJson, planToJson, subscriptionToJson } from "./billing.js";
 export { paymentLinkToJson } from "./links.js";
+export { providerAccountToJson } from "./provider-accounts.js";
 export {
   isWebhookEventType,
   publicEventOf,

@@ -82,8 +82,9 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     keys,
   };
   const providerEvents = createProviderEventsRepository(store);
+  const accountStatus = { store, repository: providerAccountsRepository, outbox, logger, now: () => new Date() };
   const applier = startProviderEventApplier({
-    deps: { checkouts, paymentIntents, refunds, logger },
+    deps: { checkouts, paymentIntents, refunds, providers: accountProviders, accountStatus, logger },
     events: providerEvents,
     intervalMs: config.reconcileIntervalMs,
     logger,
@@ -104,7 +105,9 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     },
   });
   const providerAccounts = {
+    store,
     repository: providerAccountsRepository,
+    outbox,
     setup: options.accountSetup ?? createPaymongoAccountSetup({ apiBase: config.paymongoApiBase }),
     secretsKey: config.secretsKey,
     publicUrl: () => config.publicUrl ?? options.publicUrl?.(),
@@ -140,6 +143,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     paymentIntents,
     refunds,
     accounts: providerAccountsRepository,
+    outbox,
     providers: accountProviders,
     setup: providerAccounts.setup,
     secretsKey: config.secretsKey,

@@ -110,9 +110,13 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
       await fields.getByText(`sk_test_…${secretKey.slice(-4)}`).waitFor();
       const account = (await suite.api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/test`)).body.data as {
         providerAccountId: string;
+        status: string;
         webhook: { url: string; status: string };
       };
       await fields.getByText("qrph, gcash").waitFor();
+      // Active: PayMongo takes its key (a refused key would show paused, and when it is tried again).
+      expect(account.status).toBe("active");
+      await fields.getByText("active", { exact: true }).waitFor();
       await fields.getByText(account.webhook.url).waitFor();
       await fields.getByText(account.webhook.status, { exact: true }).waitFor();
       await fields.getByText(account.providerAccountId, { exact: true }).waitFor();

@@ -29,6 +29,7 @@ const tone: Record<string, string> = {
   cancelled: "bad",
   canceled: "bad",
   disabled: "bad",
+  paused: "bad",
   past_due: "bad",
   uncollectible: "bad",
 };

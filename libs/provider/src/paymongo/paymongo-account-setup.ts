@@ -44,6 +44,8 @@ export function createPaymongoAccountSetup(options: PaymongoAccountSetupOptions)
     } catch (error) {
       if (error instanceof PaymongoKeyRefusedError) {
         throw new AppError("VALIDATION_FAILED", "PayMongo refused the secret key.", {
+          // Kept (never sent) so that a caller can tell a refused key from other refusals.
+          cause: error,
           details: [`secretKey: PayMongo refused the key${error.keyHint.length > 1 ? ` ending in ${error.keyHint.slice(1)}` : ""}`],
         });
       }

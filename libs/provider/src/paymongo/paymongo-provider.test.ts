@@ -102,13 +102,18 @@ describe("checkout sessions", () => {
   it("reads a paid session back with its payment", async () => {
     const provider = liveProvider();
     const session = await provider.createCheckoutSession(checkoutRequest("chk_2", 30_000), context());
-    expect(await provider.retrieveCheckoutSessionById(session.providerReference)).toEqual({ id: session.providerReference, status: "active", payments: [] });
+    expect(await provider.retrieveCheckoutSessionById(session.providerReference)).toEqual({
+      id: session.providerReference,
+      status: "active",
+      payments: [],
+      metadata: expect.objectContaining({ bayad_resource_id: "chk_2" }),
+    });
 
     const { paymentId } = await simulator.payCheckoutSession(session.providerReference, { method: "gcash" });
     const paid = await provider.retrieveCheckoutSessionById(session.providerReference);
     expect(paid.status).toBe("paid");
     expect(paid.payments).toEqual([
-      expect.objectContaining({ id: paymentId, status: "paid", amount: 30_000, method: "gcash", paymentIntentId: expect.stringMatching(/^pi_/), paidAt: expect.any(Date) }),
+      expect.objectContaining({ id: paymentId, status: "paid", amount: 30_000, currency: "PHP", method: "gcash", paymentIntentId: expect.stringMatching(/^pi_/), paidAt: expect.any(Date) }),
     ]);
   });
 
@@ -156,7 +161,10 @@ describe("confirmPaymentIntent", () => {
     expect(await provider.retrievePaymentIntentById(confirmed.providerReference)).toEqual({
       id: confirmed.providerReference,
       status: "succeeded",
+      amount: 45_000,
+      currency: "PHP",
       payments: [expect.objectContaining({ id: paymentId, status: "paid", amount: 45_000, method: "gcash", paymentIntentId: confirmed.providerReference })],
+      metadata: { bayad_resource_id: "pi_bayad_1", bayad_idempotency_key: "idem-key-confirm-0001" },
     });
   });
 
@@ -269,6 +277,7 @@ describe("refunds", () => {
       id: providerReference,
       status: "pending",
       amount: 15_000,
+      currency: "PHP",
       paymentId,
       metadata: { bayad_resource_id: "re_bayad_1", bayad_idempotency_key: "idem-key-refund-0001" },
     });

@@ -17,6 +17,8 @@ export interface PaymongoPaymentState {
   id: string;
   status: "pending" | "paid" | "failed";
   amount: number;
+  /** `PHP` (USD only for USD card acceptance); absent when PayMongo leaves it out. */
+  currency?: string;
   paymentIntentId?: string;
   /** The payer's method (`gcash`, `qrph`, `card`…), from the payment's source. */
   method?: string;
@@ -30,13 +32,19 @@ export interface PaymongoCheckoutSessionState {
   /** `active` | `paid` | `expired` (UNCONF: passed through as PayMongo says it). */
   status: string;
   payments: PaymongoPaymentState[];
+  /** The string values of the session's metadata (Bayad's `bayad_resource_id` among them). */
+  metadata: Record<string, string>;
 }
 
 export interface PaymongoPaymentIntentState {
   id: string;
   /** `awaiting_payment_method` | `awaiting_next_action` | `processing` | `succeeded` (and [3P] `cancelled`). */
   status: string;
+  /** In centavos; 0 when PayMongo leaves it out. */
+  amount: number;
+  currency?: string;
   payments: PaymongoPaymentState[];
+  metadata: Record<string, string>;
   lastPaymentError?: { code?: string; message?: string };
 }
 
@@ -45,6 +53,7 @@ export interface PaymongoRefundState {
   /** `pending` | `processing` | `succeeded` | `failed`. */
   status: string;
   amount: number;
+  currency?: string;
   metadata: Record<string, string>;
   paymentId?: string;
 }
@@ -110,10 +119,12 @@ export function paymentStateOf(raw: unknown): PaymongoPaymentState | undefined {
   const paymentIntentId = textAt(attributes, "payment_intent_id");
   const paidAt = dateOfUnixSeconds(numberAt(attributes, "paid_at"));
   const failedCode = textAt(attributes, "failed_code");
+  const currency = textAt(attributes, "currency");
   return {
     id: resource.id,
     status: paymentStatusOf(textAt(attributes, "status")),
     amount: numberAt(attributes, "amount") ?? 0,
+    ...(currency !== undefined ? { currency } : {}),
     ...(paymentIntentId !== undefined ? { paymentIntentId } : {}),
     ...(method !== undefined ? { method } : {}),
     ...(paidAt !== undefined ? { paidAt } : {}),
@@ -124,8 +135,18 @@ export function paymentStateOf(raw: unknown): PaymongoPaymentState | undefined {
 export const paymentsOf = (attributes: Record<string, unknown>): PaymongoPaymentState[] =>
   Array.isArray(attributes.payments) ? attributes.payments.flatMap((raw) => paymentStateOf(raw) ?? []) : [];
 
+/** The string values of a resource's `metadata` (PayMongo keeps metadata values as strings [3P]). */
+export function metadataOf(attributes: Record<string, unknown>): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  if (isObject(attributes.metadata)) {
+    for (const [key, value] of Object.entries(attributes.metadata)) if (typeof value === "string") metadata[key] = value;
+  }
+  return metadata;
+}
+
 export function checkoutSessionStateOf(resource: PaymongoResource): PaymongoCheckoutSessionState {
-  return { id: resource.id, status: textAt(resource.attributes, "status") ?? "active", payments: paymentsOf(resource.attributes) };
+  const attributes = resource.attributes;
+  return { id: resource.id, status: textAt(attributes, "status") ?? "active", payments: paymentsOf(attributes), metadata: metadataOf(attributes) };
 }
 
 export function paymentIntentStateOf(resource: PaymongoResource): PaymongoPaymentIntentState {
@@ -134,26 +155,28 @@ export function paymentIntentStateOf(resource: PaymongoResource): PaymongoPaymen
   // PayMongo's own shape is {failed_code, failed_message}; code/detail are read as well.
   const code = error && (textAt(error, "failed_code") ?? textAt(error, "code"));
   const message = error && (textAt(error, "failed_message") ?? textAt(error, "detail") ?? textAt(error, "message"));
+  const currency = textAt(attributes, "currency");
   return {
     id: resource.id,
     status: textAt(attributes, "status") ?? "awaiting_payment_method",
+    amount: numberAt(attributes, "amount") ?? 0,
+    ...(currency !== undefined ? { currency } : {}),
     payments: paymentsOf(attributes),
+    metadata: metadataOf(attributes),
     ...(error ? { lastPaymentError: { ...(code ? { code } : {}), ...(message ? { message } : {}) } } : {}),
   };
 }
 
 export function refundStateOf(resource: PaymongoResource): PaymongoRefundState {
   const attributes = resource.attributes;
-  const metadata: Record<string, string> = {};
-  if (isObject(attributes.metadata)) {
-    for (const [key, value] of Object.entries(attributes.metadata)) if (typeof value === "string") metadata[key] = value;
-  }
   const paymentId = textAt(attributes, "payment_id");
+  const currency = textAt(attributes, "currency");
   return {
     id: resource.id,
     status: textAt(attributes, "status") ?? "pending",
     amount: numberAt(attributes, "amount") ?? 0,
-    metadata,
+    ...(currency !== undefined ? { currency } : {}),
+    metadata: metadataOf(attributes),
     ...(paymentId !== undefined ? { paymentId } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import { isDuplicateKeyError, type CollectionDef, type Session, type Store } from "@bayad/store";
 import type { Environment } from "@bayad/kit";
 import type { ProviderAccountRecord, ProviderWebhookState } from "./provider-account.js";
 
@@ -9,6 +9,9 @@ const providerAccountsCollection: CollectionDef = {
     { name: "provider_accounts_project", keys: { projectId: 1, environment: 1 }, unique: true },
   ],
 };
+
+/** Fields a replacement removes when its record has none. */
+const OPTIONAL_FIELDS = ["statusReason", "pausedUntil", "keyRefusals", "reconcileAfter"] as const;
 
 /**
  * The only code that knows the `provider_accounts` collection. Lookups by providerAccountId are
@@ -39,11 +42,34 @@ export function createProviderAccountsRepository(store: Store) {
       }
     },
 
-    /** Replaces the account if it is still at `version`; false when another write came first. */
-    async replace(record: ProviderAccountRecord, version: number): Promise<boolean> {
+    /**
+     * Replaces the account if it is still at `version`; false when another write came first. The
+     * optional fields the record leaves out (a pause's, a Retry-After's) are removed.
+     */
+    async replace(record: ProviderAccountRecord, version: number, session?: Session): Promise<boolean> {
       const { _id, ...fields } = record;
-      const result = await accounts.updateOne({ _id, version }, { $set: { ...fields, version: version + 1 } });
+      const absent = OPTIONAL_FIELDS.filter((name) => record[name] === undefined);
+      const result = await accounts.updateOne(
+        { _id, version },
+        { $set: { ...fields, version: version + 1 }, ...(absent.length > 0 ? { $unset: Object.fromEntries(absent.map((name) => [name, true] as const)) } : {}) },
+        session ? { session } : undefined,
+      );
       return result.matched === 1;
+    },
+
+    /** Accounts the reconciler must not use now: paused, or waiting out a Retry-After. */
+    findUnusable(now: Date): Promise<ProviderAccountRecord[]> {
+      return accounts.find({ $or: [{ status: "paused" }, { reconcileAfter: { $gt: now } }] }, { limit: 10_000 });
+    },
+
+    /** Paused accounts whose key is due to be tried again. */
+    findDueForKeyCheck(now: Date, limit: number): Promise<ProviderAccountRecord[]> {
+      return accounts.find({ status: "paused", pausedUntil: { $lte: now } }, { sort: { pausedUntil: 1 }, limit });
+    },
+
+    /** Records a provider's Retry-After: no version bump, as nothing the account's owner sees changes. */
+    async deferReconciliation(providerAccountId: string, until: Date): Promise<void> {
+      await accounts.updateOne({ _id: providerAccountId }, { $set: { reconcileAfter: until } });
     },
 
     /** Removes the account if it is still at `version`; false when another write came first. */

@@ -1,12 +1,18 @@
 import { AppError, newId, type Environment, type Logger } from "@bayad/kit";
+import type { Outbox } from "@bayad/events";
+import type { Store } from "@bayad/store";
 import type { ProviderAccountSetup } from "./account-setup.js";
+import { writeAccountStatus } from "./account-status.js";
 import type { ProviderAccountRecord } from "./provider-account.js";
 import type { ProviderAccountsRepository } from "./provider-accounts-repository.js";
 import type { PutProviderAccountInput } from "./provider-account-input.js";
 import { openSecretKey, sealSecretKey, sealWebhookSecret } from "./provider-secrets.js";
 
 export interface ProviderAccountsDeps {
+  store: Store;
   repository: ProviderAccountsRepository;
+  /** Where a paused account's resumption (a put with a working key) is announced. */
+  outbox: Outbox;
   /** The provider's account calls (PayMongo's adapter). */
   setup: ProviderAccountSetup;
   /** SECRETS_KEY; without it accounts cannot be put (their secrets could not be sealed). */
@@ -28,7 +34,8 @@ export function providerWebhookUrl(publicUrl: string, providerAccountId: string)
  * a failed registration leaves the store as it was. A replacement keeps the providerAccountId
  * (the webhook URL stays the same) and then disables the previous webhook with the previous key,
  * best effort: a webhook left enabled delivers to an account that no longer verifies its
- * signatures, which the inbound route refuses.
+ * signatures, which the inbound route refuses. A replacement of a paused account (its key
+ * refused) makes it active again, and announces that (`provider_account.resumed`).
  */
 export async function putProviderAccount(
   deps: ProviderAccountsDeps,
@@ -54,6 +61,8 @@ export async function putProviderAccount(
     secretKey: sealSecretKey(secretsKey, providerAccountId, input.secretKey),
     secretKeyLast4: input.secretKey.slice(-4),
     paymentMethodTypes: input.paymentMethodTypes,
+    // The key was just checked with the provider: a paused account is active again.
+    status: "active",
     webhook: {
       webhookId: registered.webhookId,
       secret: sealWebhookSecret(secretsKey, providerAccountId, registered.webhookSecret),
@@ -67,7 +76,7 @@ export async function putProviderAccount(
 
   let stored: boolean;
   try {
-    stored = existing ? await deps.repository.replace(record, existing.version) : await deps.repository.insert(record);
+    stored = existing ? await writeAccountStatus(deps, existing, record) : await deps.repository.insert(record);
   } catch (error) {
     // The store refused the write (full disk, unreachable): the webhook just registered would
     // deliver to an account that does not exist. Should the write have landed after all, the

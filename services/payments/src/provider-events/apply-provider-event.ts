@@ -1,16 +1,31 @@
-import type { Logger } from "@bayad/kit";
-import { parsePaymongoEvent } from "@bayad/provider";
-import { applyProviderCheckoutOutcome, type CheckoutsDeps } from "../checkouts/checkouts.js";
-import { applyProviderPaymentIntentOutcome, type PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
-import { applyProviderRefundOutcome, type RefundsDeps } from "../refunds/refunds.js";
+import { AppError, type Logger } from "@bayad/kit";
+import { parsePaymongoEvent, PaymongoKeyRefusedError, type PaymongoProvider } from "@bayad/provider";
+import type { CheckoutsDeps } from "../checkouts/checkouts.js";
+import type { PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
+import type { RefundsDeps } from "../refunds/refunds.js";
+import { isUsable, pauseForRefusedKey, type AccountStatusDeps } from "../provider-accounts/account-status.js";
+import type { AccountProviders } from "../providers/account-providers.js";
+import { keyRefusalOf } from "../providers/key-refusal.js";
+import {
+  settleCheckoutFromProvider,
+  settlePaymentIntentFromProvider,
+  settleRefundFromProvider,
+  type Settled,
+} from "../providers/settle-from-provider.js";
 import type { ProviderEventRecord } from "./provider-events-repository.js";
 
 export interface ApplyDeps {
   checkouts: CheckoutsDeps;
   paymentIntents: PaymentIntentsDeps;
   refunds: RefundsDeps;
+  providers: AccountProviders;
+  /** Where a refused key pauses its account. */
+  accountStatus: AccountStatusDeps;
   logger: Logger;
 }
+
+/** What applying an event came to; "rejected": PayMongo's own resource does not say what the event did, so nothing changed. */
+export type AppliedAs = "applied" | "ignored" | "rejected";
 
 type Attributes = Record<string, unknown>;
 
@@ -22,70 +37,100 @@ const attributesOf = (resource: unknown): Attributes => (isObject(resource) ? (i
 const bayadIdOf = (attributes: Attributes): string | undefined => (isObject(attributes.metadata) ? text(attributes.metadata.bayad_resource_id) : undefined);
 const idOf = (resource: unknown): string | undefined => (isObject(resource) ? text(resource.id) : undefined);
 
+const asApplied = (settled: Settled): AppliedAs => (settled === "applied" ? "applied" : settled === "unknown" ? "ignored" : "rejected");
+
 /**
- * Applies one stored PayMongo event to the Bayad resource it is about. "applied" when it moved
- * (or found already moved) a resource; "ignored" when it is about nothing this service keeps (a
- * type Bayad does not act on, another account's resource, a link: payment links and invoices are
- * other services' collections, which they settle by reading PayMongo themselves). Throws when it could not apply yet (the applier tries again later).
+ * Applies one stored PayMongo event. An event, even correctly signed, is only a hint of which
+ * resource to look at (anyone holding the webhook secret can sign one): the resource is read back
+ * from PayMongo with the account's key, and only what PayMongo's own resource says, checked
+ * against Bayad's (its id in the metadata, amount, currency: verified-outcomes.ts), is applied —
+ * the same reading the reconciler makes. "applied" when it moved (or found already moved) a
+ * resource; "rejected" when PayMongo's resource does not confirm the event (nothing final there,
+ * or not Bayad's resource or not its money: logged); "ignored" when it is about nothing this
+ * service keeps (a type Bayad does not act on, another account's resource, a link: payment links
+ * and invoices are other services' collections, which they settle by reading PayMongo themselves).
+ * Throws when it could not apply yet (the applier tries again later): PayMongo out of reach, or
+ * the account paused (its key refused).
  */
-export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventRecord): Promise<"applied" | "ignored"> {
+export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventRecord): Promise<AppliedAs> {
   const event = parsePaymongoEvent(record.body);
-  const account = record.providerAccountId;
+  const accountId = record.providerAccountId;
   const data = attributesOf(event.data);
-  const moved = (result: unknown) => (result === undefined ? "ignored" : "applied");
+  const found = await deps.providers.paymongoOf(accountId);
+  if (!found) return "ignored";
+  const { account, provider } = found;
+  const cause = `event ${record.eventId} (${event.type})`;
+  const read: Read = async (resourceId, settle) => {
+    if (!isUsable(account, deps.accountStatus.now())) {
+      throw new AppError("PROVIDER_UNAVAILABLE", "The provider account is paused or waiting; the event is applied once it is usable again.");
+    }
+    try {
+      const settled = await settle(provider);
+      if (settled === "open") {
+        // The event said something happened; PayMongo's resource shows nothing final. (A disagreement is logged where it is found.)
+        deps.logger.warn({ providerAccountId: accountId, eventId: record.eventId, type: event.type, resourceId }, "provider event not confirmed by the provider's resource: nothing changed");
+      }
+      return asApplied(settled);
+    } catch (error) {
+      if (keyRefusalOf(error) instanceof PaymongoKeyRefusedError) await pauseForRefusedKey(deps.accountStatus, account);
+      throw error;
+    }
+  };
+
   switch (event.type) {
     case "checkout_session.payment.paid": {
+      // The hint: Bayad's checkout named in the session's metadata. Its session is read by the id Bayad recorded, not the event's.
       const checkoutId = bayadIdOf(data);
-      const payments: unknown[] = Array.isArray(data.payments) ? data.payments : [];
-      const paid = payments.find((payment) => attributesOf(payment).status === "paid") ?? payments[0];
-      const providerPaymentId = idOf(paid);
-      if (!checkoutId || !providerPaymentId) return "ignored";
-      return moved(await applyProviderCheckoutOutcome(deps.checkouts, account, checkoutId, { status: "paid", providerPaymentId }));
+      const checkout = checkoutId ? await deps.checkouts.repository.findByIdForPage(checkoutId) : null;
+      if (!checkout || checkout.providerAccountId !== accountId) return "ignored";
+      return read(checkout._id, (p) => settleCheckoutFromProvider(deps, p, checkout, cause));
     }
     case "payment.paid":
-    case "payment.failed": {
-      const intent = text(data.payment_intent_id);
-      const paymentId = idOf(event.data);
-      if (!intent || !paymentId) return "ignored";
-      const outcome = event.type === "payment.paid" ? { status: "succeeded" as const, providerPaymentId: paymentId } : { status: "failed" as const };
-      // A checkout session's payment names the session's own intent, which no Bayad intent has: ignored here, the session's event applies it.
-      return moved(await applyProviderPaymentIntentOutcome(deps.paymentIntents, account, intent, outcome));
-    }
+    case "payment.failed":
     case "qrph.expired": {
-      const intent = text(data.payment_intent_id);
-      if (!intent) return "ignored";
-      return moved(await applyProviderPaymentIntentOutcome(deps.paymentIntents, account, intent, { status: "expired" }));
+      // A payment and a qrph code both name their intent. A checkout session's intent is no Bayad
+      // intent: ignored here, the session's own event (or the reconciler) settles the checkout.
+      const intentId = text(data.payment_intent_id);
+      const intent = intentId ? await deps.paymentIntents.repository.findByProviderReference(intentId) : null;
+      if (!intent || intent.providerAccountId !== accountId) return "ignored";
+      return read(intent._id, (p) => settlePaymentIntentFromProvider(deps, p, intent, cause));
     }
     case "payment.refund.updated":
-      return applyRefund(deps, account, event.data);
-    case "payment.refunded": {
-      // The payment, with its refunds when PayMongo includes them ([3P]); each is applied as its own update would be.
-      const refunds = Array.isArray(data.refunds) ? data.refunds : [];
-      let result: "applied" | "ignored" = "ignored";
-      for (const refund of refunds) if ((await applyRefund(deps, account, refund)) === "applied") result = "applied";
-      return result;
-    }
+      // A Refund ([O] current docs); the older table said a Payment, which carries its refunds: either is read.
+      return isObject(event.data) && text(event.data.type) === "payment" ? refundsOf(deps, accountId, data, read, cause) : refund(deps, accountId, event.data, read, cause);
+    case "payment.refunded":
+      // The payment, with its refunds: each is read back as its own update would be.
+      return refundsOf(deps, accountId, data, read, cause);
     case "link.payment.paid":
       // A payment link's or an invoice's PayMongo link: the links and billing services own those
       // and this service cannot move them; their own provider reconcilers read the link at
       // PayMongo (every PROVIDER_RECONCILE_INTERVAL, once PROVIDER_RECONCILE_AFTER old) and settle it.
       deps.logger.info(
-        { providerAccountId: account, eventId: record.eventId, type: event.type, linkId: idOf(event.data) },
+        { providerAccountId: accountId, eventId: record.eventId, type: event.type, linkId: idOf(event.data) },
         "link paid at the provider: the links or billing service settles it by its own reconciliation",
       );
       return "ignored";
     default:
-      deps.logger.info({ providerAccountId: account, eventId: record.eventId, type: event.type }, "provider event of a type Bayad does not act on");
+      deps.logger.info({ providerAccountId: accountId, eventId: record.eventId, type: event.type }, "provider event of a type Bayad does not act on");
       return "ignored";
   }
 }
 
-async function applyRefund(deps: ApplyDeps, account: string, refund: unknown): Promise<"applied" | "ignored"> {
-  const attributes = attributesOf(refund);
-  const refundId = bayadIdOf(attributes);
-  const providerReference = idOf(refund);
-  const status = attributes.status;
-  if (!refundId || !providerReference || (status !== "succeeded" && status !== "failed")) return "ignored";
-  const result = await applyProviderRefundOutcome(deps.refunds, account, refundId, { status, providerReference });
-  return result === undefined ? "ignored" : "applied";
+/** Reads Bayad's resource `resourceId` back at the provider (unless its account is paused) and says what that came to. */
+type Read = (resourceId: string, settle: (provider: PaymongoProvider) => Promise<Settled>) => Promise<AppliedAs>;
+
+async function refundsOf(deps: ApplyDeps, accountId: string, payment: Attributes, read: Read, cause: string): Promise<AppliedAs> {
+  const refunds = Array.isArray(payment.refunds) ? payment.refunds : [];
+  const results: AppliedAs[] = [];
+  for (const item of refunds) results.push(await refund(deps, accountId, item, read, cause));
+  return results.includes("applied") ? "applied" : results.includes("rejected") ? "rejected" : "ignored";
+}
+
+/** The hint: Bayad's refund named in the refund's metadata, and PayMongo's refund id (read when Bayad has not recorded one yet). */
+async function refund(deps: ApplyDeps, accountId: string, item: unknown, read: Read, cause: string): Promise<AppliedAs> {
+  const refundId = bayadIdOf(attributesOf(item));
+  const providerRefundId = idOf(item);
+  const record = refundId ? await deps.refunds.repository.findByIdForProvider(refundId) : null;
+  if (!record || record.providerAccountId !== accountId || record.status !== "pending") return "ignored";
+  return read(record._id, (p) => settleRefundFromProvider(deps, p, record, cause, providerRefundId));
 }

@@ -1,6 +1,11 @@
 import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
 
-export type ProviderEventState = "received" | "applied" | "ignored" | "failed";
+/**
+ * `applied`: it moved (or found moved) a resource; `ignored`: about nothing this service keeps;
+ * `rejected`: PayMongo's own resource, read back, did not confirm what the event said (a forged
+ * or stale event): nothing changed; `failed`: given up after repeated failures.
+ */
+export type ProviderEventState = "received" | "applied" | "ignored" | "rejected" | "failed";
 
 /**
  * A provider's webhook delivery, kept once it verified: stored before it is acknowledged, so
@@ -72,7 +77,7 @@ export function createProviderEventsRepository(store: Store) {
       return events.find({ state: "received", nextAttemptAt: { $lte: now } }, { sort: { nextAttemptAt: 1 }, limit });
     },
 
-    async settle(id: string, state: "applied" | "ignored", now: Date): Promise<void> {
+    async settle(id: string, state: "applied" | "ignored" | "rejected", now: Date): Promise<void> {
       await events.updateOne({ _id: id, state: "received" }, { $set: { state, settledAt: now }, $inc: { attempts: 1 } });
     },
 

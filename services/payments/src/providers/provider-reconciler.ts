@@ -1,13 +1,19 @@
-import { Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
-import { createLease, type Store } from "@bayad/store";
-import { applyProviderCheckoutOutcome, type CheckoutsDeps } from "../checkouts/checkouts.js";
-import { applyProviderPaymentIntentOutcome, type PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
-import { applyProviderRefundOutcome, type RefundsDeps } from "../refunds/refunds.js";
+import { AppError, Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
+import type { Outbox } from "@bayad/events";
+import { createLease, type Collection, type Filter, type Store } from "@bayad/store";
+import { PaymongoKeyRefusedError, PaymongoRejectedError, type PaymongoProvider } from "@bayad/provider";
+import type { CheckoutsDeps } from "../checkouts/checkouts.js";
+import type { PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
+import type { RefundsDeps } from "../refunds/refunds.js";
 import type { ProviderAccountSetup } from "../provider-accounts/account-setup.js";
+import type { ProviderAccountRecord } from "../provider-accounts/provider-account.js";
 import type { ProviderAccountsRepository } from "../provider-accounts/provider-accounts-repository.js";
 import { openSecretKey, sealWebhookSecret } from "../provider-accounts/provider-secrets.js";
-import { PaymongoRejectedError } from "@bayad/provider";
+import { deferAccount, pauseForRefusedKey, resumeAccount } from "../provider-accounts/account-status.js";
 import type { AccountProviders } from "./account-providers.js";
+import { keyRefusalOf } from "./key-refusal.js";
+import { dueForReconciliation, reconciliationOrder, scheduleNextRead, type Reconcilable } from "./reconcile-schedule.js";
+import { settleCheckoutFromProvider, settlePaymentIntentFromProvider, settleRefundFromProvider, type Settled } from "./settle-from-provider.js";
 
 export interface ProviderReconcilerOptions {
   store: Store;
@@ -15,6 +21,8 @@ export interface ProviderReconcilerOptions {
   paymentIntents: PaymentIntentsDeps;
   refunds: RefundsDeps;
   accounts: ProviderAccountsRepository;
+  /** Where an account's pause and resumption are announced (provider_account.paused / .resumed). */
+  outbox: Outbox;
   providers: AccountProviders;
   setup: ProviderAccountSetup;
   secretsKey: string | undefined;
@@ -35,6 +43,8 @@ export interface ProviderReconciler {
 }
 
 export interface ReconcileRound {
+  /** Paused accounts whose key worked again when tried. */
+  accountsResumed: number;
   checkouts: number;
   paymentIntents: number;
   refunds: number;
@@ -49,8 +59,14 @@ const BATCH = 50;
  * missed, so webhooks alone cannot be trusted to settle a payment. Every round, the holder of the
  * `provider-reconciler` lease re-reads from the provider every non-final resource of a provider
  * account older than `afterMs` (pending checkouts, intents waiting for the payer, pending
- * refunds) and applies what it finds, exactly as the webhook would have; and it re-enables every
- * account's webhook that the provider disabled.
+ * refunds) and applies what PayMongo's resource verifiably says (settle-from-provider.ts, the same
+ * verification a webhook's hint goes through); and it re-enables every account's webhook that the
+ * provider disabled.
+ *
+ * Nothing stalls a round: each resource's read fails on its own and backs off on its own
+ * (reconcile-schedule.ts); reads go longest-waiting first. A refused key (401) pauses the account
+ * (account-status.ts: backoff, announced) and a Retry-After defers it; its resources are skipped
+ * meanwhile, and a paused account's key is tried once per pause until it works or is replaced.
  */
 export function startProviderReconciler(options: ProviderReconcilerOptions): ProviderReconciler {
   const { logger, now } = options;
@@ -74,92 +90,163 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
       })
     : undefined;
   let last: Promise<unknown> = Promise.resolve();
+  const statusDeps = { store: options.store, repository: options.accounts, outbox: options.outbox, logger, now };
+  const settleDeps = { checkouts: options.checkouts, paymentIntents: options.paymentIntents, refunds: options.refunds, logger };
 
-  async function checkouts(before: Date): Promise<number> {
-    const stale = (await options.checkouts.repository.findStale("pending", before, BATCH)).filter((record) => record.providerAccountId && record.providerReference);
+  /**
+   * Reads one resource back, on its own: whatever its read throws stays with it (its next read
+   * backs off) and the round goes on with the others. A refused key pauses the whole account and
+   * a Retry-After defers it: its other resources are then skipped (`skip`) for the rest of the round.
+   */
+  async function readOne<T extends Reconcilable>(
+    kind: keyof ReconcileRound,
+    collection: Collection<T>,
+    record: T,
+    skip: Set<string>,
+    read: (provider: PaymongoProvider) => Promise<Settled>,
+  ): Promise<boolean> {
+    const accountId = record.providerAccountId;
+    if (accountId === undefined || skip.has(accountId)) return false;
+    try {
+      const found = await options.providers.paymongoOf(accountId);
+      if (!found) return false;
+      const settled = await read(found.provider);
+      if (settled !== "applied") await scheduleNextRead(collection, record, { ok: true }, now(), options.intervalMs);
+      return settled === "applied";
+    } catch (error) {
+      if (await accountRefused(accountId, keyRefusalOf(error))) {
+        skip.add(accountId);
+        return false;
+      }
+      const reason = error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown";
+      const next = await scheduleNextRead(collection, record, { ok: false, error: reason }, now(), options.intervalMs).catch(() => undefined);
+      logger.warn({ kind, resourceId: record._id, providerAccountId: accountId, reason, failures: next?.failures, nextAt: next?.nextAt }, "provider read failed; this resource backs off");
+      return false;
+    }
+  }
+
+  /** True when the error is about the account rather than the resource (refused key, Retry-After), after recording that on the account. */
+  async function accountRefused(accountId: string, error: unknown): Promise<boolean> {
+    const retryAfter = error instanceof AppError && error.code === "PROVIDER_UNAVAILABLE" ? Number(error.headers?.["Retry-After"]) : NaN;
+    if (!(error instanceof PaymongoKeyRefusedError) && !(Number.isFinite(retryAfter) && retryAfter > 0)) return false;
+    const account = await options.accounts.findById(accountId);
+    if (!account) return true;
+    if (error instanceof PaymongoKeyRefusedError) await pauseForRefusedKey(statusDeps, account);
+    else await deferAccount(statusDeps, account, new Date(now().getTime() + retryAfter * 1000));
+    return true;
+  }
+
+  /** Accounts the round must not use: paused, or waiting out a provider's Retry-After. */
+  async function unusableAccounts(): Promise<Set<string>> {
+    return new Set((await options.accounts.findUnusable(now())).map((account) => account._id));
+  }
+
+  async function due<T extends Reconcilable>(collection: Collection<T>, filter: Filter, skip: Set<string>): Promise<T[]> {
+    return collection.find({ ...filter, ...dueForReconciliation(now(), [...skip]) }, { sort: reconciliationOrder, limit: BATCH });
+  }
+
+  async function checkouts(before: Date, skip: Set<string>): Promise<number> {
+    const collection = options.checkouts.repository.collection;
     let found = 0;
-    for (const record of stale) {
-      const provider = (await options.providers.paymongoOf(record.providerAccountId!))?.provider;
-      if (!provider) continue;
-      const session = await provider.retrieveCheckoutSessionById(record.providerReference!);
-      const paid = session.payments.find((payment) => payment.status === "paid");
-      const outcome = paid ? { status: "paid" as const, providerPaymentId: paid.id } : session.status === "expired" ? { status: "expired" as const } : undefined;
-      if (outcome && (await applyProviderCheckoutOutcome(options.checkouts, record.providerAccountId!, record._id, outcome))) found += 1;
+    for (const record of await due(collection, { status: "pending", createdAt: { $lt: before }, providerReference: { $exists: true } }, skip)) {
+      if (await readOne("checkouts", collection, record, skip, (provider) => settleCheckoutFromProvider(settleDeps, provider, record, "reconciliation"))) found += 1;
     }
     return found;
   }
 
-  async function paymentIntents(before: Date): Promise<number> {
-    const waiting = await options.paymentIntents.repository.collection.find(
-      { status: { $in: ["processing", "awaiting_next_action"] }, createdAt: { $lt: before }, providerAccountId: { $exists: true } },
-      { limit: BATCH },
-    );
+  async function paymentIntents(before: Date, skip: Set<string>): Promise<number> {
+    const collection = options.paymentIntents.repository.collection;
+    const filter = { status: { $in: ["processing", "awaiting_next_action"] }, createdAt: { $lt: before }, providerReference: { $exists: true } };
     let found = 0;
-    for (const record of waiting) {
-      if (!record.providerReference) continue;
-      const provider = (await options.providers.paymongoOf(record.providerAccountId!))?.provider;
-      if (!provider) continue;
-      const intent = await provider.retrievePaymentIntentById(record.providerReference);
-      const paid = intent.payments.find((payment) => payment.status === "paid");
-      const outcome =
-        intent.status === "succeeded" && paid
-          ? { status: "succeeded" as const, providerPaymentId: paid.id }
-          : record.status === "processing" && intent.status === "awaiting_payment_method" && intent.lastPaymentError
-            ? { status: "failed" as const }
-            : undefined;
-      if (outcome && (await applyProviderPaymentIntentOutcome(options.paymentIntents, record.providerAccountId!, record.providerReference, outcome))) found += 1;
+    for (const record of await due(collection, filter, skip)) {
+      if (await readOne("paymentIntents", collection, record, skip, (provider) => settlePaymentIntentFromProvider(settleDeps, provider, record, "reconciliation"))) found += 1;
     }
     return found;
   }
 
-  async function refunds(before: Date): Promise<number> {
-    const pending = await options.refunds.repository.findPendingAtProviders(before, BATCH);
+  async function refunds(before: Date, skip: Set<string>): Promise<number> {
+    const collection = options.refunds.repository.collection;
+    // Not acknowledged yet (no providerReference): the refund sweep asks (and finds it again) first.
+    const filter = { status: "pending", createdAt: { $lt: before }, providerReference: { $exists: true } };
     let found = 0;
-    for (const record of pending) {
-      if (!record.providerReference) continue; // not acknowledged yet: the refund sweep asks (and finds it again) first
-      const provider = (await options.providers.paymongoOf(record.providerAccountId!))?.provider;
-      if (!provider) continue;
-      const refund = await provider.retrieveRefundById(record.providerReference);
-      if (refund.status !== "succeeded" && refund.status !== "failed") continue;
-      if (await applyProviderRefundOutcome(options.refunds, record.providerAccountId!, record._id, { status: refund.status, providerReference: refund.id })) found += 1;
+    for (const record of await due(collection, filter, skip)) {
+      if (await readOne("refunds", collection, record, skip, (provider) => settleRefundFromProvider(settleDeps, provider, record, "reconciliation"))) found += 1;
     }
     return found;
   }
 
-  async function webhooks(): Promise<number> {
+  /**
+   * Each paused account whose pause is over has its key tried once (a read of its webhook, which
+   * every account has): working again → resumed; refused again → paused longer.
+   */
+  async function keyChecks(): Promise<number> {
+    if (options.secretsKey === undefined) return 0;
+    let resumed = 0;
+    for (const account of await options.accounts.findDueForKeyCheck(now(), BATCH)) {
+      try {
+        await options.setup.getWebhook(openSecretKey(account, options.secretsKey), account.webhook.webhookId);
+      } catch (error) {
+        if (keyRefusalOf(error) instanceof PaymongoKeyRefusedError) {
+          await pauseForRefusedKey(statusDeps, account);
+          continue;
+        }
+        // Anything else (a 404 of the webhook included) says the key was accepted.
+        if (!(error instanceof PaymongoRejectedError)) {
+          logger.warn({ providerAccountId: account._id, reason: error instanceof AppError ? error.code : "unknown" }, "paused account's key check failed; tried again next round");
+          continue;
+        }
+      }
+      await resumeAccount(statusDeps, account);
+      resumed += 1;
+    }
+    return resumed;
+  }
+
+  /** Each usable account's webhook, checked on its own: one account's failure never stops the others'. */
+  async function webhooks(skip: Set<string>): Promise<number> {
     if (options.secretsKey === undefined) return 0;
     let enabled = 0;
     for (const account of await options.accounts.collection.find({}, { limit: 1_000 })) {
-      const secretKey = openSecretKey(account, options.secretsKey);
-      const webhook = await options.setup.getWebhook(secretKey, account.webhook.webhookId).catch((error: unknown) => {
-        if (error instanceof PaymongoRejectedError && error.providerStatus === 404) return undefined;
-        throw error;
-      });
-      if (webhook === undefined) {
-        // PayMongo no longer has the webhook: register one again at the same URL, and keep its secret.
-        logger.warn({ providerAccountId: account._id, webhookId: account.webhook.webhookId }, "provider webhook missing at the provider; registering it again");
-        const fresh = await options.setup.registerWebhook(secretKey, account.webhook.url);
-        await options.accounts.replaceWebhook(
-          account._id,
-          account.webhook.webhookId,
-          { webhookId: fresh.webhookId, secret: sealWebhookSecret(options.secretsKey, account._id, fresh.webhookSecret), status: fresh.status, url: account.webhook.url },
-          now(),
-        );
-        reenabled?.inc();
-        enabled += 1;
-        continue;
+      if (skip.has(account._id)) continue;
+      try {
+        if (await webhookOf(account, options.secretsKey)) enabled += 1;
+      } catch (error) {
+        if (await accountRefused(account._id, keyRefusalOf(error))) continue;
+        logger.warn({ providerAccountId: account._id, reason: error instanceof AppError ? error.code : "unknown" }, "provider webhook check failed; next round tries again");
       }
-      if (webhook.status === "enabled") {
-        if (account.webhook.status !== "enabled") await options.accounts.setWebhookStatus(account._id, account.webhook.webhookId, "enabled", now());
-        continue;
-      }
-      logger.warn({ providerAccountId: account._id, webhookId: account.webhook.webhookId, reason: webhook.disabledReason }, "provider webhook found disabled; enabling it again");
-      await options.setup.enableWebhook(secretKey, account.webhook.webhookId);
-      await options.accounts.setWebhookStatus(account._id, account.webhook.webhookId, "enabled", now());
-      reenabled?.inc();
-      enabled += 1;
     }
     return enabled;
+  }
+
+  /** Enables (or registers again) the account's webhook if the provider disabled (or lost) it; true when it did. */
+  async function webhookOf(account: ProviderAccountRecord, secretsKey: string): Promise<boolean> {
+    const secretKey = openSecretKey(account, secretsKey);
+    const webhook = await options.setup.getWebhook(secretKey, account.webhook.webhookId).catch((error: unknown) => {
+      if (error instanceof PaymongoRejectedError && error.providerStatus === 404) return undefined;
+      throw error;
+    });
+    if (webhook === undefined) {
+      // PayMongo no longer has the webhook: register one again at the same URL, and keep its secret.
+      logger.warn({ providerAccountId: account._id, webhookId: account.webhook.webhookId }, "provider webhook missing at the provider; registering it again");
+      const fresh = await options.setup.registerWebhook(secretKey, account.webhook.url);
+      await options.accounts.replaceWebhook(
+        account._id,
+        account.webhook.webhookId,
+        { webhookId: fresh.webhookId, secret: sealWebhookSecret(secretsKey, account._id, fresh.webhookSecret), status: fresh.status, url: account.webhook.url },
+        now(),
+      );
+      reenabled?.inc();
+      return true;
+    }
+    if (webhook.status === "enabled") {
+      if (account.webhook.status !== "enabled") await options.accounts.setWebhookStatus(account._id, account.webhook.webhookId, "enabled", now());
+      return false;
+    }
+    logger.warn({ providerAccountId: account._id, webhookId: account.webhook.webhookId, reason: webhook.disabledReason }, "provider webhook found disabled; enabling it again");
+    await options.setup.enableWebhook(secretKey, account.webhook.webhookId);
+    await options.accounts.setWebhookStatus(account._id, account.webhook.webhookId, "enabled", now());
+    reenabled?.inc();
+    return true;
   }
 
   /** Runs one part of a round; a failure is logged and the rest of the round goes on. */
@@ -168,7 +255,7 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
       const found = await run();
       if (found > 0) {
         logger.info({ kind, found }, "provider reconciliation applied what no webhook had");
-        if (kind !== "webhooksEnabled") settled?.inc({ kind }, found);
+        if (kind !== "webhooksEnabled" && kind !== "accountsResumed") settled?.inc({ kind }, found);
       }
       return found;
     } catch (error) {
@@ -178,14 +265,18 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
   }
 
   async function round(): Promise<ReconcileRound> {
-    const none = { checkouts: 0, paymentIntents: 0, refunds: 0, webhooksEnabled: 0 };
+    const none = { checkouts: 0, paymentIntents: 0, refunds: 0, webhooksEnabled: 0, accountsResumed: 0 };
     if (!(await lease.acquire(options.holderId, now(), options.intervalMs * 2))) return none;
     const before = new Date(now().getTime() - options.afterMs);
+    const accountsResumed = await part("accountsResumed", keyChecks);
+    // One set for the round: an account paused or deferred by a read is skipped by every later part.
+    const skip = await unusableAccounts();
     return {
-      checkouts: await part("checkouts", () => checkouts(before)),
-      paymentIntents: await part("paymentIntents", () => paymentIntents(before)),
-      refunds: await part("refunds", () => refunds(before)),
-      webhooksEnabled: await part("webhooksEnabled", webhooks),
+      accountsResumed,
+      checkouts: await part("checkouts", () => checkouts(before, skip)),
+      paymentIntents: await part("paymentIntents", () => paymentIntents(before, skip)),
+      refunds: await part("refunds", () => refunds(before, skip)),
+      webhooksEnabled: await part("webhooksEnabled", () => webhooks(skip)),
     };
   }
 

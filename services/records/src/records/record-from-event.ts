@@ -99,6 +99,7 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
     }
     case "customer":
     case "plan":
+    case "providerAccount":
     case undefined:
       return null;
   }

@@ -9,6 +9,27 @@ import { projectKeys, projectPath, type ProviderAccount } from "./types";
 
 const noAccount = Symbol("no account");
 
+/**
+ * Active, or paused while PayMongo refuses the key (revoked or rolled): then why, and when the key
+ * is tried again; replacing the key (below) resumes it at once.
+ */
+function AccountStatus({ account }: { account: ProviderAccount }) {
+  if (account.status !== "paused") return <Status value={account.status} />;
+  return (
+    <span className="account-status">
+      <Status value="paused" />{" "}
+      {account.statusReason === "key_refused" ? "PayMongo refused the secret key. " : ""}
+      {account.pausedUntil ? (
+        <>
+          Tried again at <DateTime iso={account.pausedUntil} />; replace the key to resume now.
+        </>
+      ) : (
+        "Replace the key to resume."
+      )}
+    </span>
+  );
+}
+
 /** The project's PayMongo account in one environment, its webhook's status; or how to connect one. */
 export function ProviderAccountCard({ projectId, environment }: { projectId: string; environment: Environment }) {
   const account = useQuery({
@@ -51,6 +72,7 @@ export function ProviderAccountCard({ projectId, environment }: { projectId: str
           entries={[
             ["Account", <CopyId value={account.data.providerAccountId} label="provider account id" />],
             ["Provider", "PayMongo"],
+            ["Status", <AccountStatus account={account.data} />],
             ["Secret key", <code>sk_{environment}_…{account.data.secretKeyLast4}</code>],
             ["Payment methods", account.data.paymentMethodTypes.join(", ")],
             ["Webhook", <Status value={account.data.webhook.status} />],
