@@ -102,6 +102,18 @@ describe("live e-wallet and online-banking intents at PayMongo", () => {
     await eventually(async () => ((await statusOf(intent.paymentIntentId)) === "failed" ? true : undefined));
   });
 
+  it("settles a paid intent whose webhook was lost by reading the PayMongo intent", async () => {
+    sim.setWebhookDelivery({ mode: "drop" });
+    try {
+      const created = await live("POST", "/api/v1/payments/intents", intentBody({ type: "gcash" }));
+      const intent = created.body.data;
+      expect((await fetch(`${intent.nextAction.url}/pay`, { method: "POST", redirect: "manual" })).status).toBe(303);
+      await eventually(async () => ((await statusOf(intent.paymentIntentId)) === "succeeded" ? true : undefined), 15_000);
+    } finally {
+      sim.setWebhookDelivery({ mode: "deliver" });
+    }
+  });
+
   it("refuses a method the account has not enabled, and a missing returnUrl, before PayMongo is asked", async () => {
     // Any intent create reaching PayMongo meets this fault first, so a refusal below cannot have reached it.
     sim.injectFault({ method: "POST", path: "/v1/payment_intents", status: 500, times: 1 });

@@ -101,13 +101,19 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
       if (!provider) continue;
       const intent = await provider.retrievePaymentIntentById(record.providerReference);
       const paid = intent.payments.find((payment) => payment.status === "paid");
+      // PayMongo's PI: succeeded → succeeded; processing (the payer paid on the redirect page) →
+      // processing; back to awaiting_payment_method with last_payment_error → failed; still
+      // awaiting_next_action → nothing yet.
       const outcome =
         intent.status === "succeeded" && paid
           ? { status: "succeeded" as const, providerPaymentId: paid.id }
-          : record.status === "processing" && intent.status === "awaiting_payment_method" && intent.lastPaymentError
-            ? { status: "failed" as const }
-            : undefined;
-      if (outcome && (await applyProviderPaymentIntentOutcome(options.paymentIntents, record.providerAccountId!, record.providerReference, outcome))) found += 1;
+          : intent.status === "processing"
+            ? { status: "processing" as const }
+            : intent.status === "awaiting_payment_method" && intent.lastPaymentError
+              ? { status: "failed" as const }
+              : undefined;
+      const applied = outcome && (await applyProviderPaymentIntentOutcome(options.paymentIntents, record.providerAccountId!, record.providerReference, outcome));
+      if (applied && applied.status !== record.status) found += 1;
     }
     return found;
   }
