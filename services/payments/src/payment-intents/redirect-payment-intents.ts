@@ -6,15 +6,14 @@ import {
   intentMethodProblems,
   offersIntentMethod,
   type IntentMethodOption,
-  type OnlineBankingBankCode,
   type PayerAction,
-  type RedirectIntentMethod,
 } from "@bayad/provider";
 import { paidByRedirect, type PaymentIntentRecord } from "./payment-intent.js";
 import { insertOnce, newRecord, settleByPayer, type CreatePaymentIntentInput, type MutatingCaller, type PaymentIntentsDeps } from "./payment-intents.js";
 
 export interface CreateRedirectPaymentIntentInput extends CreatePaymentIntentInput {
-  paymentMethod: { type: RedirectIntentMethod | string; bankCode?: string };
+  /** As asked; checked here (the type may be any text a caller sent). */
+  paymentMethod: { type: string; bankCode?: string };
   /** "" when the request named none. */
   returnUrl: string;
 }
@@ -72,7 +71,7 @@ export async function createRedirectPaymentIntent(deps: PaymentIntentsDeps, call
       ...base,
       status: started.outcome === "declined" ? "failed" : "awaiting_next_action",
       paymentMethod: method.type,
-      ...(method.bankCode !== undefined ? { bankCode: method.bankCode as OnlineBankingBankCode } : {}),
+      ...(method.bankCode !== undefined ? { bankCode: method.bankCode } : {}),
       returnUrl: input.returnUrl,
       providerReference: started.providerReference,
       ...(started.redirectUrl !== "" ? { redirectUrl: started.redirectUrl } : {}),
