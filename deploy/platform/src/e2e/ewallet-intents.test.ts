@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ONLINE_BANKING_BANK_CODES, REDIRECT_INTENT_METHODS } from "@bayad/provider";
 import { expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 const intents = "/api/v1/payments/intents";
@@ -125,6 +126,15 @@ describe("e-wallet and online-banking payment intents (test mode)", () => {
     const url = new URL(created.nextAction.url);
     url.searchParams.set("token", "x".repeat(32));
     expect((await fetch(url)).status).toBe(404);
+  });
+
+  it("the contract names exactly the methods and banks of the code's one list", async () => {
+    const document = (await (await fetch(`${api.platform.gatewayUrl}/openapi.json`)).json()) as {
+      components: { schemas: { PaymentIntentMethod: { properties: { type: { enum: string[] }; bankCode: { enum: string[] } } } } };
+    };
+    const { properties } = document.components.schemas.PaymentIntentMethod;
+    expect(properties.type.enum).toEqual([...REDIRECT_INTENT_METHODS]);
+    expect(properties.bankCode.enum).toEqual([...ONLINE_BANKING_BANK_CODES]);
   });
 
   it("capabilities list every intent method in test mode, banks one by one", async () => {
