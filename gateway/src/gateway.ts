@@ -29,6 +29,7 @@ import { createServiceClients, type ServiceAddresses } from "./rpc/service-clien
 import { docsRoutes } from "./openapi/docs-page.js";
 import { hostedCheckoutRoutes } from "./sandbox/hosted-checkout.js";
 import { hostedQrPhRoutes } from "./sandbox/hosted-qrph.js";
+import { hostedPaymentIntentRoutes } from "./sandbox/hosted-payment-intent.js";
 import { providerWebhookRoutes } from "./provider-webhooks/provider-webhook-routes.js";
 import { hostedInvoiceRoutes } from "./sandbox/hosted-invoice.js";
 import { hostedPaymentLinkRoutes } from "./sandbox/hosted-payment-link.js";
@@ -180,6 +181,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       dashboardFileRoutes()(router);
       hostedCheckoutRoutes(clients.payments)(router);
       hostedQrPhRoutes(clients.payments)(router);
+      hostedPaymentIntentRoutes(clients.payments)(router);
       providerWebhookRoutes(clients.payments)(router);
       if (clients.billing) hostedInvoiceRoutes(clients.billing)(router);
       if (clients.links) hostedPaymentLinkRoutes(clients.links)(router);

@@ -49,15 +49,16 @@ async function checkoutPage(sim: Simulation, req: IncomingMessage, res: ServerRe
 async function redirectPage(sim: Simulation, req: IncomingMessage, res: ServerResponse, intent: StoredObject, action?: string) {
   const next = intent.attributes["next_action"] as { redirect?: { return_url: string } } | null;
   const returnUrl = next?.redirect?.return_url;
-  if (req.method === "POST" && (action === "authorize" || action === "fail")) {
-    if (action === "authorize") payIntent(sim, intent);
+  // The payer pays or gives up on the wallet's or bank's page, then PayMongo sends them to return_url [O].
+  if (req.method === "POST" && (action === "pay" || action === "fail")) {
+    if (action === "pay") payIntent(sim, intent);
     else failIntent(sim, intent);
-    return returnUrl ? redirect(res, returnUrl) : sendHtml(res, 200, page("Done", `<p>${action}d</p>`));
+    return returnUrl ? redirect(res, returnUrl) : sendHtml(res, 200, page("Done", `<p>${action === "pay" ? "paid" : "failed"}</p>`));
   }
   const body =
     `<p>${peso(intent.attributes["amount"] as number)}, status <b>${escape(String(intent.attributes["status"]))}</b></p>` +
     (returnUrl
-      ? `<form method="post" action="/redirect/${intent.id}/authorize"><button>Authorize</button></form>` +
+      ? `<form method="post" action="/redirect/${intent.id}/pay"><button>Pay</button></form>` +
         `<form method="post" action="/redirect/${intent.id}/fail"><button>Fail</button></form>`
       : "");
   sendHtml(res, 200, page("Authorize the payment", body));

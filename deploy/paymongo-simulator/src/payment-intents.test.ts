@@ -93,6 +93,44 @@ describe("POST /v1/payment_intents/{id}/attach", () => {
   });
 });
 
+describe("online banking and the PI type names", () => {
+  it("takes dob with bpi or ubp and brankas with bdo, landbank or metrobank, and redirects", async () => {
+    for (const [type, bankCode] of [["dob", "bpi"], ["dob", "ubp"], ["brankas", "bdo"], ["brankas", "landbank"], ["brankas", "metrobank"]] as const) {
+      const method = await f.api.create("/v1/payment_methods", { type, details: { bank_code: bankCode } });
+      expect(method.attributes).toMatchObject({ type, details: { bank_code: bankCode } });
+      const pi = await attached(type, { details: { bank_code: bankCode } });
+      expect(pi.attributes).toMatchObject({ status: "awaiting_next_action", next_action: { type: "redirect" } });
+    }
+  });
+
+  it("refuses a bank method without its bank code, or with another type's bank", async () => {
+    const none = await f.api.post("/v1/payment_methods", { type: "dob" });
+    expect(none.body.errors).toEqual([expect.objectContaining({ code: "parameter_required", source: { pointer: "attributes.details.bank_code", attribute: "details.bank_code" } })]);
+    const wrong = await f.api.post("/v1/payment_methods", { type: "brankas", details: { bank_code: "bpi" } });
+    expect(wrong.body.errors).toEqual([expect.objectContaining({ code: "parameter_invalid", source: expect.objectContaining({ attribute: "details.bank_code" }) })]);
+  });
+
+  it("names ShopeePay `shopeepay` on intents and refuses Checkout Session names there", async () => {
+    expect((await attached("shopeepay")).attributes.status).toBe("awaiting_next_action");
+    for (const name of ["brankas_bdo", "dob_ubp", "shopee_pay"]) {
+      const answer = await f.api.post("/v1/payment_intents", { amount: 25000, currency: "PHP", payment_method_allowed: [name] });
+      expect(answer.body.errors[0], name).toMatchObject({ code: "parameter_invalid", source: { attribute: "payment_method_allowed" } });
+      const method = await f.api.post("/v1/payment_methods", { type: name });
+      expect(method.body.errors[0], name).toMatchObject({ code: "parameter_invalid", source: { attribute: "type" } });
+    }
+  });
+
+  it("the redirect page's fail leaves the intent awaiting a method with last_payment_error, sends payment.failed, and returns to return_url", async () => {
+    const pi = await attached("dob", { details: { bank_code: "bpi" } });
+    const answer = await fetch(`${pi.attributes.next_action.redirect.url}/fail`, { method: "POST", redirect: "manual" });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe("https://shop.example.ph/back");
+    expect(f.sim.find(pi.id)).toMatchObject({ attributes: { status: "awaiting_payment_method", last_payment_error: { failed_code: "generic_decline" } } });
+    await f.sim.flushDeliveries();
+    expect(f.receiver.types()).toEqual(["payment.failed"]);
+  });
+});
+
 describe("settling a payment intent", () => {
   it("payPaymentIntent: succeeded, a paid payment, payment.paid", async () => {
     const pi = await attached("gcash");
@@ -153,9 +191,9 @@ describe("settling a payment intent", () => {
     await expect(f.sim.payPaymentIntent(session.attributes.payment_intent.id)).rejects.toMatchObject({ code: "resource_failed_state" });
   });
 
-  it("the redirect page authorizes the payment and returns to return_url", async () => {
+  it("the redirect page pays and returns to return_url", async () => {
     const pi = await attached("paymaya");
-    const answer = await fetch(`${pi.attributes.next_action.redirect.url}/authorize`, { method: "POST", redirect: "manual" });
+    const answer = await fetch(`${pi.attributes.next_action.redirect.url}/pay`, { method: "POST", redirect: "manual" });
     expect(answer.status).toBe(303);
     expect(answer.headers.get("location")).toBe("https://shop.example.ph/back");
     expect(f.sim.find(pi.id)).toMatchObject({ attributes: { status: "succeeded" } });

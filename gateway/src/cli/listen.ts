@@ -30,7 +30,22 @@ type DeliveryLine = {
   /** The local app's status; null when the delivery was not forwarded or the app did not answer. */
   status: number | null;
   error?: string;
+  /** A payment intent paid by redirect: its method (`gcash`, `online_banking:bdo`) and, while the payer has yet to act, the page. */
+  paymentMethod?: string;
+  redirectUrl?: string;
 };
+
+/** What a delivery's line shows of an e-wallet or online-banking intent, so a developer sees which method paid. */
+function intentDetailsOf(data: unknown): Pick<DeliveryLine, "paymentMethod" | "redirectUrl"> {
+  if (typeof data !== "object" || data === null) return {};
+  const { paymentMethod, nextAction } = data as { paymentMethod?: { type?: unknown; bankCode?: unknown }; nextAction?: { url?: unknown } };
+  const type = typeof paymentMethod?.type === "string" ? paymentMethod.type : undefined;
+  const bank = typeof paymentMethod?.bankCode === "string" ? `:${paymentMethod.bankCode}` : "";
+  return {
+    ...(type !== undefined ? { paymentMethod: `${type}${bank}` } : {}),
+    ...(typeof nextAction?.url === "string" ? { redirectUrl: nextAction.url } : {}),
+  };
+}
 
 const endpointDescription = "bayad listen (temporary)";
 /** The platform gives an attempt 15 s by default (WEBHOOK_TIMEOUT); the app gets as long. */
@@ -137,13 +152,15 @@ async function handleDelivery(relay: Relay, request: IncomingMessage, response: 
   const headers: Record<string, string> = {};
   for (const name of signedHeaders) headers[name] = String(request.headers[name] ?? "");
   const at = new Date().toISOString();
+  let details: ReturnType<typeof intentDetailsOf> = {};
   const report = (eventType: string, eventId: string, status: number | null, error?: string) =>
     relay.print(
-      { kind: "delivery", at, eventType, eventId, status, ...(error === undefined ? {} : { error }) },
-      `${at}  ${eventType}  ${eventId}  → ${status ?? error}`,
+      { kind: "delivery", at, eventType, eventId, status, ...(error === undefined ? {} : { error }), ...details },
+      `${at}  ${eventType}  ${eventId}  → ${status ?? error}` +
+        (details.paymentMethod ? `  (${details.paymentMethod}${details.redirectUrl ? ` → ${details.redirectUrl}` : ""})` : ""),
     );
 
-  let event: { id?: unknown; type?: unknown };
+  let event: { id?: unknown; type?: unknown; data?: unknown };
   try {
     if (!relay.webhook) throw new Error("not registered yet");
     event = relay.webhook.verify(body.toString("utf8"), headers) as typeof event;
@@ -155,6 +172,7 @@ async function handleDelivery(relay: Relay, request: IncomingMessage, response: 
   }
   const eventType = typeof event.type === "string" ? event.type : "unknown";
   const eventId = typeof event.id === "string" ? event.id : headers["webhook-id"];
+  details = intentDetailsOf(event.data);
 
   let status: number;
   try {

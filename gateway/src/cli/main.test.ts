@@ -550,6 +550,25 @@ describe("runCli", () => {
       expect(app.received[0]!.headers).toMatchObject(headers);
       expect(JSON.parse(io.stdout[1]!)).toEqual({ kind: "delivery", at: expect.any(String), eventType: "checkout.paid", eventId: "evt_1", status: 202 });
 
+      // An e-wallet intent's event names its method on the line.
+      const walletPayload = JSON.stringify({
+        id: "evt_3",
+        type: "payment_intent.succeeded",
+        createdAt: "2030-01-01T00:00:00.000Z",
+        environment: "test",
+        data: { paymentIntentId: "pi_1", status: "succeeded", paymentMethod: { type: "online_banking", bankCode: "bdo" } },
+      });
+      expect((await fetch(ready.listeningOn, { method: "POST", headers: signed("evt_3", walletPayload), body: walletPayload })).status).toBe(202);
+      expect(JSON.parse(io.stdout.splice(2, 1)[0]!)).toEqual({
+        kind: "delivery",
+        at: expect.any(String),
+        eventType: "payment_intent.succeeded",
+        eventId: "evt_3",
+        status: 202,
+        paymentMethod: "online_banking:bdo",
+      });
+      app.received.pop();
+
       // Signed with another secret: refused, never forwarded.
       const forged = await fetch(ready.listeningOn, { method: "POST", headers: signed("evt_2", payload, `whsec_${randomBytes(24).toString("base64")}`), body: payload });
       expect(forged.status).toBe(400);

@@ -1,5 +1,6 @@
 import type { Client } from "@connectrpc/connect";
-import { SimulatedOutcome, type Capabilities, type PaymentsService } from "@bayad/proto";
+import { PaymentMethodSchema, SimulatedOutcome, type Capabilities, type PaymentsService } from "@bayad/proto";
+import { enumToText, textToEnum } from "@bayad/kit";
 import {
   checkoutToJson,
   customerToJson,
@@ -23,6 +24,10 @@ function capabilitiesToJson(
   return {
     currency: capabilities?.currency ?? "PHP",
     paymentMethods: capabilities?.paymentMethods ?? [],
+    paymentIntentMethods: (capabilities?.paymentIntentMethods ?? []).map((option) => ({
+      type: enumToText(PaymentMethodSchema, option.type),
+      ...(option.bankCode ? { bankCode: option.bankCode } : {}),
+    })),
     resources: [...(capabilities?.resources ?? []), ...otherResources],
     ...(webhookEventTypes ? { webhookEventTypes: [...webhookEventTypes] } : {}),
   };
@@ -48,7 +53,7 @@ export function paymentsRoutes(
   const simulatePaymentIntent = (outcome: SimulatedOutcome): OperationHandlers[string] =>
     async ({ params }, { call }) => {
       const response = await payments.simulatePaymentIntentOutcome({ paymentIntentId: params.paymentIntentId, outcome }, call);
-      return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
+      return { status: 200, data: paymentIntentToJson(response.paymentIntent, publicUrl) };
     };
 
   const simulateRefund = (outcome: SimulatedOutcome): OperationHandlers[string] =>
@@ -117,8 +122,17 @@ export function paymentsRoutes(
     expireCheckoutTestHelper: simulateCheckout(SimulatedOutcome.EXPIRE),
 
     async createPaymentIntent({ body }, { call }) {
-      const response = await payments.createPaymentIntent({ referenceId: body.referenceId as string, amount: moneyOf(body) }, call);
-      return { status: 201, data: paymentIntentToJson(response.paymentIntent) };
+      const method = body.paymentMethod as { type: string; bankCode?: string } | undefined;
+      const response = await payments.createPaymentIntent(
+        {
+          referenceId: body.referenceId as string,
+          amount: moneyOf(body),
+          ...(method ? { paymentMethod: textToEnum(PaymentMethodSchema, method.type), bankCode: method.bankCode ?? "" } : {}),
+          returnUrl: (body.returnUrl as string | undefined) ?? "",
+        },
+        call,
+      );
+      return { status: 201, data: paymentIntentToJson(response.paymentIntent, publicUrl) };
     },
 
     async createQrPhPaymentIntent({ body }, { call }) {
@@ -136,17 +150,17 @@ export function paymentsRoutes(
 
     async getPaymentIntent({ params }, { call }) {
       const response = await payments.getPaymentIntent({ paymentIntentId: params.paymentIntentId }, call);
-      return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
+      return { status: 200, data: paymentIntentToJson(response.paymentIntent, publicUrl) };
     },
 
     async confirmPaymentIntent({ params }, { call }) {
       const response = await payments.confirmPaymentIntent({ paymentIntentId: params.paymentIntentId }, call);
-      return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
+      return { status: 200, data: paymentIntentToJson(response.paymentIntent, publicUrl) };
     },
 
     async cancelPaymentIntent({ params }, { call }) {
       const response = await payments.cancelPaymentIntent({ paymentIntentId: params.paymentIntentId }, call);
-      return { status: 200, data: paymentIntentToJson(response.paymentIntent) };
+      return { status: 200, data: paymentIntentToJson(response.paymentIntent, publicUrl) };
     },
 
     async createRefund({ body }, { call }) {

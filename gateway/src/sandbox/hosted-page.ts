@@ -1,7 +1,7 @@
 import type Router from "@koa/router";
 import { SimulatedOutcome } from "@bayad/proto";
 import { fromConnectError } from "@bayad/kit";
-import { contentSecurityPolicy, escapeHtml, styleHash } from "../html.js";
+import { contentSecurityPolicy, escapeHtml, linkableUrl, styleHash } from "../html.js";
 import { setSandboxResponseHeaders } from "./sandbox-headers.js";
 
 /** What the payer's pay and fail buttons ask the sandbox provider to report. */
@@ -59,6 +59,11 @@ export interface PayablePage<R> {
   render(resource: R, token: string, base: string): string;
   /** The result page after the payer acted. */
   result(resource: R): string;
+  /**
+   * Where the payer goes once they acted, instead of the result page (a 303): a redirect intent
+   * sends them back to the merchant's returnUrl, as the wallet's or bank's page would.
+   */
+  returnTo?(resource: R): string | undefined;
 }
 
 /**
@@ -87,7 +92,15 @@ export function payablePageRoutes<R>(page: PayablePage<R>) {
         setSandboxResponseHeaders(ctx, hostedPagePolicy);
         ctx.type = "html";
         try {
-          ctx.body = sandboxPage("Result", page.result(await page.submit(ctx.params.id, token, payerOutcomes[action])));
+          const resource = await page.submit(ctx.params.id, token, payerOutcomes[action]);
+          const returnTo = page.returnTo?.(resource);
+          if (returnTo !== undefined && linkableUrl(returnTo) !== "#") {
+            ctx.status = 303;
+            ctx.redirect(returnTo);
+            ctx.body = sandboxPage("Result", page.result(resource));
+            return;
+          }
+          ctx.body = sandboxPage("Result", page.result(resource));
         } catch (error) {
           const failure = fromConnectError(error);
           ctx.status = failure.httpStatus;

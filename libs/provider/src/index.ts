@@ -12,7 +12,21 @@ export {
   type HostedPaymentRequest,
   type HostedPayment,
   type PayerAction,
+  type RedirectPaymentIntentRequest,
+  type RedirectPaymentIntent,
 } from "./port.js";
+export {
+  REDIRECT_INTENT_METHODS,
+  ONLINE_BANKING_BANK_CODES,
+  ALL_INTENT_METHOD_OPTIONS,
+  isRedirectIntentMethod,
+  isOnlineBankingBankCode,
+  intentMethodProblems,
+  offersIntentMethod,
+  type RedirectIntentMethod,
+  type OnlineBankingBankCode,
+  type IntentMethodOption,
+} from "./payment-intent-methods.js";
 export { createSandboxProvider, type SandboxProviderOptions } from "./sandbox/sandbox-provider.js";
 export { scenarioMetadataKey } from "./sandbox/scenarios.js";
 export { parseQrPhPayload, fitsQrPhText, MAX_QRPH_AMOUNT_MINOR, type ParsedQrPhPayload } from "./qrph/qrph-payload.js";

@@ -1,4 +1,5 @@
 import type { Environment, Money } from "@bayad/kit";
+import type { IntentMethodOption } from "./payment-intent-methods.js";
 
 /**
  * The payment-provider port. The payments service talks to providers only through this, so the
@@ -44,6 +45,26 @@ export interface PaymentIntentConfirmationRequest {
   paymentMethodType?: string;
   /** Where the provider sends the payer back after a redirect. */
   returnUrl?: string;
+}
+
+/** A payment intent paid on the wallet's or bank's own page, made at the provider at once. */
+export interface RedirectPaymentIntentRequest {
+  paymentIntentId: string;
+  referenceId: string;
+  amount: Money;
+  method: IntentMethodOption;
+  /** Where the provider sends the payer back once they paid or gave up (absolute http/https). */
+  returnUrl: string;
+}
+
+export interface RedirectPaymentIntent {
+  providerReference: string;
+  /** awaiting_payer: the payer pays at redirectUrl; declined: the provider refused the method at once. */
+  outcome: "awaiting_payer" | "declined";
+  /** Where the payer pays. May be a path (the sandbox's pages live on the gateway); "" when declined. */
+  redirectUrl: string;
+  /** The secret part of redirectUrl that proves a page request came from that URL ("" for providers hosting their own). */
+  pageToken: string;
 }
 
 export interface QrPhRequest {
@@ -106,10 +127,14 @@ export interface PaymentProvider {
   readonly name: string;
   /** Payment method codes the provider accepts, as capabilities reports them. */
   readonly paymentMethods: readonly string[];
+  /** The ways a payment intent can be paid by redirect here (Bayad's names; banks once per bank). */
+  readonly paymentIntentMethods: readonly IntentMethodOption[];
   createCheckoutSession(request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession>;
   /** For reconciliation after an unanswered create: the session if the provider has it, else null. */
   retrieveCheckoutSession(request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession | null>;
   confirmPaymentIntent(request: PaymentIntentConfirmationRequest, context: ProviderCallContext): Promise<PaymentIntentConfirmation>;
+  /** Creates the intent at the provider with the payer's method attached; the payer then pays at redirectUrl. */
+  createRedirectPaymentIntent(request: RedirectPaymentIntentRequest, context: ProviderCallContext): Promise<RedirectPaymentIntent>;
   createQrPh(request: QrPhRequest, context: ProviderCallContext): Promise<QrPhCode>;
   /** Deterministic per resource: asking again for the same resource returns the same page. */
   createHostedPayment(request: HostedPaymentRequest, context: ProviderCallContext): Promise<HostedPayment>;

@@ -66,7 +66,7 @@ function publicDataOf(snapshot: Event["snapshot"], publicUrl: PublicUrl): Record
     case "checkout":
       return checkoutToJson(snapshot.value, publicUrl);
     case "paymentIntent":
-      return paymentIntentToJson(snapshot.value);
+      return paymentIntentToJson(snapshot.value, publicUrl);
     case "refund":
       return refundToJson(snapshot.value);
     case "plan":

@@ -1,13 +1,14 @@
 import {
   CheckoutStatusSchema,
   PaymentIntentStatusSchema,
+  PaymentMethodSchema,
   RefundStatusSchema,
   type Checkout,
   type Customer,
   type PaymentIntent,
   type Refund,
 } from "@bayad/proto";
-import { enumToText, publicPaymentIntentStatus } from "@bayad/kit";
+import { enumToText, enumToTextOrNull, publicPaymentIntentStatus } from "@bayad/kit";
 import { dateField, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
 
 export function customerToJson(customer: Customer | undefined) {
@@ -32,14 +33,24 @@ export function checkoutToJson(checkout: Checkout | undefined, publicUrl: Public
   };
 }
 
-export function paymentIntentToJson(intent: PaymentIntent | undefined) {
+/**
+ * A payment intent as the API answers it. An intent paid by redirect (an e-wallet, online banking)
+ * also shows its method and returnUrl, and, while the payer has yet to act, `nextAction`: the page
+ * to send the payer to (a sandbox path made absolute with `publicUrl`). Card and QR Ph intents
+ * answer as they always did.
+ */
+export function paymentIntentToJson(intent: PaymentIntent | undefined, publicUrl: PublicUrl) {
   const i = required(intent, "payment intent");
+  const method = enumToTextOrNull(PaymentMethodSchema, i.paymentMethod);
+  const redirect = method !== null && method !== "card" && method !== "qrph";
   return {
     paymentIntentId: i.paymentIntentId,
     referenceId: i.referenceId,
     status: publicPaymentIntentStatus(enumToText(PaymentIntentStatusSchema, i.status)),
     amount: moneyToJson(i.amount),
     aggregateVersion: i.aggregateVersion,
+    ...(redirect ? { paymentMethod: { type: method, ...optionalField("bankCode", i.bankCode) }, ...optionalField("returnUrl", i.returnUrl) } : {}),
+    ...(i.nextAction?.url ? { nextAction: { type: "redirect", url: publicUrl(i.nextAction.url) } } : {}),
   };
 }
 

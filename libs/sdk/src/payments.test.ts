@@ -31,6 +31,18 @@ describe("@bayad/sdk against the platform", () => {
     expect((await bayad.checkouts.getByReference(checkout.referenceId)).status).toBe("paid");
   });
 
+  it("creates a GCash payment intent paid by redirect, typed with its nextAction, and pays it through the test helper", async () => {
+    const intent = await bayad.paymentIntents.create({
+      referenceId: unique("wallet"),
+      amount: { amountMinor: 900_00, currency: "PHP" },
+      paymentMethod: { type: "gcash" },
+      returnUrl: "https://shop.example.ph/orders/9",
+    });
+    expect(intent).toMatchObject({ status: "requires_action", paymentMethod: { type: "gcash" }, nextAction: { type: "redirect" } });
+    expect(new URL(intent.nextAction!.url).pathname).toBe(`/sandbox/intents/${intent.paymentIntentId}`);
+    expect((await bayad.testHelpers.paymentIntents.succeed(intent.paymentIntentId)).status).toBe("succeeded");
+  });
+
   it("answers a checkout whose provider session is still being confirmed (202) as the checkout itself", async () => {
     const referenceId = unique("late");
     // The sandbox's late provider (1408 centavos) answers 202 with a PendingResource.

@@ -1,5 +1,5 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { SimulatedOutcome, type PaymentsService } from "@bayad/proto";
+import { PaymentMethod, SimulatedOutcome, type PaymentsService } from "@bayad/proto";
 import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
 import { chooseProvider, payerActionOf } from "@bayad/provider";
 import { describeCapabilities } from "./capabilities.js";
@@ -26,7 +26,8 @@ import {
   simulatePaymentIntentOutcome,
   type PaymentIntentsDeps,
 } from "./payment-intents/payment-intents.js";
-import { paymentIntentToProto } from "./payment-intents/payment-intent.js";
+import { paymentIntentToProto, redirectMethodOf } from "./payment-intents/payment-intent.js";
+import { createRedirectPaymentIntent, getHostedPaymentIntent, submitHostedPaymentIntent } from "./payment-intents/redirect-payment-intents.js";
 import { createRefund, getRefund, simulateRefundOutcome, type RefundsDeps } from "./refunds/refunds.js";
 import { refundToProto } from "./refunds/refund.js";
 import { receiveProviderEvent, type ReceiveDeps } from "./provider-events/receive-provider-event.js";
@@ -61,7 +62,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
         if (error instanceof AppError && error.code === "PROVIDER_NOT_CONFIGURED") return undefined;
         throw error;
       });
-      return { capabilities: describeCapabilities(choice?.provider.paymentMethods ?? []) };
+      return { capabilities: describeCapabilities(choice?.provider.paymentMethods ?? [], choice?.provider.paymentIntentMethods ?? []) };
     },
 
     async createCustomer(request, context) {
@@ -117,9 +118,20 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
     },
 
     async createPaymentIntent(request, context) {
-      const intent = await createPaymentIntent(paymentIntents, mutatingCallerOf(context), {
-        referenceId: request.referenceId,
-        amountMinor: Number(request.amount?.amountMinor ?? 0n),
+      const caller = mutatingCallerOf(context);
+      const input = { referenceId: request.referenceId, amountMinor: Number(request.amount?.amountMinor ?? 0n) };
+      // No method named: a card intent, as before redirect methods existed.
+      if (request.paymentMethod === PaymentMethod.UNSPECIFIED || request.paymentMethod === PaymentMethod.CARD) {
+        return { paymentIntent: paymentIntentToProto(await createPaymentIntent(paymentIntents, caller, input)) };
+      }
+      const type = redirectMethodOf(request.paymentMethod);
+      if (type === undefined) {
+        throw new AppError("VALIDATION_FAILED", undefined, { details: ["paymentMethod.type: QR Ph intents are made with createQrPhPaymentIntent"] });
+      }
+      const intent = await createRedirectPaymentIntent(paymentIntents, caller, {
+        ...input,
+        paymentMethod: { type, ...(request.bankCode !== "" ? { bankCode: request.bankCode } : {}) },
+        returnUrl: request.returnUrl,
       });
       return { paymentIntent: paymentIntentToProto(intent) };
     },
@@ -170,6 +182,16 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
     async simulatePaymentIntentOutcome(request, context) {
       const action = payerActionOf(request.outcome);
       const intent = await simulatePaymentIntentOutcome(paymentIntents, mutatingCallerOf(context), request.paymentIntentId, action);
+      return { paymentIntent: paymentIntentToProto(intent) };
+    },
+
+    async getHostedPaymentIntent(request) {
+      return { paymentIntent: paymentIntentToProto(await getHostedPaymentIntent(paymentIntents, request.paymentIntentId, request.pageToken)) };
+    },
+
+    async submitHostedPaymentIntent(request) {
+      const action = payerActionOf(request.outcome);
+      const intent = await submitHostedPaymentIntent(paymentIntents, request.paymentIntentId, request.pageToken, action);
       return { paymentIntent: paymentIntentToProto(intent) };
     },
 

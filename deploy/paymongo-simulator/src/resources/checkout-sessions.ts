@@ -1,6 +1,6 @@
 import { failedState } from "../api-error.js";
 import { AttributeReader, isPlainObject } from "../attribute-reader.js";
-import { PAYMENT_METHOD_TYPES } from "../payment-methods-catalogue.js";
+import { CHECKOUT_METHOD_NAMES } from "../payment-methods-catalogue.js";
 import { randomBase62, unixNow } from "../ids.js";
 import type { ApiRequest, Simulation } from "../simulation.js";
 import type { StoredObject } from "../state.js";
@@ -14,7 +14,7 @@ const MINIMUM_TOTAL = 2000;
 export function createCheckoutSession(sim: Simulation, req: ApiRequest) {
   const r = new AttributeReader(req.attributes);
   const lineItems = readLineItems(r, req.attributes["line_items"]);
-  const methods = r.stringList("payment_method_types", { required: true, allowed: PAYMENT_METHOD_TYPES });
+  const methods = r.stringList("payment_method_types", { required: true, allowed: CHECKOUT_METHOD_NAMES });
   // The simulator requires the URLs and reference number (the contract); PayMongo's reference
   // marks some of them optional, and Bayad always sends them.
   const successUrl = r.url("success_url", { required: true });

@@ -1,6 +1,6 @@
 import { failedState, invalid } from "../api-error.js";
 import { AttributeReader } from "../attribute-reader.js";
-import { PAYMENT_METHOD_TYPES } from "../payment-methods-catalogue.js";
+import { PAYMENT_INTENT_TYPES, REDIRECT_TYPES } from "../payment-methods-catalogue.js";
 import { qrImageDataUrl } from "../qr-image.js";
 import { randomBase62, unixNow } from "../ids.js";
 import type { ApiRequest, Simulation } from "../simulation.js";
@@ -50,7 +50,7 @@ export function createPaymentIntent(sim: Simulation, req: ApiRequest) {
   const r = new AttributeReader(req.attributes);
   const amount = r.integer("amount", { required: true, min: MINIMUM_AMOUNT });
   const currency = r.oneOf("currency", ["PHP"], { required: true });
-  const methods = r.stringList("payment_method_allowed", { required: true, allowed: PAYMENT_METHOD_TYPES });
+  const methods = r.stringList("payment_method_allowed", { required: true, allowed: PAYMENT_INTENT_TYPES });
   const description = r.string("description", { maxLength: 255 });
   const statementDescriptor = r.string("statement_descriptor", { maxLength: 22 });
   const metadata = r.metadata();
@@ -72,9 +72,10 @@ export function getPaymentIntent(sim: Simulation, req: ApiRequest) {
 }
 
 /**
- * Attaches a payment method. Redirect methods wait for the customer at `next_action.redirect.url`
- * (the redirect shape is [3P]); QR Ph gives a QR image whose timer starts now ([O]; the
- * `consume_qr` type name is UNCONF).
+ * Attaches a payment method. Redirect methods (e-wallets, `dob`, `brankas`) need `return_url`
+ * and wait for the customer at `next_action.redirect.url` ([O] docs/payment-acceptance-e-wallets);
+ * QR Ph gives a QR image whose timer starts now ([O]; the `consume_qr` type name is UNCONF).
+ * Card attaches are not simulated here (Bayad never sends card details).
  */
 export async function attachPaymentIntent(sim: Simulation, req: ApiRequest) {
   const intent = sim.state.owned(req.account, req.params[0], TYPE);
@@ -118,7 +119,7 @@ export async function attachPaymentIntent(sim: Simulation, req: ApiRequest) {
         expireQr(sim, intent);
       }
     });
-  } else {
+  } else if (REDIRECT_TYPES.includes(type)) {
     if (returnUrl === undefined) {
       throw invalid("return_url", "parameter_required", `return_url is required for ${type} payments.`);
     }
@@ -127,6 +128,8 @@ export async function attachPaymentIntent(sim: Simulation, req: ApiRequest) {
       last_payment_error: null,
       next_action: { type: "redirect", redirect: { url: `${sim.state.baseUrl}/redirect/${intent.id}`, return_url: returnUrl } },
     });
+  } else {
+    throw invalid("payment_method", "parameter_invalid", `The simulator does not attach ${type} payment methods.`);
   }
   return { data: sim.state.render(intent) };
 }
@@ -164,6 +167,9 @@ export function payIntent(sim: Simulation, intent: StoredObject, method?: string
   });
   (intent.refs["payments"] as string[]).push(payment.id);
   delete intent.internal["qrCodeId"];
+  // A redirect payment passes through `processing` while the wallet or bank settles it [O]; the
+  // simulator settles it at once, so only the webhook and the final read show.
+  if (REDIRECT_TYPES.includes(used)) sim.state.update(intent, { status: "processing", next_action: null });
   sim.state.update(intent, { status: "succeeded", next_action: null, last_payment_error: null });
   sim.state.emit("payment.paid", payment);
   return { paymentId: payment.id };

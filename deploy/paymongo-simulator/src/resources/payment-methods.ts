@@ -1,5 +1,5 @@
 import { AttributeReader } from "../attribute-reader.js";
-import { PAYMENT_METHOD_TYPES } from "../payment-methods-catalogue.js";
+import { BANK_CODES, PAYMENT_INTENT_TYPES } from "../payment-methods-catalogue.js";
 import type { ApiRequest, Simulation } from "../simulation.js";
 
 const TYPE = "payment_method";
@@ -8,8 +8,11 @@ export const QRPH_EXPIRY = { min: 60, max: 9000, default: 1800 };
 
 export function createPaymentMethod(sim: Simulation, req: ApiRequest) {
   const r = new AttributeReader(req.attributes);
-  const type = r.oneOf("type", PAYMENT_METHOD_TYPES, { required: true });
+  const type = r.oneOf("type", PAYMENT_INTENT_TYPES, { required: true });
   const details = r.object("details");
+  const banks = type !== undefined ? BANK_CODES[type] : undefined;
+  // An online-banking method names its bank ([O]); PayMongo's exact codes for a missing or wrong one are UNCONF.
+  if (banks) r.nested(details ?? {}, "details.").oneOf("bank_code", banks, { required: true });
   const billing = r.object("billing");
   const metadata = r.metadata();
   let expirySeconds: number | undefined;

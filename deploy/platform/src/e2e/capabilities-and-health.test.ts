@@ -61,6 +61,8 @@ describe("getPaymentCapabilities", () => {
     expect(test.body.data.resources).toEqual(expect.arrayContaining(["customers", "checkouts", "intents"]));
     expect(live.status).toBe(200);
     expect(live.body.data.paymentMethods).toEqual([]);
+    expect(test.body.data.paymentIntentMethods).toContainEqual({ type: "online_banking", bankCode: "bdo" });
+    expect(live.body.data.paymentIntentMethods).toEqual([]);
     expect(live.body.data.resources).toEqual(test.body.data.resources);
   });
 

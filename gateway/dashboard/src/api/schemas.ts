@@ -9,6 +9,7 @@ type Schemas = components["schemas"];
 
 export type Money = Schemas["Money"];
 export type Refund = Schemas["Refund"];
+export type PaymentIntentMethod = Schemas["PaymentIntentMethod"];
 export type PaymentRecord = Schemas["PaymentRecord"];
 export type PaymentRecordPage = Schemas["PaymentRecordPage"];
 export type PaymentLink = Schemas["PaymentLink"];

@@ -1,5 +1,14 @@
 import { AppError, CURRENCY, type Money } from "@bayad/kit";
-import type { PaymentIntentConfirmation, PaymentIntentConfirmationRequest, QrPhCode, QrPhRequest } from "../port.js";
+import type {
+  PaymentIntentConfirmation,
+  PaymentIntentConfirmationRequest,
+  QrPhCode,
+  QrPhRequest,
+  RedirectPaymentIntent,
+  RedirectPaymentIntentRequest,
+} from "../port.js";
+import { paymongoAmountProblems } from "./paymongo-amount-limits.js";
+import { paymongoIntentMethodOf, type PaymongoIntentMethod } from "./paymongo-intent-methods.js";
 import type { PaymongoClient } from "./paymongo-client.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
 import { PaymongoRejectedError, providerUnavailable } from "./paymongo-errors.js";
@@ -13,8 +22,10 @@ import { readQrDataUrl } from "./qr-data-url.js";
  * payments service may answer PAYMENT_OUTCOME_UNKNOWN and a retry makes a fresh intent.
  */
 
-// Methods whose attach hands back a page for the payer ([3P]: next_action.redirect.url).
-const REDIRECT_METHODS = ["gcash", "paymaya", "grab_pay", "shopee_pay", "billease", "dob", "brankas_bdo", "brankas_landbank", "brankas_metrobank"];
+// PI types whose attach hands back a page for the payer (next_action.redirect.url [O]) and that
+// need nothing more than their type: the e-wallets. `dob` and `brankas` need a bank code, so a
+// confirm that names no method cannot default to them. PI types, never Checkout Session names.
+const REDIRECT_METHODS = ["gcash", "paymaya", "grab_pay", "shopeepay"];
 
 // Attach errors that mean the payer's method was declined, not that the request was wrong.
 const DECLINE_CODES = new Set([
@@ -63,30 +74,74 @@ function methodFor(deps: IntentDeps, asked: string | undefined): string {
   return method;
 }
 
-export async function confirmWithPaymongo(
+/** What attaching a redirect method gave: declined at once, or the page the payer pays on. */
+type RedirectAttach = { providerReference: string; declined: true } | { providerReference: string; declined: false; redirectUrl?: string };
+
+/**
+ * Creates a PayMongo intent allowing `method` alone, its payment method (with the bank code for
+ * banks), and attaches it with `returnUrl` (required for redirect methods [O]).
+ */
+async function startRedirect(
   deps: IntentDeps,
-  request: PaymentIntentConfirmationRequest,
-  metadata: Record<string, string>,
-): Promise<PaymentIntentConfirmation> {
-  const operation = "confirmPaymentIntent";
-  const method = methodFor(deps, request.paymentMethodType);
-  const intent = await createIntent(deps, { amount: request.amount, methods: [method], description: request.referenceId, metadata }, operation);
-  const methodId = await createMethod(deps, { type: method, metadata }, operation);
-  const returnUrl = request.returnUrl ?? deps.returnUrl;
+  input: { amount: Money; referenceId: string; method: PaymongoIntentMethod; returnUrl: string | undefined; metadata: Record<string, string> },
+  operation: string,
+): Promise<RedirectAttach> {
+  const { method, metadata } = input;
+  const intent = await createIntent(deps, { amount: input.amount, methods: [method.type], description: input.referenceId, metadata }, operation);
+  const details = method.bankCode !== undefined ? { details: { bank_code: method.bankCode } } : {};
+  const methodId = await createMethod(deps, { type: method.type, ...details, metadata }, operation);
   let attached: PaymongoResource;
   try {
-    attached = await attach(deps, intent.id, { payment_method: methodId, ...(returnUrl ? { return_url: returnUrl } : {}) }, operation);
+    attached = await attach(deps, intent.id, { payment_method: methodId, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, operation);
   } catch (error) {
     if (error instanceof PaymongoRejectedError && error.providerErrors.some((item) => DECLINE_CODES.has(item.code))) {
-      return { providerReference: intent.id, outcome: "declined" };
+      return { providerReference: intent.id, declined: true };
     }
     throw error;
   }
   const state = paymentIntentStateOf(attached);
   // A failed attach sends the intent back to awaiting_payment_method with last_payment_error [O].
-  if (state.status === "awaiting_payment_method" && state.lastPaymentError) return { providerReference: intent.id, outcome: "declined" };
-  const nextActionUrl = textAt(objectAt(attached.attributes, "next_action.redirect") ?? {}, "url");
-  return { providerReference: intent.id, outcome: "processing", ...(nextActionUrl !== undefined ? { nextActionUrl } : {}) };
+  if (state.status === "awaiting_payment_method" && state.lastPaymentError) return { providerReference: intent.id, declined: true };
+  const redirectUrl = textAt(objectAt(attached.attributes, "next_action.redirect") ?? {}, "url");
+  return { providerReference: intent.id, declined: false, ...(redirectUrl !== undefined ? { redirectUrl } : {}) };
+}
+
+export async function confirmWithPaymongo(
+  deps: IntentDeps,
+  request: PaymentIntentConfirmationRequest,
+  metadata: Record<string, string>,
+): Promise<PaymentIntentConfirmation> {
+  const method = methodFor(deps, request.paymentMethodType);
+  const started = await startRedirect(
+    deps,
+    { amount: request.amount, referenceId: request.referenceId, method: { type: method as PaymongoIntentMethod["type"] }, returnUrl: request.returnUrl ?? deps.returnUrl, metadata },
+    "confirmPaymentIntent",
+  );
+  if (started.declined) return { providerReference: started.providerReference, outcome: "declined" };
+  return { providerReference: started.providerReference, outcome: "processing", ...(started.redirectUrl !== undefined ? { nextActionUrl: started.redirectUrl } : {}) };
+}
+
+/**
+ * A payment intent paid by redirect (an e-wallet or a bank): PayMongo's amount limit for the
+ * method is checked before anything is sent, and the payer's page is handed back. No redirect
+ * URL in PayMongo's answer means nobody can pay this intent: a retry may safely make another.
+ */
+export async function createRedirectWithPaymongo(
+  deps: IntentDeps,
+  request: RedirectPaymentIntentRequest,
+  metadata: Record<string, string>,
+): Promise<RedirectPaymentIntent> {
+  const method = paymongoIntentMethodOf(request.method);
+  const problems = paymongoAmountProblems("payment_intent", method.type, request.amount.amountMinor, method.bankCode);
+  if (problems.length > 0) throw new AppError("VALIDATION_FAILED", "PayMongo does not take this amount with this method.", { details: problems });
+  const started = await startRedirect(
+    deps,
+    { amount: request.amount, referenceId: request.referenceId, method, returnUrl: request.returnUrl, metadata },
+    "createRedirectPaymentIntent",
+  );
+  if (started.declined) return { providerReference: started.providerReference, outcome: "declined", redirectUrl: "", pageToken: "" };
+  if (started.redirectUrl === undefined) throw providerUnavailable("PayMongo answered the attach without next_action.redirect.url.");
+  return { providerReference: started.providerReference, outcome: "awaiting_payer", redirectUrl: started.redirectUrl, pageToken: "" };
 }
 
 /** next_action.code.image_url [O]; other spellings seen in third-party code are read as well. */

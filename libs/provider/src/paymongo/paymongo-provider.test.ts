@@ -205,6 +205,66 @@ describe("confirmPaymentIntent", () => {
   });
 });
 
+describe("createRedirectPaymentIntent", () => {
+  const redirect = (paymentIntentId: string, method: { type: "gcash" | "maya" | "grabpay" | "shopeepay" | "online_banking"; bankCode?: "bpi" | "ubp" | "bdo" | "landbank" | "metrobank" }, amountMinor = 45_000) => ({
+    paymentIntentId,
+    referenceId: `order-${paymentIntentId}`,
+    amount: php(amountMinor),
+    method,
+    returnUrl: "https://shop.example/orders/1",
+  });
+
+  it("offers the account's intent methods in Bayad's names, banks one by one, whichever list names them", () => {
+    const provider = liveProvider({ paymentMethodTypes: ["card", "qrph", "gcash", "paymaya", "dob", "brankas_bdo", "shopee_pay"] });
+    expect(provider.paymentIntentMethods).toEqual([
+      { type: "gcash" },
+      { type: "maya" },
+      { type: "online_banking", bankCode: "bpi" },
+      { type: "online_banking", bankCode: "ubp" },
+      { type: "online_banking", bankCode: "bdo" },
+      { type: "shopeepay" },
+    ]);
+  });
+
+  it("creates the intent with the PI type, its method, and attaches it with the return URL, handing back PayMongo's redirect", async () => {
+    const provider = liveProvider({ paymentMethodTypes: ["paymaya"] });
+    const started = await provider.createRedirectPaymentIntent(redirect("pi_bayad_r1", { type: "maya" }), context("idem-key-redirect-0001"));
+    expect(started).toMatchObject({ outcome: "awaiting_payer", pageToken: "" });
+    expect(attributesOf(started.providerReference)).toMatchObject({
+      payment_method_allowed: ["paymaya"],
+      status: "awaiting_next_action",
+      metadata: { bayad_resource_id: "pi_bayad_r1", bayad_idempotency_key: "idem-key-redirect-0001" },
+      next_action: { type: "redirect", redirect: { url: started.redirectUrl, return_url: "https://shop.example/orders/1" } },
+    });
+  });
+
+  it.each([
+    ["bpi", "dob"],
+    ["ubp", "dob"],
+    ["bdo", "brankas"],
+    ["landbank", "brankas"],
+    ["metrobank", "brankas"],
+  ] as const)("sends online banking with %s as PayMongo's %s with the bank code", async (bankCode, type) => {
+    const provider = liveProvider({ paymentMethodTypes: ["dob", "brankas"] });
+    const started = await provider.createRedirectPaymentIntent(redirect(`pi_bayad_${bankCode}`, { type: "online_banking", bankCode }), context());
+    expect(attributesOf(started.providerReference)).toMatchObject({ payment_method_allowed: [type], status: "awaiting_next_action" });
+  });
+
+  it("refuses an amount outside PayMongo's limit for the method before any call", async () => {
+    const provider = liveProvider({ paymentMethodTypes: ["gcash", "dob"] });
+    // Any call would meet this fault, so the answers below can only come from the adapter's own check.
+    simulator.injectFault({ status: 500, times: 10 });
+    await expect(provider.createRedirectPaymentIntent(redirect("pi_bayad_small", { type: "gcash" }, 1999), context())).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: ["amount.amountMinor: PayMongo's minimum for gcash is 2000 centavos"],
+    });
+    await expect(provider.createRedirectPaymentIntent(redirect("pi_bayad_big", { type: "online_banking", bankCode: "bpi" }, 5_000_001), context())).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: ["amount.amountMinor: PayMongo's maximum for dob (bpi) is 5000000 centavos"],
+    });
+  });
+});
+
 describe("createQrPh", () => {
   it("attaches a qrph method with its expiry and hands back the image, its PNG and the payload it holds", async () => {
     const provider = liveProvider();

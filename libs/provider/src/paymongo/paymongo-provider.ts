@@ -2,7 +2,8 @@ import { AppError, CURRENCY } from "@bayad/kit";
 import type { CheckoutSession, CheckoutSessionRequest, PaymentProvider, ProviderCallContext } from "../port.js";
 import type { PaymongoClient } from "./paymongo-client.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
-import { confirmWithPaymongo, createQrPhWithPaymongo } from "./paymongo-intents.js";
+import { confirmWithPaymongo, createQrPhWithPaymongo, createRedirectWithPaymongo } from "./paymongo-intents.js";
+import { intentMethodOptionsOf } from "./paymongo-intent-methods.js";
 import {
   checkoutSessionStateOf,
   linkStateOf,
@@ -63,6 +64,7 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
     });
   }
   const paymentMethods = [...options.paymentMethodTypes];
+  const paymentIntentMethods = intentMethodOptionsOf(paymentMethods);
   const intentDeps = { client, paymentMethodTypes: paymentMethods, ...(options.returnUrl !== undefined ? { returnUrl: options.returnUrl } : {}) };
 
   const createSession = async (request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession> => {
@@ -84,6 +86,7 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
   return {
     name: "paymongo",
     paymentMethods,
+    paymentIntentMethods,
 
     createCheckoutSession: createSession,
 
@@ -94,6 +97,9 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
     retrieveCheckoutSession: createSession,
 
     confirmPaymentIntent: (request, context) => confirmWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context)),
+
+    // Whether the account offers the method is the payments service's check (paymentIntentMethods).
+    createRedirectPaymentIntent: (request, context) => createRedirectWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context)),
 
     createQrPh: (request, context) => createQrPhWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context)),
 

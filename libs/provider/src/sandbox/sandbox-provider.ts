@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { pause, type Money } from "@bayad/kit";
 import { buildQrPhPayload } from "../qrph/qrph-payload.js";
+import { ALL_INTENT_METHOD_OPTIONS } from "../payment-intent-methods.js";
 import {
   ProviderNoAnswerError,
   type CheckoutSession,
@@ -24,7 +25,8 @@ export interface SandboxProviderOptions {
 /**
  * The sandbox provider, the default for test credentials. Deterministic: every answer is a
  * function of its request, so a reconciliation look-up finds exactly what the lost create made,
- * on any replica. Hosted pages for its checkout sessions and QR codes are served by the gateway.
+ * on any replica. Hosted pages for its checkout sessions, QR codes and the redirect pages of
+ * e-wallet and online-banking intents are served by the gateway. It offers every intent method.
  */
 export function createSandboxProvider(options: SandboxProviderOptions): PaymentProvider {
   const tokenFor = (id: string) => createHmac("sha256", options.secret).update(id).digest("base64url").slice(0, 32);
@@ -50,6 +52,7 @@ export function createSandboxProvider(options: SandboxProviderOptions): PaymentP
   return {
     name: "sandbox",
     paymentMethods: ["card", "qrph"],
+    paymentIntentMethods: ALL_INTENT_METHOD_OPTIONS,
 
     async createCheckoutSession(request) {
       const scenario = scenarioOf(request.amount, request.metadata);
@@ -74,6 +77,18 @@ export function createSandboxProvider(options: SandboxProviderOptions): PaymentP
       return {
         providerReference: referenceFor("pi", request.paymentIntentId),
         outcome: scenarioOf(request.amount) === "decline" ? "declined" : "processing",
+      };
+    },
+
+    // The payer's page stands in for the wallet's or bank's; its pay button meets the decline
+    // scenario there (decidePayment), as a real payer's wallet would decline after the redirect.
+    async createRedirectPaymentIntent(request) {
+      const pageToken = tokenFor(request.paymentIntentId);
+      return {
+        providerReference: referenceFor("pi", request.paymentIntentId),
+        outcome: "awaiting_payer",
+        redirectUrl: `/sandbox/intents/${request.paymentIntentId}?token=${pageToken}`,
+        pageToken,
       };
     },
 

@@ -12,7 +12,7 @@ import {
   type PayerAction,
   type PaymentProviders,
 } from "@bayad/provider";
-import { paymentIntentStates, paymentIntentToProto, type PaymentIntentRecord } from "./payment-intent.js";
+import { paidByRedirect, paymentIntentStates, paymentIntentToProto, type PaymentIntentRecord } from "./payment-intent.js";
 import type { PaymentIntentsRepository } from "./payment-intents-repository.js";
 
 export interface PaymentIntentsDeps {
@@ -31,7 +31,7 @@ export interface PaymentIntentsDeps {
   providerLeaseMs: number;
 }
 
-type MutatingCaller = CallerContext & { idempotencyKey: string };
+export type MutatingCaller = CallerContext & { idempotencyKey: string };
 
 export interface CreatePaymentIntentInput {
   referenceId: string;
@@ -49,7 +49,7 @@ const qrPhExpirySeconds = { min: 60, max: 9000, default: 1800 } as const;
 type Action = Parameters<typeof paymentIntentStates.next>[1];
 
 /** How payment intents are written: their collection, state table and events. */
-function paymentIntentMover(deps: PaymentIntentsDeps) {
+export function paymentIntentMover(deps: PaymentIntentsDeps) {
   return {
     store: deps.store,
     collection: deps.repository.collection,
@@ -70,7 +70,7 @@ function move(deps: PaymentIntentsDeps, record: PaymentIntentRecord, action: Act
  * transaction, or returns the one the key created within its window (also when a concurrent
  * request with the key won the race).
  */
-function insertOnce(deps: PaymentIntentsDeps, caller: MutatingCaller, operation: string, make: () => Promise<PaymentIntentRecord>) {
+export function insertOnce(deps: PaymentIntentsDeps, caller: MutatingCaller, operation: string, make: () => Promise<PaymentIntentRecord>) {
   return createOnce(deps.keys, caller, operation, {
     existing: (paymentIntentId) => deps.repository.findById(caller, paymentIntentId),
     create: async (claim) => {
@@ -80,7 +80,7 @@ function insertOnce(deps: PaymentIntentsDeps, caller: MutatingCaller, operation:
   });
 }
 
-function newRecord(
+export function newRecord(
   deps: PaymentIntentsDeps,
   caller: MutatingCaller,
   input: CreatePaymentIntentInput,
@@ -240,6 +240,9 @@ async function claimConfirmation(deps: PaymentIntentsDeps, caller: MutatingCalle
 export async function confirmPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, paymentIntentId: string) {
   return actOnce<PaymentIntentRecord>(deps.keys, caller, "confirmPaymentIntent", paymentIntentId, async (claim) => {
     const record = await getPaymentIntent(deps, caller, paymentIntentId);
+    if (record.paymentMethod !== "card") {
+      throw new AppError("INVALID_STATE_TRANSITION", `Payment intent ${record._id} is paid by the payer (${record.paymentMethod}), not confirmed through the API.`);
+    }
     const provider = await providerOfResource(deps.providers, record);
     const claimed = await claimConfirmation(deps, caller, record);
     const confirmation = await askProvider(() =>
@@ -282,13 +285,29 @@ export async function simulatePaymentIntentOutcome(deps: PaymentIntentsDeps, cal
     let record = await getPaymentIntent(deps, caller, paymentIntentId);
     // A code past its expiry cannot be paid, whether or not the sweep has reached it yet.
     if (isDue(record, deps.now())) record = await move(deps, record, "expire");
-    const amount = { amountMinor: record.amountMinor, currency: record.currency };
-    const decided = (await providerOfResource(deps.providers, record)).decidePayment(amount, {}, action);
-    const also = (next: PaymentIntentRecord, session: Session) => claim(session, next);
-    return decided === "paid"
-      ? moveResource(paymentIntentMover(deps), record, "succeed", { extra: { refundableMinor: record.amountMinor }, also })
-      : moveResource(paymentIntentMover(deps), record, "fail", { also });
+    return settleByPayer(deps, record, action, (next, session) => claim(session, next));
   });
+}
+
+/**
+ * The payer acted (the sandbox's page, or a test helper standing in for them) and the provider
+ * decides: paid → `succeeded` with all of it refundable, else `failed`. A payer who pays on a
+ * redirect intent's page hands it to the wallet or bank first (`processing`), as PayMongo's
+ * intent does; `also` joins the final move's transaction.
+ */
+export async function settleByPayer(
+  deps: PaymentIntentsDeps,
+  record: PaymentIntentRecord,
+  action: PayerAction,
+  also?: (next: PaymentIntentRecord, session: Session) => Promise<void>,
+): Promise<PaymentIntentRecord> {
+  const amount = { amountMinor: record.amountMinor, currency: record.currency };
+  const decided = (await providerOfResource(deps.providers, record)).decidePayment(amount, {}, action);
+  const current = action === "pay" && paidByRedirect(record) && record.status === "awaiting_next_action" ? await move(deps, record, "process") : record;
+  const options = also ? { also } : {};
+  return decided === "paid"
+    ? moveResource(paymentIntentMover(deps), current, "succeed", { extra: { refundableMinor: current.amountMinor }, ...options })
+    : moveResource(paymentIntentMover(deps), current, "fail", options);
 }
 
 /**
@@ -322,7 +341,7 @@ export async function getQrPhImage(deps: PaymentIntentsDeps, paymentIntentId: st
 }
 
 /** What a provider reported of a payment intent (its webhook, or the reconciler reading the intent). */
-export type ProviderPaymentIntentOutcome = { status: "succeeded"; providerPaymentId: string } | { status: "failed" | "expired" };
+export type ProviderPaymentIntentOutcome = { status: "succeeded"; providerPaymentId: string } | { status: "processing" | "failed" | "expired" };
 
 /**
  * Applies what provider account `providerAccountId` reported of its intent `providerReference`.
@@ -343,5 +362,7 @@ export async function applyProviderPaymentIntentOutcome(
     return move(deps, record, "succeed", { refundableMinor: record.amountMinor, providerPaymentId: outcome.providerPaymentId });
   }
   if (outcome.status === "expired") return record.status === "awaiting_next_action" ? move(deps, record, "expire") : record;
+  // The payer paid on the wallet's or bank's page and the provider is settling it (PayMongo's PI `processing`).
+  if (outcome.status === "processing") return record.status === "awaiting_next_action" ? move(deps, record, "process") : record;
   return record.status === "processing" || record.status === "awaiting_next_action" ? move(deps, record, "fail") : record;
 }

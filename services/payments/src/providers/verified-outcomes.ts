@@ -54,7 +54,8 @@ export function verifiedCheckoutOutcome(
 
 /**
  * A payment intent succeeds when PayMongo's intent (Bayad's id in its metadata, the same amount
- * and currency) is `succeeded` with a paid payment. It fails when PayMongo moved it back to
+ * and currency) is `succeeded` with a paid payment; a redirect intent the payer has acted on is
+ * `processing` while PayMongo reads `processing`. It fails when PayMongo moved it back to
  * `awaiting_payment_method` with a `last_payment_error`.
  *
  * QR Ph expiry: Bayad's intent reaches `awaiting_next_action` only after PayMongo answered the
@@ -75,6 +76,8 @@ export function verifiedPaymentIntentOutcome(
     const paid = intent.payments.find((payment) => payment.status === "paid" && payment.amount === record.amountMinor);
     return paid ? { kind: "settled", outcome: { status: "succeeded", providerPaymentId: paid.id } } : open;
   }
+  // The payer acted on the redirect page and PayMongo is completing the payment.
+  if (intent.status === "processing") return record.status === "awaiting_next_action" ? { kind: "settled", outcome: { status: "processing" } } : open;
   if (intent.status !== "awaiting_payment_method") return open;
   if (intent.lastPaymentError) return { kind: "settled", outcome: { status: "failed" } };
   if (record.status === "awaiting_next_action" && !intent.payments.some((payment) => payment.status === "paid")) {

@@ -8,6 +8,7 @@ import { useWorkspace, useProjectRequest } from "../../workspace";
 import { ConsumerEvents } from "./consumer-events";
 import { fetchHistory } from "./payment-history";
 import { fetchResource, refundable, type PaymentResource } from "./payment-resource";
+import type { PaymentIntentMethod } from "../../api/schemas";
 import type { PaymentRecord } from "./records";
 import { RefundForm, type CreatedRefund } from "./refund-form";
 import { RefundsList } from "./refunds-list";
@@ -76,6 +77,20 @@ function Fields({ resource, kind, createdAt }: { resource: PaymentResource; kind
           <dd>{resource.reason}</dd>
         </>
       ) : null}
+      {resource.paymentMethod ? (
+        <>
+          <dt>Payment method</dt>
+          <dd id="payment-method">{methodLabel(resource.paymentMethod)}</dd>
+        </>
+      ) : null}
+      {resource.redirectUrl ? (
+        <>
+          <dt>Payer's page</dt>
+          <dd>
+            <code id="redirect-url">{resource.redirectUrl}</code>
+          </dd>
+        </>
+      ) : null}
       {resource.checkoutUrl ? (
         <>
           <dt>Checkout page</dt>
@@ -86,6 +101,11 @@ function Fields({ resource, kind, createdAt }: { resource: PaymentResource; kind
       ) : null}
     </dl>
   );
+}
+
+/** `gcash`, or `online_banking (bdo)` for a bank. */
+function methodLabel(method: PaymentIntentMethod): string {
+  return method.bankCode ? `${method.type} (${method.bankCode})` : method.type;
 }
 
 function Detail({ id, kind }: { id: string; kind: ResourceKind }) {

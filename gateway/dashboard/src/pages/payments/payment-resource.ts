@@ -1,6 +1,6 @@
 import type { ProjectRequest } from "./project-request";
 import type { ResourceKind } from "./resource-kinds";
-import type { Money } from "../../api/schemas";
+import type { Money, PaymentIntentMethod } from "../../api/schemas";
 
 /** A checkout, payment intent or refund as its GET answers it, in one shape. */
 export interface PaymentResource {
@@ -13,6 +13,9 @@ export interface PaymentResource {
   paymentId?: string;
   reason?: string;
   checkoutUrl?: string;
+  /** An intent paid by redirect: its method, and the payer's page while the intent requires their action. */
+  paymentMethod?: PaymentIntentMethod;
+  redirectUrl?: string;
 }
 
 interface Answer {
@@ -25,6 +28,8 @@ interface Answer {
   amount: Money;
   reason?: string;
   checkoutUrl?: string;
+  paymentMethod?: PaymentIntentMethod;
+  nextAction?: { url: string };
 }
 
 export async function fetchResource(request: ProjectRequest, kind: ResourceKind, id: string): Promise<PaymentResource> {
@@ -32,7 +37,15 @@ export async function fetchResource(request: ProjectRequest, kind: ResourceKind,
   const answer = await request<Answer>(kind.apiPath(id));
   const base = { status: answer.status, amount: answer.amount, referenceId: answer.referenceId };
   if (answer.refundId) return { ...base, id: answer.refundId, kind: "refund", paymentId: answer.paymentId, reason: answer.reason };
-  if (answer.paymentIntentId) return { ...base, id: answer.paymentIntentId, kind: "payment_intent" };
+  if (answer.paymentIntentId) {
+    return {
+      ...base,
+      id: answer.paymentIntentId,
+      kind: "payment_intent",
+      ...(answer.paymentMethod ? { paymentMethod: answer.paymentMethod } : {}),
+      ...(answer.nextAction ? { redirectUrl: answer.nextAction.url } : {}),
+    };
+  }
   return { ...base, id: answer.checkoutId ?? id, kind: "checkout", checkoutUrl: answer.checkoutUrl };
 }
 
