@@ -1,5 +1,6 @@
 import { Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
 import type { PaymongoProvider } from "./paymongo/paymongo-provider.js";
+import type { PaymongoPaymentState } from "./paymongo/paymongo-resources.js";
 
 /** A payment link or an invoice made at a provider account and not paid yet, as its service keeps it. */
 export interface UnsettledHostedPayment {
@@ -22,8 +23,11 @@ export interface HostedPaymentReconcilerOptions {
    * over at the end, so links left unpaid for months do not keep newer ones from being read.
    */
   unsettled(before: Date, afterId: string | undefined, limit: number): Promise<UnsettledHostedPayment[]>;
-  /** Marks the resource paid as its sandbox pay path does (idempotent); true when it moved now. */
-  settle(resource: UnsettledHostedPayment, providerPaymentId: string): Promise<boolean>;
+  /**
+   * Marks the resource paid as its sandbox pay path does (idempotent); true when it moved now.
+   * `payment`: the provider's payment (its id, method and time, which refunds need), when the link names it.
+   */
+  settle(resource: UnsettledHostedPayment, providerPaymentId: string, payment?: PaymongoPaymentState): Promise<boolean>;
   /** The adapter of a provider account by id (undefined once the account is removed). */
   accounts: { paymongoOf(providerAccountId: string): Promise<PaymongoProvider | undefined> };
   /** PROVIDER_RECONCILE_AFTER. */
@@ -75,7 +79,7 @@ export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOpt
     const link = await provider.retrieveLinkById(resource.providerReference);
     const paid = link.payments.find((payment) => payment.status === "paid");
     if (link.status !== "paid" && !paid) return false;
-    return options.settle(resource, paid?.id ?? "");
+    return options.settle(resource, paid?.id ?? "", paid);
   }
 
   async function round(): Promise<number> {

@@ -58,7 +58,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
             providerAccountId: link.providerAccountId!,
             providerReference: link.providerReference,
           })),
-        settle: (link) => applyProviderLinkPayment(paymentLinks, link.providerAccountId, link.id),
+        settle: (link, _providerPaymentId, payment) => applyProviderLinkPayment(paymentLinks, link.providerAccountId, link.id, payment),
         accounts,
         afterMs: config.providerAccounts.reconcileAfterMs,
         intervalMs: config.providerAccounts.reconcileIntervalMs,

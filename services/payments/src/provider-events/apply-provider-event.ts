@@ -1,5 +1,5 @@
 import type { Logger } from "@bayad/kit";
-import { parsePaymongoEvent } from "@bayad/provider";
+import { parsePaymongoEvent, paymongoPaymentOf } from "@bayad/provider";
 import { applyProviderCheckoutOutcome, type CheckoutsDeps } from "../checkouts/checkouts.js";
 import { applyProviderPaymentIntentOutcome, type PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
 import { applyProviderRefundOutcome, type RefundsDeps } from "../refunds/refunds.js";
@@ -40,14 +40,19 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
       const paid = payments.find((payment) => attributesOf(payment).status === "paid") ?? payments[0];
       const providerPaymentId = idOf(paid);
       if (!checkoutId || !providerPaymentId) return "ignored";
-      return moved(await applyProviderCheckoutOutcome(deps.checkouts, account, checkoutId, { status: "paid", providerPaymentId }));
+      const payment = paymongoPaymentOf(paid);
+      return moved(await applyProviderCheckoutOutcome(deps.checkouts, account, checkoutId, { status: "paid", providerPaymentId, method: payment?.method, paidAt: payment?.paidAt }));
     }
     case "payment.paid":
     case "payment.failed": {
       const intent = text(data.payment_intent_id);
       const paymentId = idOf(event.data);
       if (!intent || !paymentId) return "ignored";
-      const outcome = event.type === "payment.paid" ? { status: "succeeded" as const, providerPaymentId: paymentId } : { status: "failed" as const };
+      const payment = paymongoPaymentOf(event.data);
+      const outcome =
+        event.type === "payment.paid"
+          ? { status: "succeeded" as const, providerPaymentId: paymentId, method: payment?.method, paidAt: payment?.paidAt }
+          : { status: "failed" as const };
       // A checkout session's payment names the session's own intent, which no Bayad intent has: ignored here, the session's event applies it.
       return moved(await applyProviderPaymentIntentOutcome(deps.paymentIntents, account, intent, outcome));
     }

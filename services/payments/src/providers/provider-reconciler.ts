@@ -83,7 +83,7 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
       if (!provider) continue;
       const session = await provider.retrieveCheckoutSessionById(record.providerReference!);
       const paid = session.payments.find((payment) => payment.status === "paid");
-      const outcome = paid ? { status: "paid" as const, providerPaymentId: paid.id } : session.status === "expired" ? { status: "expired" as const } : undefined;
+      const outcome = paid ? { status: "paid" as const, providerPaymentId: paid.id, method: paid.method, paidAt: paid.paidAt } : session.status === "expired" ? { status: "expired" as const } : undefined;
       if (outcome && (await applyProviderCheckoutOutcome(options.checkouts, record.providerAccountId!, record._id, outcome))) found += 1;
     }
     return found;
@@ -103,7 +103,7 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
       const paid = intent.payments.find((payment) => payment.status === "paid");
       const outcome =
         intent.status === "succeeded" && paid
-          ? { status: "succeeded" as const, providerPaymentId: paid.id }
+          ? { status: "succeeded" as const, providerPaymentId: paid.id, method: paid.method, paidAt: paid.paidAt }
           : record.status === "processing" && intent.status === "awaiting_payment_method" && intent.lastPaymentError
             ? { status: "failed" as const }
             : undefined;
