@@ -79,8 +79,7 @@ export async function findRefundablePayment(
 }
 
 /** Where a payment was made: the provider account and the provider's payment id, once paid. */
-export function providerSideOf(payment: RefundablePayment | undefined): Pick<RefundablePayment, "providerAccountId" | "providerPaymentId"> {
-  if (!payment) return {};
+export function providerSideOf(payment: RefundablePayment): Pick<RefundablePayment, "providerAccountId" | "providerPaymentId"> {
   return {
     ...(payment.providerAccountId === undefined ? {} : { providerAccountId: payment.providerAccountId }),
     ...(payment.providerPaymentId === undefined ? {} : { providerPaymentId: payment.providerPaymentId }),

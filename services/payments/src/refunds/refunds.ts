@@ -74,10 +74,12 @@ export async function createRefund(
     create: async (claim) => {
       // The refund goes to the provider the payment was made with (PROVIDER_NOT_CONFIGURED before anything is written).
       const payment = await findRefundablePayment(deps.payments, caller, input.paymentId);
+      // Unknown here (another project's, or a link or invoice whose payment has not arrived yet): 404, not its provider's error.
+      if (!payment) throw notFound("payment", input.paymentId);
       const side = providerSideOf(payment);
       const provider = await providerOfResource(deps.providers, { environment: caller.environment, ...side });
       // The provider's published rules, before anything is written (an unpaid or unknown payment is the reservation's to refuse).
-      if (payment?.paid && provider.refundRefusal) {
+      if (payment.paid && provider.refundRefusal) {
         const refused = provider.refundRefusal(await refundedPayment(deps, payment), input.amountMinor, new Date());
         if (refused) throw refused;
       }
