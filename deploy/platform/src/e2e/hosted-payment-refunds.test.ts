@@ -94,6 +94,13 @@ describe("refunds of paid payment links and invoices", () => {
     await sim.settleRefund(made!.id, "succeeded");
     await sim.flushDeliveries();
     await eventually(async () => ((await live("GET", `/api/v1/payments/refunds/${refundId}`)).body.data.status === "succeeded" ? true : undefined));
+    // The link shows it was refunded in full, and stays paid; PayMongo's link reads refunded too.
+    const refunded = await eventually(async () => {
+      const read = (await live("GET", `/api/v1/payments/payment-links/${linkId}`)).body.data;
+      return read.refunded === true ? read : undefined;
+    });
+    expect(refunded).toMatchObject({ status: "paid", refundedAmount: { amountMinor: 350_00, currency: "PHP" } });
+    expect((sim.find(atPaymongo.id) as { attributes: { status: string } }).attributes.status).toBe("refunded");
     // Nothing is left to refund of it.
     const again = await live("POST", "/api/v1/payments/refunds", { paymentId: linkId, amount: { amountMinor: 1_00, currency: "PHP" }, reason: "again" });
     expect(again.status).toBe(409);
@@ -138,6 +145,11 @@ describe("refunds of paid payment links and invoices", () => {
     const refundId = refund.body.data.refundId as string;
     const succeeded = await test("POST", `/api/v1/payments/test-helpers/refunds/${refundId}/succeed`);
     expect(succeeded.body.data.status).toBe("succeeded");
+    const partly = await eventually(async () => {
+      const read = (await test("GET", `/api/v1/payments/payment-links/${linkId}`)).body.data;
+      return read.refundedAmount ? read : undefined;
+    });
+    expect(partly).toMatchObject({ status: "paid", refundedAmount: { amountMinor: 20_00, currency: "PHP" }, refunded: false });
     // 100 of 120 pesos are left.
     expect((await test("POST", "/api/v1/payments/refunds", { paymentId: linkId, amount: { amountMinor: 100_01, currency: "PHP" } })).body.error.code).toBe("REFUND_EXCEEDS_REFUNDABLE");
 

@@ -57,6 +57,12 @@ export interface PaymentLinkRecord {
   referenceNumber: string;
   /** Set when the link is paid: the provider's payment, which refunds of the link are made against. */
   providerPayment?: LinkPayment;
+  /**
+   * The link's succeeded refunds (refund id → centavos), as the payments service announced them:
+   * kept by id so that an announcement delivered twice counts once. The link stays `paid` (the
+   * contract's statuses are active, archived and paid); it shows what was refunded instead.
+   */
+  refunds?: Record<string, number>;
   idempotencyKey: string;
   aggregateVersion: number;
   createdAt: Date;
@@ -68,6 +74,9 @@ const protoStatus: Record<PaymentLinkState, PaymentLinkStatus> = {
   archived: PaymentLinkStatus.ARCHIVED,
   paid: PaymentLinkStatus.PAID,
 };
+
+/** What the link's refunds have given back, in centavos. */
+export const refundedMinorOf = (record: PaymentLinkRecord): number => Object.values(record.refunds ?? {}).reduce((sum, amount) => sum + amount, 0);
 
 export function paymentLinkToProto(record: PaymentLinkRecord): PaymentLink {
   return create(PaymentLinkSchema, {
@@ -85,6 +94,7 @@ export function paymentLinkToProto(record: PaymentLinkRecord): PaymentLink {
     aggregateVersion: record.aggregateVersion,
     createdAt: timestampFromDate(record.createdAt),
     updatedAt: timestampFromDate(record.updatedAt),
+    ...(record.refunds ? { refundedAmount: { amountMinor: BigInt(refundedMinorOf(record)), currency: record.currency } } : {}),
     ...(record.providerPayment
       ? {
           providerPayment: create(ProviderPaymentSchema, {

@@ -46,7 +46,7 @@ const LIST_LIMIT = 1000;
 type Action = Parameters<typeof paymentLinkStates.next>[1];
 
 /** How payment links are written: their collection, state table and events. */
-function linkMover(deps: PaymentLinksDeps) {
+export function linkMover(deps: PaymentLinksDeps) {
   return {
     store: deps.store,
     collection: deps.repository.collection,
