@@ -56,6 +56,10 @@ const CONTROLS: ControlRoute[] = [
     await d.simulator.settleRefund(id, optionalString(b, "status") as "succeeded" | "failed");
     return objectOf(d, id);
   }),
+  control("POST", "payments/:id/paid_at", async (d, [id], b) => {
+    await d.simulator.setPaymentPaidAt(id, new Date(Number(b["paid_at"]) * 1000));
+    return objectOf(d, id);
+  }),
   control("GET", "webhook-delivery", (d) => d.deliveries.currentMode()),
   control("POST", "webhook-delivery", (d, _, b) => {
     d.simulator.setWebhookDelivery(b as { mode: "deliver" });

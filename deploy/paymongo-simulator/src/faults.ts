@@ -6,6 +6,8 @@ export interface Fault {
   status: number | "timeout" | "reset";
   times?: number;
   afterProcessing?: boolean;
+  /** The error code a status fault answers with (default: one saying what the status stands for). */
+  code?: string;
 }
 
 interface ArmedFault extends Fault {
@@ -53,7 +55,7 @@ export class Faults {
 }
 
 /** What an injected status answers: PayMongo's error shape, with a code saying what it stands for. */
-export function faultBody(status: number): { errors: Array<{ code: string; detail: string }> } {
-  const code = status === 429 ? "rate_limit_exceeded" : status >= 500 ? "internal_server_error" : "simulated_fault";
+export function faultBody(status: number, injected?: string): { errors: Array<{ code: string; detail: string }> } {
+  const code = injected ?? (status === 429 ? "rate_limit_exceeded" : status >= 500 ? "internal_server_error" : "simulated_fault");
   return { errors: [{ code, detail: `The PayMongo simulator answered ${status} as a fault was injected.` }] };
 }

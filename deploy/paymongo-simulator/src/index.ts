@@ -23,10 +23,12 @@ export interface PaymongoSimulator {
   /** Pays the link (with gcash unless `method` says otherwise). */
   payLink(id: string, options?: { method?: string }): Promise<{ paymentId: string }>;
   settleRefund(id: string, status: "succeeded" | "failed"): Promise<void>;
+  /** Moves a paid payment's `paid_at` (ages it past a refund window, say). */
+  setPaymentPaidAt(id: string, paidAt: Date): Promise<void>;
   /** How webhook deliveries behave from now on. reorder: hold deliveries and send them newest-first at flushDeliveries(). */
   setWebhookDelivery(mode: { mode: "deliver" | "drop" | "delay" | "duplicate" | "reorder"; delayMs?: number }): void;
-  /** The next `times` API requests matching method/path prefix answer with this fault instead. "timeout": never answer (hold the socket); "reset": destroy the socket; afterProcessing: the request takes effect, then its answer is lost (replaced by the fault). */
-  injectFault(fault: { method?: string; path?: string; status: number | "timeout" | "reset"; times?: number; afterProcessing?: boolean }): void;
+  /** The next `times` API requests matching method/path prefix answer with this fault instead. "timeout": never answer (hold the socket); "reset": destroy the socket; code: the error code a status fault answers with (e.g. `available_balance_insufficient`); afterProcessing: the request takes effect, then its answer is lost (replaced by the fault). */
+  injectFault(fault: { method?: string; path?: string; status: number | "timeout" | "reset"; times?: number; afterProcessing?: boolean; code?: string }): void;
   /** Disarms every fault not yet used up. */
   clearFaults(): void;
   /** Every delivery attempt so far. */

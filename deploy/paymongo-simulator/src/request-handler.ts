@@ -64,5 +64,5 @@ function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): vo
   }
   // "timeout": the socket is held open without an answer until the client gives up or close().
   if (fault.status === "timeout") return;
-  sendJson(res, fault.status, faultBody(fault.status));
+  sendJson(res, fault.status, faultBody(fault.status, fault.code));
 }

@@ -9,6 +9,7 @@ import { expireSession, paySession } from "./resources/checkout-sessions.js";
 import { payLink } from "./resources/links.js";
 import { expireQr, failIntent, payIntent } from "./resources/payment-intents.js";
 import { settleRefund } from "./resources/refunds.js";
+import { setPaidAt } from "./resources/payments.js";
 import { Timers, type Simulation } from "./simulation.js";
 import { SimulatorState } from "./state.js";
 import { PAYMONGO_RETRY_SCHEDULE, WebhookDeliveries } from "./webhook-deliveries.js";
@@ -62,6 +63,9 @@ export async function startPaymongoSimulator(options: PaymongoSimulatorOptions =
     },
     async settleRefund(id, status) {
       settleRefund(sim, state.any(id, "refund"), status);
+    },
+    async setPaymentPaidAt(id, paidAt) {
+      setPaidAt(state, state.any(id, "payment"), Math.floor(paidAt.getTime() / 1000));
     },
     setWebhookDelivery: (mode) => deliveries.setMode(mode),
     injectFault: (fault) => faults.add(fault),

@@ -3,6 +3,7 @@ import type { Store } from "@bayad/store";
 import { connectJetStreamBus, createInProcessBus, type EventBus } from "@bayad/events";
 import { RECORDS_DURABLE_NAME } from "@bayad/records-service";
 import { WEBHOOKS_DURABLE_NAME } from "@bayad/webhooks-service";
+import { HOSTED_PAYMENTS_DURABLE_NAME } from "@bayad/payments-service";
 import { serviceNames, startService, type ServiceConfigs, type ServiceName } from "./services-mode/components.js";
 import { componentStorePath, openEmbeddedStore } from "./data-dir/data-dir.js";
 
@@ -20,7 +21,7 @@ export interface LocalServices {
    * hosted-page URLs of the events it delivers absolute under it.
    */
   useGatewayUrl(url: string): void;
-  /** Stops the services (they flush their outboxes), the consumers (records, webhooks) last, then the bus, then the stores. */
+  /** Stops the services (they flush their outboxes), payments and the consumers (records, webhooks) last, then the bus, then the stores. */
   close(): Promise<void>;
 }
 
@@ -47,7 +48,7 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
   // keeps each event until then and a SIGKILL loses none.
   const bus = options.natsUrl
     ? await connectJetStreamBus({ url: options.natsUrl, namespace: options.eventsNamespace, logger: logger.child({ component: "bus" }) })
-    : createInProcessBus({ holdingDurables: [RECORDS_DURABLE_NAME, WEBHOOKS_DURABLE_NAME] });
+    : createInProcessBus({ holdingDurables: [RECORDS_DURABLE_NAME, WEBHOOKS_DURABLE_NAME, HOSTED_PAYMENTS_DURABLE_NAME] });
   const services = {} as Record<ServiceName, RunningServer>;
   let gatewayUrl: string | undefined;
   // The consumers (records, webhooks) consume before the others' relays publish, and stop after their last flush.
@@ -73,7 +74,9 @@ export async function startLocalServices(options: LocalServicesOptions): Promise
       gatewayUrl = url;
     },
     async close() {
-      await Promise.all(publishers.map((name) => services[name].close()));
+      // Payments consumes (paid links and invoices) as well as publishing, so it stops after the others' last flush.
+      await Promise.all(publishers.filter((name) => name !== "payments").map((name) => services[name].close()));
+      await services.payments.close();
       await Promise.all(consumers.map((name) => services[name].close()));
       await bus.close();
       await Promise.all(Object.values(stores).map((store) => store.close()));

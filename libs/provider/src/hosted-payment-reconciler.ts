@@ -1,6 +1,7 @@
 import { AppError, Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
 import { PaymongoKeyRefusedError } from "./paymongo/paymongo-errors.js";
 import type { PaymongoProvider } from "./paymongo/paymongo-provider.js";
+import type { PaymongoPaymentState } from "./paymongo/paymongo-resources.js";
 
 /** A payment link or an invoice made at a provider account and not paid yet, as its service keeps it. */
 export interface UnsettledHostedPayment {
@@ -23,8 +24,11 @@ export interface HostedPaymentReconcilerOptions {
    * over at the end, so links left unpaid for months do not keep newer ones from being read.
    */
   unsettled(before: Date, afterId: string | undefined, limit: number): Promise<UnsettledHostedPayment[]>;
-  /** Marks the resource paid as its sandbox pay path does (idempotent); true when it moved now. */
-  settle(resource: UnsettledHostedPayment, providerPaymentId: string): Promise<boolean>;
+  /**
+   * Marks the resource paid as its sandbox pay path does (idempotent); true when it moved now.
+   * `payment`: the provider's payment (its id, method and time, which refunds need), when the link names it.
+   */
+  settle(resource: UnsettledHostedPayment, providerPaymentId: string, payment?: PaymongoPaymentState): Promise<boolean>;
   /** The adapter of a provider account by id (undefined once the account is removed). */
   accounts: { paymongoOf(providerAccountId: string): Promise<PaymongoProvider | undefined> };
   /** PROVIDER_RECONCILE_AFTER. */
@@ -94,7 +98,7 @@ export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOpt
     const link = await provider.retrieveLinkById(resource.providerReference);
     const paid = link.payments.find((payment) => payment.status === "paid");
     if (link.status !== "paid" && !paid) return false;
-    return options.settle(resource, paid?.id ?? "");
+    return options.settle(resource, paid?.id ?? "", paid);
   }
 
   async function round(): Promise<number> {

@@ -1,5 +1,7 @@
 export {
   ProviderNoAnswerError,
+  ProviderRefusedRefundError,
+  type RefundedPayment,
   type PaymentProvider,
   type ProviderCallContext,
   type CheckoutSession,
@@ -60,6 +62,15 @@ export type {
   PaymongoLinkState,
   PaymongoResource,
 } from "./paymongo/paymongo-resources.js";
+export {
+  paymongoRefundRefusal,
+  paymongoRefundRefusalOf,
+  PAYMONGO_REFUND_RULES,
+  PAYMONGO_MINIMUM_REFUND_MINOR,
+  type PaymongoRefundRule,
+  type PaymongoMethodRefunds,
+} from "./paymongo/paymongo-refund-rules.js";
+export { paymentStateOf as paymongoPaymentOf } from "./paymongo/paymongo-resources.js";
 export { PaymongoRejectedError, PaymongoKeyRefusedError, type PaymongoErrorItem } from "./paymongo/paymongo-errors.js";
 export { createPaymongoAccountSetup, type ProviderAccountSetup, type PaymongoAccountSetupOptions } from "./paymongo/paymongo-account-setup.js";
 export { verifyPaymongoSignature, type PaymongoSignatureInput, type PaymongoSignatureResult } from "./paymongo/paymongo-signature.js";

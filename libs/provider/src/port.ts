@@ -1,4 +1,4 @@
-import type { Environment, Money } from "@bayad/kit";
+import { AppError, type Environment, type Money } from "@bayad/kit";
 import type { IntentMethodOption } from "./payment-intent-methods.js";
 
 /**
@@ -97,6 +97,31 @@ export interface RefundRequest {
   providerPaymentId?: string;
 }
 
+/** A payment about to be refunded, as Bayad recorded it: what a provider's refund rules look at. */
+export interface RefundedPayment {
+  /** Bayad's id (`chk_…`, `pi_…`, `link_…`, `inv_…`). */
+  paymentId: string;
+  amountMinor: number;
+  /** What is left to refund of it, before this refund. */
+  refundableMinor: number;
+  /** The provider's id of the payment (PayMongo's `pay_…`), when known. */
+  providerPaymentId?: string;
+  /** The method the payer used, as the provider names it (`gcash`, `qrph`, `card`…), when known. */
+  method?: string;
+  /** When the provider took the payment, when known. */
+  paidAt?: Date;
+  /** Refunds of this payment that have not settled yet (pending). */
+  openRefunds: number;
+}
+
+/**
+ * The provider answered a refund request with a refusal of its own (PayMongo: a 4xx to POST
+ * /refunds), so it made no refund: the refund fails at once instead of staying pending. The code
+ * is the catalogue's (REFUND_NOT_ALLOWED, REFUND_IN_PROGRESS…); `details` carry the provider's
+ * own code (`provider: resource_pending_state`).
+ */
+export class ProviderRefusedRefundError extends AppError {}
+
 /**
  * A payment the provider collects on its own hosted page for a Bayad resource that is not a
  * checkout: a payment link, or an invoice of a subscription.
@@ -138,7 +163,14 @@ export interface PaymentProvider {
   createQrPh(request: QrPhRequest, context: ProviderCallContext): Promise<QrPhCode>;
   /** Deterministic per resource: asking again for the same resource returns the same page. */
   createHostedPayment(request: HostedPaymentRequest, context: ProviderCallContext): Promise<HostedPayment>;
+  /** Throws ProviderRefusedRefundError when the provider refuses the refund (it made none). */
   createRefund(request: RefundRequest, context: ProviderCallContext): Promise<{ providerReference: string }>;
+  /**
+   * Why the provider would refuse this refund by its published rules (methods it cannot refund,
+   * windows, minimums, one open refund at a time), checked before anything is written: the
+   * catalogue's error naming the rule, or undefined. Absent for a provider without such rules (the sandbox).
+   */
+  refundRefusal?(payment: RefundedPayment, amountMinor: number, now: Date): AppError | undefined;
   /** Whether the provider accepts a payer's payment of this amount (sandbox: the decline scenario). */
   decidePayment(amount: Money, metadata: Record<string, string>, action: PayerAction): "paid" | "failed";
 }

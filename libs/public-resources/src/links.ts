@@ -15,6 +15,10 @@ export function paymentLinkToJson(link: PaymentLink | undefined, publicUrl: Publ
     active: l.active,
     archived: l.archived,
     ...optionalField("referenceNumber", l.referenceNumber),
+    // The link stays `paid` once refunded (its statuses are the contract's): these say what came back.
+    ...(l.refundedAmount
+      ? { refundedAmount: moneyToJson(l.refundedAmount), refunded: l.refundedAmount.amountMinor >= (l.amount?.amountMinor ?? 0n) }
+      : {}),
     metadata: l.metadata,
     ...dateField("createdAt", l.createdAt),
     ...dateField("updatedAt", l.updatedAt),

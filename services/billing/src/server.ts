@@ -65,7 +65,7 @@ export async function startBillingServer(options: BillingServerOptions): Promise
             providerAccountId: invoice.providerAccountId!,
             providerReference: invoice.providerReference!,
           })),
-        settle: (invoice) => applyProviderInvoicePayment(deps, invoice.providerAccountId, invoice.id),
+        settle: (invoice, _providerPaymentId, payment) => applyProviderInvoicePayment(deps, invoice.providerAccountId, invoice.id, payment),
         alsoEachRound: () => archiveVoidedInvoiceLinks(deps, accounts),
         accounts,
         afterMs: config.providerAccounts.reconcileAfterMs,

@@ -8,6 +8,7 @@ import type { LinksConfig } from "./config.js";
 import { createLinksService } from "./links-service.js";
 import { createPaymentLinksRepository } from "./payment-links/payment-links-repository.js";
 import { applyProviderLinkPayment, type PaymentLinksDeps } from "./payment-links/payment-links.js";
+import { startLinkRefundsConsumer } from "./refunds-consumer.js";
 
 export interface LinksServerOptions {
   store: Store;
@@ -58,7 +59,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
             providerAccountId: link.providerAccountId!,
             providerReference: link.providerReference,
           })),
-        settle: (link) => applyProviderLinkPayment(paymentLinks, link.providerAccountId, link.id),
+        settle: (link, _providerPaymentId, payment) => applyProviderLinkPayment(paymentLinks, link.providerAccountId, link.id, payment),
         accounts,
         afterMs: config.providerAccounts.reconcileAfterMs,
         intervalMs: config.providerAccounts.reconcileIntervalMs,
@@ -67,6 +68,8 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
         now: () => new Date(),
       })
     : undefined;
+  // A refund of a link (made through the payments service) is recorded on the link as it is announced.
+  const refundsConsumer = options.bus ? await startLinkRefundsConsumer({ bus: options.bus, paymentLinks, logger }) : undefined;
   if (options.metrics) registerOutboxMetrics(options.metrics, store, "links");
   return startServiceServer({
     serviceName: LinksService.typeName,
@@ -79,6 +82,7 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
     // The relay stops last, so the reconciler's last writes are still published.
     workers: [
       ...(reconciler && accounts ? [reconciler, { stop: () => accounts.close() }] : []),
+      ...(refundsConsumer ? [refundsConsumer] : []),
       ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : []),
     ],
   });

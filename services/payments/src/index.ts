@@ -12,3 +12,4 @@ export {
   type ProviderAccountRecord,
   type ProviderAccountSetup,
 } from "./provider-accounts/index.js";
+export { HOSTED_PAYMENTS_DURABLE_NAME } from "./hosted-payments/hosted-payments-consumer.js";

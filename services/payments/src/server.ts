@@ -18,6 +18,8 @@ import { createAccountProviders } from "./providers/account-providers.js";
 import { startProviderReconciler } from "./providers/provider-reconciler.js";
 import { createProviderEventsRepository } from "./provider-events/provider-events-repository.js";
 import { startProviderEventApplier } from "./provider-events/provider-event-applier.js";
+import { createHostedPaymentsRepository } from "./hosted-payments/hosted-payments-repository.js";
+import { startHostedPaymentsConsumer } from "./hosted-payments/hosted-payments-consumer.js";
 
 export interface PaymentsServerOptions {
   store: Store;
@@ -69,6 +71,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     keys,
     providerLeaseMs: config.providerLeaseMs,
   };
+  const hostedPayments = createHostedPaymentsRepository(store);
   const refunds = {
     store,
     repository: createRefundsRepository(store),
@@ -76,6 +79,9 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     payments: {
       chk: { collection: checkouts.repository.collection, paidStatus: "paid" },
       pi: { collection: paymentIntents.repository.collection, paidStatus: "succeeded" },
+      // Links and invoices paid on hosted pages, as the links and billing services announce them.
+      link: { collection: hostedPayments.collection, paidStatus: "paid" },
+      inv: { collection: hostedPayments.collection, paidStatus: "paid" },
     },
     providers,
     logger,
@@ -155,6 +161,9 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     now: () => new Date(),
   });
 
+  // Paid links and invoices become refundable here as their services' events arrive (before this service's relay publishes).
+  const hostedPaymentsConsumer = options.bus ? await startHostedPaymentsConsumer({ bus: options.bus, repository: hostedPayments, logger }) : undefined;
+
   if (options.metrics) registerOutboxMetrics(options.metrics, store, "payments");
   return startServiceServer({
     serviceName: PaymentsService.typeName,
@@ -172,6 +181,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
       refundSweep,
       applier,
       reconciler,
+      ...(hostedPaymentsConsumer ? [hostedPaymentsConsumer] : []),
       ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : []),
     ],
   });

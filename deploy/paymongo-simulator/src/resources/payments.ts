@@ -1,3 +1,4 @@
+import { failedState, invalid } from "../api-error.js";
 import { feeFor } from "../payment-methods-catalogue.js";
 import { newId, unixNow } from "../ids.js";
 import type { Account, SimulatorState, StoredObject } from "../state.js";
@@ -61,4 +62,11 @@ export function refundableAmount(state: SimulatorState, payment: StoredObject): 
     .filter((r) => r && r.attributes["status"] !== "failed")
     .reduce((sum, r) => sum + (r!.attributes["amount"] as number), 0);
   return (payment.attributes["amount"] as number) - taken;
+}
+
+/** Moves a paid payment's `paid_at` (a control: ages it, so tests reach PayMongo's refund windows). */
+export function setPaidAt(state: SimulatorState, payment: StoredObject, paidAt: number): void {
+  if (payment.attributes["status"] !== "paid") throw failedState(`The payment ${payment.id} is not paid.`);
+  if (!Number.isInteger(paidAt) || paidAt <= 0) throw invalid("paid_at", "parameter_invalid", "paid_at must be a Unix time in seconds.");
+  state.update(payment, { paid_at: paidAt });
 }

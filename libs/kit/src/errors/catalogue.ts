@@ -42,6 +42,12 @@ export const errorCatalogue = {
   RESOURCE_ALREADY_EXISTS: { http: 409, grpc: Code.AlreadyExists, message: "A resource with this identity already exists." },
   INVALID_STATE_TRANSITION: { http: 409, grpc: Code.FailedPrecondition, message: "The resource's status does not allow this operation." },
   REFUND_EXCEEDS_REFUNDABLE: { http: 409, grpc: Code.FailedPrecondition, message: "The refund is larger than what is left to refund of the payment." },
+  // A refund its provider does not make (its published rules, checked before anything is written, or
+  // its own refusal, after which the refund is failed and its amount given back): details name the
+  // rule (`(rule: method_not_refundable)`) or the provider's code (`provider: parameter_above_maximum`).
+  REFUND_NOT_ALLOWED: { http: 422, grpc: Code.FailedPrecondition, message: "The payment's provider does not allow this refund." },
+  REFUND_WINDOW_PASSED: { http: 422, grpc: Code.FailedPrecondition, message: "The payment is past the window in which its provider refunds it." },
+  REFUND_IN_PROGRESS: { http: 409, grpc: Code.FailedPrecondition, message: "Another refund of this payment is still pending; its provider takes one at a time." },
   PROVIDER_NOT_CONFIGURED: { http: 409, grpc: Code.FailedPrecondition, message: "No payment provider is configured for this environment." },
   // The provider answered with an error of its own (its 4xx): what it said is in details.
   PROVIDER_REJECTED: { http: 422, grpc: Code.FailedPrecondition, message: "The payment provider refused the request." },

@@ -3,7 +3,7 @@ import { PNG } from "pngjs";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { AppError } from "@bayad/kit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ProviderNoAnswerError } from "../port.js";
+import { ProviderNoAnswerError, ProviderRefusedRefundError } from "../port.js";
 import { createPaymongoClient, type PaymongoClient } from "./paymongo-client.js";
 import { PaymongoRejectedError } from "./paymongo-errors.js";
 import { createPaymongoProvider, type PaymongoProvider } from "./paymongo-provider.js";
@@ -47,7 +47,8 @@ const checkoutRequest = (checkoutId: string, amountMinor = 25_000) => ({
 /** A paid PayMongo payment of `amountMinor`, through a checkout session. */
 async function paidPayment(provider: PaymongoProvider, amountMinor: number): Promise<string> {
   const session = await provider.createCheckoutSession(checkoutRequest(`chk_${Math.random().toString(36).slice(2)}`, amountMinor), context());
-  return (await simulator.payCheckoutSession(session.providerReference)).paymentId;
+  // GCash: PayMongo refunds it (QR Ph, the account's first method, it does not).
+  return (await simulator.payCheckoutSession(session.providerReference, { method: "gcash" })).paymentId;
 }
 
 describe("createPaymongoProvider", () => {
@@ -353,6 +354,8 @@ describe("refunds", () => {
       context(),
     );
     expect(attributesOf(duplicate.providerReference)).toMatchObject({ reason: "duplicate", notes: null });
+    // PayMongo takes one open refund of a payment at a time.
+    await simulator.settleRefund(duplicate.providerReference, "succeeded");
     const long = await provider.createRefund(
       { refundId: "re_bayad_3", paymentId: "pay_bayad_2", providerPaymentId: paymentId, amount: php(1_000), reason: "x".repeat(300) },
       context(),
@@ -377,18 +380,20 @@ describe("refunds", () => {
     ]);
   });
 
-  it("refuses without PayMongo's payment id, naming paymentId, and passes on PayMongo's amount check", async () => {
+  it("refuses without PayMongo's payment id, naming paymentId, and passes on PayMongo's refusal with its code", async () => {
     const provider = liveProvider();
-    await expect(
-      provider.createRefund({ refundId: "re_bayad_4", paymentId: "pay_bayad_4", amount: php(1_000), reason: "others" }, context()),
-    ).rejects.toMatchObject({ code: "PROVIDER_REJECTED", details: [expect.stringMatching(/^paymentId: /)] });
+    const unknown = await thrownBy(() => provider.createRefund({ refundId: "re_bayad_4", paymentId: "pay_bayad_4", amount: php(1_000), reason: "others" }, context()));
+    expect(unknown).toBeInstanceOf(ProviderRefusedRefundError);
+    expect(unknown).toMatchObject({ code: "REFUND_NOT_ALLOWED", details: [expect.stringMatching(/^paymentId: .*\(rule: provider_payment_unknown\)$/)] });
 
     const paymentId = await paidPayment(provider, 3_000);
     const error = await thrownBy(() =>
       provider.createRefund({ refundId: "re_bayad_5", paymentId: "pay_bayad_5", providerPaymentId: paymentId, amount: php(3_001), reason: "others" }, context()),
     );
-    expect(error).toBeInstanceOf(PaymongoRejectedError);
-    expect((error as AppError).details).toEqual([expect.stringMatching(/^amount: .+ \(parameter_above_maximum\)$/)]);
+    expect(error).toBeInstanceOf(ProviderRefusedRefundError);
+    expect((error as AppError).code).toBe("REFUND_NOT_ALLOWED");
+    expect((error as AppError).details).toEqual(["provider: parameter_above_maximum", expect.stringMatching(/^amount: .+ \(parameter_above_maximum\)$/)]);
+    expect((error as AppError).cause).toBeInstanceOf(PaymongoRejectedError);
   });
 });
 

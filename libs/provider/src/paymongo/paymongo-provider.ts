@@ -1,9 +1,11 @@
 import { AppError, CURRENCY } from "@bayad/kit";
-import type { CheckoutSession, CheckoutSessionRequest, PaymentProvider, ProviderCallContext } from "../port.js";
+import { ProviderRefusedRefundError, type CheckoutSession, type CheckoutSessionRequest, type PaymentProvider, type ProviderCallContext } from "../port.js";
 import type { PaymongoClient } from "./paymongo-client.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
 import { confirmWithPaymongo, createQrPhWithPaymongo, createRedirectWithPaymongo } from "./paymongo-intents.js";
 import { intentMethodOptionsOf } from "./paymongo-intent-methods.js";
+import { PaymongoRejectedError } from "./paymongo-errors.js";
+import { paymongoRefundRefusal, paymongoRefundRefusalOf } from "./paymongo-refund-rules.js";
 import {
   checkoutSessionStateOf,
   linkStateOf,
@@ -118,22 +120,29 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
 
     async createRefund(request, context) {
       if (!request.providerPaymentId) {
-        throw new AppError("PROVIDER_REJECTED", "PayMongo refunds a payment by its own id, which is not known for this payment.", {
-          details: [`paymentId: no PayMongo payment (pay_…) is known for ${request.paymentId}`],
+        throw new ProviderRefusedRefundError("REFUND_NOT_ALLOWED", "PayMongo refunds a payment by its own id, which is not known for this payment.", {
+          details: [`paymentId: no PayMongo payment (pay_…) is known for ${request.paymentId} (rule: provider_payment_unknown)`],
         });
       }
       const operation = "createRefund";
       const known = REFUND_REASONS.includes(request.reason);
       const notes = known ? "" : paymongoText(request.reason.trim());
-      const document = await client.post(PAYMONGO_PATHS.refunds, operation, {
-        amount: request.amount.amountMinor,
-        payment_id: request.providerPaymentId,
-        reason: known ? request.reason : "others",
-        ...(notes !== "" ? { notes } : {}),
-        metadata: bayadMetadata(request.refundId, context),
-      });
-      return { providerReference: resourceOf(document, operation).id };
+      try {
+        const document = await client.post(PAYMONGO_PATHS.refunds, operation, {
+          amount: request.amount.amountMinor,
+          payment_id: request.providerPaymentId,
+          reason: known ? request.reason : "others",
+          ...(notes !== "" ? { notes } : {}),
+          metadata: bayadMetadata(request.refundId, context),
+        });
+        return { providerReference: resourceOf(document, operation).id };
+      } catch (error) {
+        // PayMongo refused (a 4xx): it made no refund, and asking again would be refused again.
+        throw (error instanceof PaymongoRejectedError && paymongoRefundRefusalOf(error)) || error;
+      }
     },
+
+    refundRefusal: paymongoRefundRefusal,
 
     decidePayment() {
       throw new AppError("INVALID_STATE_TRANSITION", "Payer actions are simulated only in the sandbox.");

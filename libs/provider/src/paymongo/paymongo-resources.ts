@@ -132,8 +132,11 @@ export function paymentStateOf(raw: unknown): PaymongoPaymentState | undefined {
   };
 }
 
+/** A link's payments come wrapped (`{data: {id, type, attributes}}`, paymongo.md §6), a session's bare: both read. */
+const unwrapped = (raw: unknown): unknown => (isObject(raw) && isObject(raw.data) && raw.id === undefined ? raw.data : raw);
+
 export const paymentsOf = (attributes: Record<string, unknown>): PaymongoPaymentState[] =>
-  Array.isArray(attributes.payments) ? attributes.payments.flatMap((raw) => paymentStateOf(raw) ?? []) : [];
+  Array.isArray(attributes.payments) ? attributes.payments.flatMap((raw) => paymentStateOf(unwrapped(raw)) ?? []) : [];
 
 /** The string values of a resource's `metadata` (PayMongo keeps metadata values as strings [3P]). */
 export function metadataOf(attributes: Record<string, unknown>): Record<string, string> {

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { InvoiceSchema, InvoiceStatus, type Invoice } from "@bayad/proto";
+import { InvoiceSchema, InvoiceStatus, ProviderPaymentSchema, type Invoice } from "@bayad/proto";
 import { defineStateMachine, newId, type Environment } from "@bayad/kit";
 import type { BillingPeriod } from "../clock/billing-periods.js";
 import type { SubscriptionRecord } from "../subscriptions/subscription.js";
@@ -24,6 +24,24 @@ export const invoiceStates = defineStateMachine<InvoiceState, InvoiceAction>(
   },
   { finalize: "finalized", pay: "paid", fall_due: "marked past due", void: "voided" },
 );
+
+/** The payment that paid an invoice, as its provider reported it (the sandbox names no payment id). */
+export interface InvoicePayment {
+  /** The provider's id of the payment (PayMongo's `pay_…`). */
+  providerPaymentId?: string;
+  /** The method the payer used, as the provider names it (`gcash`, `card`…). */
+  method?: string;
+  paidAt: Date;
+}
+
+/** The provider's payment as an invoice keeps it; a link PayMongo says is paid without naming the payment keeps no id. */
+export function invoicePaymentOf(payment: { id: string; method?: string; paidAt?: Date } | undefined, now: Date): InvoicePayment {
+  return {
+    ...(payment?.id ? { providerPaymentId: payment.id } : {}),
+    ...(payment?.method === undefined ? {} : { method: payment.method }),
+    paidAt: payment?.paidAt ?? now,
+  };
+}
 
 /** An invoice as stored in the `invoices` collection: one per billing period of a subscription. */
 export interface InvoiceRecord {
@@ -52,6 +70,8 @@ export interface InvoiceRecord {
    * invoice): bookkeeping of the reconciler, not a state of the invoice (no version, no event).
    */
   providerLinkArchived?: boolean;
+  /** Set when the invoice is paid: the provider's payment, which refunds of the invoice are made against. */
+  providerPayment?: InvoicePayment;
   aggregateVersion: number;
   createdAt: Date;
   updatedAt: Date;
@@ -96,5 +116,15 @@ export function invoiceToProto(record: InvoiceRecord): Invoice {
     hostedInvoiceUrl: record.hostedInvoiceUrl ?? "",
     aggregateVersion: record.aggregateVersion,
     createdAt: timestampFromDate(record.createdAt),
+    ...(record.providerPayment
+      ? {
+          providerPayment: create(ProviderPaymentSchema, {
+            providerAccountId: record.providerAccountId ?? "",
+            providerPaymentId: record.providerPayment.providerPaymentId ?? "",
+            method: record.providerPayment.method ?? "",
+            paidAt: timestampFromDate(record.providerPayment.paidAt),
+          }),
+        }
+      : {}),
   });
 }

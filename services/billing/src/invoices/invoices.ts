@@ -5,7 +5,7 @@ import { askProvider, chooseProvider, hostedPageResource, providerOfResource, ty
 import type { BillingDeps } from "../billing-deps.js";
 import { transactionRetryingConflicts } from "../transactions.js";
 import { settleSubscriptionStatus } from "../subscriptions/subscription-writes.js";
-import { invoiceStates, type InvoiceRecord } from "./invoice.js";
+import { invoicePaymentOf, invoiceStates, type InvoiceRecord } from "./invoice.js";
 import { moveInvoice, writeFailedPayment } from "./invoice-writes.js";
 
 export async function getInvoice(deps: BillingDeps, caller: CallerContext, invoiceId: string): Promise<InvoiceRecord> {
@@ -108,7 +108,8 @@ async function applyPayerAction(
     const amount = { amountMinor: current.amountMinor, currency: current.currency };
     const decided = provider.decidePayment(amount, fromStoredMetadata(owner?.planMetadata), action);
     let next: InvoiceRecord = current;
-    if (decided === "paid") next = await moveInvoice(deps, session, current, "pay");
+    // The sandbox's payment has no id of its own: refunds of the invoice name the invoice.
+    if (decided === "paid") next = await moveInvoice(deps, session, current, "pay", { providerPayment: invoicePaymentOf(undefined, deps.now()) });
     else next = await writeFailedPayment(deps, session, current);
     if (next.status !== current.status && owner) await settleSubscriptionStatus(deps, session, owner);
     await claim?.(session, next);
@@ -147,11 +148,16 @@ export async function submitHostedInvoice(deps: BillingDeps, invoiceId: string, 
  * status follows, as a payer's payment on the sandbox's page does. Idempotent: an invoice already
  * paid (or void, or not of that account) is left as it is (false).
  */
-export async function applyProviderInvoicePayment(deps: BillingDeps, providerAccountId: string, invoiceId: string): Promise<boolean> {
+export async function applyProviderInvoicePayment(
+  deps: BillingDeps,
+  providerAccountId: string,
+  invoiceId: string,
+  payment?: { id: string; method?: string; paidAt?: Date },
+): Promise<boolean> {
   return transactionRetryingConflicts(deps.store, async (session) => {
     const current = await deps.invoices.findByIdUnscoped(invoiceId, session);
     if (!current || current.providerAccountId !== providerAccountId || (current.status !== "open" && current.status !== "past_due")) return false;
-    await moveInvoice(deps, session, current, "pay");
+    await moveInvoice(deps, session, current, "pay", { providerPayment: invoicePaymentOf(payment, deps.now()) });
     const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
     if (owner) await settleSubscriptionStatus(deps, session, owner);
     return true;

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { PaymentLinkSchema, PaymentLinkStatus, type PaymentLink } from "@bayad/proto";
+import { PaymentLinkSchema, PaymentLinkStatus, ProviderPaymentSchema, type PaymentLink } from "@bayad/proto";
 import { defineStateMachine, fromStoredMetadata, type Environment, type StoredMetadata } from "@bayad/kit";
 
 export type PaymentLinkState = "active" | "archived" | "paid";
@@ -19,6 +19,15 @@ export const paymentLinkStates = defineStateMachine<PaymentLinkState, "archive" 
   },
   { archive: "archived", unarchive: "unarchived", pay: "paid" },
 );
+
+/** The payment that paid a link, as its provider reported it (the sandbox names no payment id). */
+export interface LinkPayment {
+  /** The provider's id of the payment (PayMongo's `pay_…`). */
+  providerPaymentId?: string;
+  /** The method the payer used, as the provider names it (`gcash`, `card`…). */
+  method?: string;
+  paidAt: Date;
+}
 
 /** A payment link as stored in the `payment_links` collection. */
 export interface PaymentLinkRecord {
@@ -46,6 +55,14 @@ export interface PaymentLinkRecord {
   providerAccountId?: string;
   /** The short reference the provider shows the payer. */
   referenceNumber: string;
+  /** Set when the link is paid: the provider's payment, which refunds of the link are made against. */
+  providerPayment?: LinkPayment;
+  /**
+   * The link's succeeded refunds (refund id → centavos), as the payments service announced them:
+   * kept by id so that an announcement delivered twice counts once. The link stays `paid` (the
+   * contract's statuses are active, archived and paid); it shows what was refunded instead.
+   */
+  refunds?: Record<string, number>;
   idempotencyKey: string;
   aggregateVersion: number;
   createdAt: Date;
@@ -57,6 +74,9 @@ const protoStatus: Record<PaymentLinkState, PaymentLinkStatus> = {
   archived: PaymentLinkStatus.ARCHIVED,
   paid: PaymentLinkStatus.PAID,
 };
+
+/** What the link's refunds have given back, in centavos. */
+export const refundedMinorOf = (record: PaymentLinkRecord): number => Object.values(record.refunds ?? {}).reduce((sum, amount) => sum + amount, 0);
 
 export function paymentLinkToProto(record: PaymentLinkRecord): PaymentLink {
   return create(PaymentLinkSchema, {
@@ -74,5 +94,16 @@ export function paymentLinkToProto(record: PaymentLinkRecord): PaymentLink {
     aggregateVersion: record.aggregateVersion,
     createdAt: timestampFromDate(record.createdAt),
     updatedAt: timestampFromDate(record.updatedAt),
+    ...(record.refunds ? { refundedAmount: { amountMinor: BigInt(refundedMinorOf(record)), currency: record.currency } } : {}),
+    ...(record.providerPayment
+      ? {
+          providerPayment: create(ProviderPaymentSchema, {
+            providerAccountId: record.providerAccountId ?? "",
+            providerPaymentId: record.providerPayment.providerPaymentId ?? "",
+            method: record.providerPayment.method ?? "",
+            paidAt: timestampFromDate(record.providerPayment.paidAt),
+          }),
+        }
+      : {}),
   });
 }

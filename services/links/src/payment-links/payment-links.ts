@@ -11,7 +11,7 @@ import {
   type ResolvedProviderAccounts,
 } from "@bayad/provider";
 import type { Session, Store } from "@bayad/store";
-import { paymentLinkStates, paymentLinkToProto, type PaymentLinkRecord } from "./payment-link.js";
+import { paymentLinkStates, paymentLinkToProto, type LinkPayment, type PaymentLinkRecord } from "./payment-link.js";
 import type { PaymentLinksRepository } from "./payment-links-repository.js";
 
 export interface PaymentLinksDeps {
@@ -46,7 +46,7 @@ const LIST_LIMIT = 1000;
 type Action = Parameters<typeof paymentLinkStates.next>[1];
 
 /** How payment links are written: their collection, state table and events. */
-function linkMover(deps: PaymentLinksDeps) {
+export function linkMover(deps: PaymentLinksDeps) {
   return {
     store: deps.store,
     collection: deps.repository.collection,
@@ -61,8 +61,8 @@ function linkMover(deps: PaymentLinksDeps) {
 type Claim = (session: Session, result: PaymentLinkRecord) => Promise<void>;
 
 /** Moves the link, recording the request's Idempotency-Key in the same transaction. */
-function move(deps: PaymentLinksDeps, record: PaymentLinkRecord, action: Action, claim?: Claim) {
-  return moveResource(linkMover(deps), record, action, { also: claim && ((next, session) => claim(session, next)) });
+function move(deps: PaymentLinksDeps, record: PaymentLinkRecord, action: Action, claim?: Claim, extra?: Partial<PaymentLinkRecord>) {
+  return moveResource(linkMover(deps), record, action, { also: claim && ((next, session) => claim(session, next)), ...(extra ? { extra } : {}) });
 }
 
 function referenceTaken(): AppError {
@@ -196,8 +196,9 @@ async function setArchivedAtProvider(deps: PaymentLinksDeps, record: PaymentLink
     const provider = await deps.providerLinks.paymongoOf(accountId);
     if (!provider) throw gone();
     const atProvider = await askProvider(() => provider.retrieveLinkById(record.providerReference));
-    if (atProvider.status === "paid" || atProvider.payments.some((payment) => payment.status === "paid")) {
-      await applyProviderLinkPayment(deps, accountId, record._id);
+    const paid = atProvider.payments.find((payment) => payment.status === "paid");
+    if (atProvider.status === "paid" || paid) {
+      await applyProviderLinkPayment(deps, accountId, record._id, paid);
       return (await deps.repository.findByIdForPage(record._id)) ?? record;
     }
   }
@@ -217,7 +218,8 @@ async function applyPayerAction(deps: PaymentLinksDeps, record: PaymentLinkRecor
   // A link made at a provider account reaches that account, whose adapter refuses simulated payer actions.
   const provider = await providerOfResource(deps.providers, record);
   const decided = provider.decidePayment(amount, fromStoredMetadata(record.metadata), action);
-  if (decided === "paid") return move(deps, record, "pay", claim);
+  // The sandbox's payment has no id of its own: refunds of the link name the link.
+  if (decided === "paid") return move(deps, record, "pay", claim, { providerPayment: { paidAt: deps.now() } });
   return claim ? claimUnchanged(deps.store, claim, record) : record;
 }
 
@@ -255,9 +257,23 @@ export async function submitHostedPaymentLink(
  * Idempotent: a link already paid, or not of that account, is left as it is (false). An archived
  * link stays archived (its state table cannot take a payment); the reconciler reads active links only.
  */
-export async function applyProviderLinkPayment(deps: PaymentLinksDeps, providerAccountId: string, linkId: string): Promise<boolean> {
+export async function applyProviderLinkPayment(
+  deps: PaymentLinksDeps,
+  providerAccountId: string,
+  linkId: string,
+  payment?: { id: string; method?: string; paidAt?: Date },
+): Promise<boolean> {
   const record = await deps.repository.findByIdForPage(linkId);
   if (!record || record.providerAccountId !== providerAccountId || record.status !== "active") return false;
-  await move(deps, record, "pay");
+  await move(deps, record, "pay", undefined, { providerPayment: linkPaymentOf(payment, deps.now()) });
   return true;
+}
+
+/** The provider's payment as the link keeps it; a link PayMongo says is paid without naming the payment keeps no id. */
+function linkPaymentOf(payment: { id: string; method?: string; paidAt?: Date } | undefined, now: Date): LinkPayment {
+  return {
+    ...(payment?.id ? { providerPaymentId: payment.id } : {}),
+    ...(payment?.method === undefined ? {} : { method: payment.method }),
+    paidAt: payment?.paidAt ?? now,
+  };
 }

@@ -43,6 +43,10 @@ export interface CheckoutRecord {
   providerAccountId?: string;
   /** The provider's id of the payment that paid it (PayMongo's `pay_…`), which refunds name. */
   providerPaymentId?: string;
+  /** The method the payer used, as the provider named it (`gcash`, `qrph`…): the provider's refund rules depend on it. */
+  paymentMethodUsed?: string;
+  /** When the provider took the payment: refund windows run from it. */
+  paidAt?: Date;
   /** What is left to refund once paid. */
   refundableMinor?: number;
   idempotencyKey: string;

@@ -11,6 +11,7 @@ import { askProvider, chooseProvider, providerOfResource, type PaymentProviders 
 import { hostedPageResource } from "@bayad/provider";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
 import type { CheckoutsRepository } from "./checkouts-repository.js";
+import { paymentFacts } from "../refunds/refundable-payments.js";
 
 export interface CheckoutsDeps {
   store: Store;
@@ -234,7 +235,7 @@ export async function submitHostedCheckout(deps: CheckoutsDeps, checkoutId: stri
 }
 
 /** What a provider reported of a checkout (its webhook, or the reconciler reading the session). */
-export type ProviderCheckoutOutcome = { status: "paid"; providerPaymentId: string } | { status: "failed" | "expired" };
+export type ProviderCheckoutOutcome = { status: "paid"; providerPaymentId: string; method?: string; paidAt?: Date } | { status: "failed" | "expired" };
 
 /**
  * Applies what the provider account `providerAccountId` reported of checkout `checkoutId`.
@@ -254,7 +255,7 @@ export async function applyProviderCheckoutOutcome(
   if (record.status === outcome.status) return record;
   if (outcome.status === "paid") {
     return moveResource(checkoutMover(deps), record, "pay", {
-      extra: { refundableMinor: record.amountMinor, providerPaymentId: outcome.providerPaymentId },
+      extra: { refundableMinor: record.amountMinor, providerPaymentId: outcome.providerPaymentId, ...paymentFacts(outcome) },
     });
   }
   if (record.status !== "pending") return record;

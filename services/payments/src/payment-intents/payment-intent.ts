@@ -70,6 +70,10 @@ export interface PaymentIntentRecord {
   returnUrl?: string;
   /** Redirect methods: the page the payer pays on (a path for the sandbox's, which the gateway serves). */
   redirectUrl?: string;
+  /** The method the payer used, as the provider named it (`gcash`, `qrph`…): the provider's refund rules depend on it. */
+  paymentMethodUsed?: string;
+  /** When the provider took the payment: refund windows run from it. */
+  paidAt?: Date;
   /** QR Ph: the EMVCo payload the code encodes. */
   qrPayload?: string;
   /** QR Ph: where the code's image is (a path for the sandbox, whose images the gateway serves). */

@@ -14,6 +14,7 @@ import {
 } from "@bayad/provider";
 import { paidByRedirect, paymentIntentStates, paymentIntentToProto, type PaymentIntentRecord } from "./payment-intent.js";
 import type { PaymentIntentsRepository } from "./payment-intents-repository.js";
+import { paymentFacts } from "../refunds/refundable-payments.js";
 
 export interface PaymentIntentsDeps {
   store: Store;
@@ -341,7 +342,9 @@ export async function getQrPhImage(deps: PaymentIntentsDeps, paymentIntentId: st
 }
 
 /** What a provider reported of a payment intent (its webhook, or the reconciler reading the intent). */
-export type ProviderPaymentIntentOutcome = { status: "succeeded"; providerPaymentId: string } | { status: "processing" | "failed" | "expired" };
+export type ProviderPaymentIntentOutcome =
+  | { status: "succeeded"; providerPaymentId: string; method?: string; paidAt?: Date }
+  | { status: "processing" | "failed" | "expired" };
 
 /**
  * Applies what provider account `providerAccountId` reported of its intent `providerReference`.
@@ -359,7 +362,7 @@ export async function applyProviderPaymentIntentOutcome(
   if (!record || record.providerAccountId !== providerAccountId) return undefined;
   if (record.status === outcome.status) return record;
   if (outcome.status === "succeeded") {
-    return move(deps, record, "succeed", { refundableMinor: record.amountMinor, providerPaymentId: outcome.providerPaymentId });
+    return move(deps, record, "succeed", { refundableMinor: record.amountMinor, providerPaymentId: outcome.providerPaymentId, ...paymentFacts(outcome) });
   }
   if (outcome.status === "expired") return record.status === "awaiting_next_action" ? move(deps, record, "expire") : record;
   // The payer paid on the wallet's or bank's page and the provider is settling it (PayMongo's PI `processing`).

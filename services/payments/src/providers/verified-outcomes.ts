@@ -32,6 +32,12 @@ function mismatch(
   return undefined;
 }
 
+/** The payer's method and PayMongo's payment time, which refund rules (method, window) need. */
+const methodAndTime = (payment: { method?: string; paidAt?: Date }) => ({
+  ...(payment.method !== undefined ? { method: payment.method } : {}),
+  ...(payment.paidAt !== undefined ? { paidAt: payment.paidAt } : {}),
+});
+
 /**
  * A checkout session pays a checkout only through a `payments[]` entry with status `paid` for the
  * checkout's amount and currency; the session's own `status` is never read for that, since a
@@ -46,7 +52,7 @@ export function verifiedCheckoutOutcome(
   const paid = session.payments.filter((payment) => payment.status === "paid");
   for (const payment of paid) {
     const wrong = mismatch(record, { metadata: session.metadata, amount: payment.amount, currency: payment.currency });
-    if (wrong === undefined) return { kind: "settled", outcome: { status: "paid", providerPaymentId: payment.id } };
+    if (wrong === undefined) return { kind: "settled", outcome: { status: "paid", providerPaymentId: payment.id, ...methodAndTime(payment) } };
   }
   if (paid.length > 0) return disagrees(`session ${session.id}: no paid payment for ${record.amountMinor} ${record.currency}`);
   return session.status === "expired" ? { kind: "settled", outcome: { status: "expired" } } : open;
@@ -74,7 +80,7 @@ export function verifiedPaymentIntentOutcome(
   if (wrong !== undefined) return disagrees(`payment intent ${intent.id}: ${wrong}`);
   if (intent.status === "succeeded") {
     const paid = intent.payments.find((payment) => payment.status === "paid" && payment.amount === record.amountMinor);
-    return paid ? { kind: "settled", outcome: { status: "succeeded", providerPaymentId: paid.id } } : open;
+    return paid ? { kind: "settled", outcome: { status: "succeeded", providerPaymentId: paid.id, ...methodAndTime(paid) } } : open;
   }
   // The payer acted on the redirect page and PayMongo is completing the payment.
   if (intent.status === "processing") return record.status === "awaiting_next_action" ? { kind: "settled", outcome: { status: "processing" } } : open;

@@ -1,8 +1,8 @@
 import type { Collection, Session } from "@bayad/store";
 import type { CallerContext } from "@bayad/kit";
 
-/** What refunds need of a payment document (a checkout or a payment intent). */
-interface RefundablePayment {
+/** What refunds need of a payment document (a checkout, a payment intent, or a paid link or invoice). */
+export interface RefundablePayment {
   _id: string;
   projectId: string;
   environment: string;
@@ -14,12 +14,22 @@ interface RefundablePayment {
   providerAccountId?: string;
   /** The provider's id of the payment (PayMongo's `pay_…`), which the provider's refund names. */
   providerPaymentId?: string;
+  /** The method the payer used, as the provider names it (`gcash`, `qrph`…), when the provider said. */
+  paymentMethodUsed?: string;
+  /** When the provider took the payment, when it said. */
+  paidAt?: Date;
 }
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
 
-/** The payment collections refunds may draw on, by id prefix, with the status that means paid. */
-export type RefundableCollections = Record<"chk" | "pi", { collection: Collection<RefundablePayment & { aggregateVersion: number }>; paidStatus: string }>;
+/**
+ * The payment collections refunds may draw on, by id prefix, with the status that means paid:
+ * checkouts, payment intents, and the links and invoices paid at their hosted pages (which this
+ * service learns of from the links and billing services' events, see hosted-payments).
+ */
+export type RefundableCollections = Record<"chk" | "pi" | "link" | "inv", { collection: Collection<RefundablePayment & { aggregateVersion: number }>; paidStatus: string }>;
+
+const PREFIXES = ["chk", "pi", "link", "inv"] as const;
 
 export type Reservation =
   | { reserved: true }
@@ -27,7 +37,7 @@ export type Reservation =
 
 function sourceOf(collections: RefundableCollections, paymentId: string) {
   const prefix = paymentId.slice(0, paymentId.indexOf("_"));
-  return prefix === "chk" || prefix === "pi" ? collections[prefix] : undefined;
+  return (PREFIXES as readonly string[]).includes(prefix) ? collections[prefix as (typeof PREFIXES)[number]] : undefined;
 }
 
 /**
@@ -56,21 +66,31 @@ export async function reserveRefund(
   return { reserved: false, reason: "exceeds", refundableMinor: payment.refundableMinor ?? 0 };
 }
 
-/** Where a payment was made: the provider account and the provider's payment id, once paid (undefined: no such payment). */
-export async function providerSideOf(
+/** The payment `paymentId` of the caller's project, whatever its status (undefined: no such payment). */
+export async function findRefundablePayment(
   collections: RefundableCollections,
   scope: Scope,
   paymentId: string,
-): Promise<Pick<RefundablePayment, "providerAccountId" | "providerPaymentId"> | undefined> {
+): Promise<(RefundablePayment & { paid: boolean }) | undefined> {
   const source = sourceOf(collections, paymentId);
   if (!source) return undefined;
   const payment = await source.collection.findOne({ _id: paymentId, projectId: scope.projectId, environment: scope.environment });
-  if (!payment) return undefined;
+  return payment ? { ...payment, paid: payment.status === source.paidStatus } : undefined;
+}
+
+/** Where a payment was made: the provider account and the provider's payment id, once paid. */
+export function providerSideOf(payment: RefundablePayment): Pick<RefundablePayment, "providerAccountId" | "providerPaymentId"> {
   return {
     ...(payment.providerAccountId === undefined ? {} : { providerAccountId: payment.providerAccountId }),
     ...(payment.providerPaymentId === undefined ? {} : { providerPaymentId: payment.providerPaymentId }),
   };
 }
+
+/** The method and time of a provider's payment, as a paid payment record keeps them (for the provider's refund rules). */
+export const paymentFacts = (payment: { method?: string; paidAt?: Date }) => ({
+  ...(payment.method === undefined ? {} : { paymentMethodUsed: payment.method }),
+  ...(payment.paidAt === undefined ? {} : { paidAt: payment.paidAt }),
+});
 
 /** Gives a failed refund's amount back to the payment's refundable balance. */
 export async function releaseRefund(collections: RefundableCollections, paymentId: string, amountMinor: number, session: Session) {

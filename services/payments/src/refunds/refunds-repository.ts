@@ -46,6 +46,11 @@ export function createRefundsRepository(store: Store) {
       );
     },
 
+    /** How many refunds of payment `paymentId` are pending (PayMongo takes one at a time). */
+    countPending(paymentId: string): Promise<number> {
+      return refunds.count({ paymentId, status: "pending" });
+    },
+
     /** Records the provider's reference, unless one is recorded already (a concurrent re-drive). */
     async recordProviderReference(refundId: string, providerReference: string): Promise<void> {
       await refunds.updateOne({ _id: refundId, providerReference: { $exists: false } }, { $set: { providerReference } });

@@ -1,16 +1,24 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
 import { actOnce, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
-import { providerOfResource, type PaymentProvider, type PaymentProviders } from "@bayad/provider";
+import { ProviderRefusedRefundError, providerOfResource, type PaymentProvider, type PaymentProviders } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { refundStates, refundToProto, type RefundRecord } from "./refund.js";
 import type { RefundsRepository } from "./refunds-repository.js";
-import { providerSideOf, releaseRefund, reserveRefund, type RefundableCollections, type Reservation } from "./refundable-payments.js";
+import {
+  findRefundablePayment,
+  providerSideOf,
+  releaseRefund,
+  reserveRefund,
+  type RefundableCollections,
+  type RefundablePayment,
+  type Reservation,
+} from "./refundable-payments.js";
 
 export interface RefundsDeps {
   store: Store;
   repository: RefundsRepository;
   outbox: Outbox;
-  /** The payments refunds draw on: paid checkouts and succeeded payment intents. */
+  /** The payments refunds draw on: paid checkouts, succeeded payment intents, paid links and invoices. */
   payments: RefundableCollections;
   providers: PaymentProviders;
   logger: Logger;
@@ -65,8 +73,16 @@ export async function createRefund(
     },
     create: async (claim) => {
       // The refund goes to the provider the payment was made with (PROVIDER_NOT_CONFIGURED before anything is written).
-      const side = (await providerSideOf(deps.payments, caller, input.paymentId)) ?? {};
-      await providerOfResource(deps.providers, { environment: caller.environment, ...side });
+      const payment = await findRefundablePayment(deps.payments, caller, input.paymentId);
+      // Unknown here (another project's, or a link or invoice whose payment has not arrived yet): 404, not its provider's error.
+      if (!payment) throw notFound("payment", input.paymentId);
+      const side = providerSideOf(payment);
+      const provider = await providerOfResource(deps.providers, { environment: caller.environment, ...side });
+      // The provider's published rules, before anything is written (an unpaid or unknown payment is the reservation's to refuse).
+      if (payment.paid && provider.refundRefusal) {
+        const refused = provider.refundRefusal(await refundedPayment(deps, payment), input.amountMinor, new Date());
+        if (refused) throw refused;
+      }
       const now = new Date();
       const record: RefundRecord = {
         _id: newId("ref"),
@@ -101,10 +117,41 @@ export async function createRefund(
   try {
     return await askProviderToRefund(deps, provider, record);
   } catch (error) {
-    // The refund stays pending without a provider reference: the sweep asks again (same key).
+    if (error instanceof ProviderRefusedRefundError) {
+      await failRefusedRefund(deps, record);
+      throw error;
+    }
+    // No answer, or the provider unavailable: the refund stays pending without a provider reference, and the sweep asks again (same key).
     deps.logger.warn({ err: error, refundId: record._id }, "refund not acknowledged by the provider yet");
     return record;
   }
+}
+
+/** What the provider's refund rules look at of `payment` (a paid one). */
+async function refundedPayment(deps: RefundsDeps, payment: RefundablePayment) {
+  return {
+    paymentId: payment._id,
+    amountMinor: payment.amountMinor,
+    refundableMinor: payment.refundableMinor ?? 0,
+    ...providerSideOf(payment),
+    ...(payment.paymentMethodUsed === undefined ? {} : { method: payment.paymentMethodUsed }),
+    ...(payment.paidAt === undefined ? {} : { paidAt: payment.paidAt }),
+    openRefunds: await deps.repository.countPending(payment._id),
+  };
+}
+
+/**
+ * The provider refused the refund, so it made none and never will: the refund, committed pending
+ * before the call (so a crash in between is re-driven), fails now and gives its amount back to the
+ * payment in the same transaction, leaving nothing pending that no report would ever settle. It is
+ * kept (failed) rather than removed, since its `refund.created` event has announced it already.
+ */
+async function failRefusedRefund(deps: RefundsDeps, record: RefundRecord): Promise<RefundRecord> {
+  return moveResource(refundMover(deps), record, "fail", {
+    also: async (next, session) => {
+      await releaseRefund(deps.payments, next.paymentId, next.amountMinor, session);
+    },
+  });
 }
 
 /**
@@ -130,7 +177,8 @@ async function askProviderToRefund(deps: RefundsDeps, provider: PaymentProvider,
  * The refund is committed (pending) before the provider is asked, so a process that dies in
  * between, or a provider call that fails, leaves a pending refund the provider never saw. This
  * asks again for every pending refund older than `olderThanMs` (longer than any request could
- * still be asking) that has no provider reference; returns how many the provider acknowledged.
+ * still be asking) that has no provider reference, and fails those the provider refuses; returns
+ * how many the provider acknowledged.
  */
 export async function redriveUnacknowledgedRefunds(deps: RefundsDeps, olderThanMs: number, limit = 50): Promise<number> {
   const stuck = await deps.repository.findUnacknowledged(new Date(Date.now() - olderThanMs), limit);
@@ -140,6 +188,11 @@ export async function redriveUnacknowledgedRefunds(deps: RefundsDeps, olderThanM
       await askProviderToRefund(deps, await providerOfResource(deps.providers, record), record);
       acknowledged += 1;
     } catch (error) {
+      if (error instanceof ProviderRefusedRefundError) {
+        await failRefusedRefund(deps, record);
+        deps.logger.info({ refundId: record._id, code: error.code, details: error.details }, "refund refused by the provider on a re-drive; failed");
+        continue;
+      }
       deps.logger.warn({ err: error, refundId: record._id }, "refund still not acknowledged by the provider");
     }
   }
