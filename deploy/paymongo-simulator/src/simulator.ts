@@ -2,6 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PaymongoSimulator, PaymongoSimulatorOptions } from "./index.js";
 import { Faults } from "./faults.js";
+import { IdempotencyStore } from "./idempotency-store.js";
+import { RateLimit } from "./rate-limit.js";
 import { createRequestHandler } from "./request-handler.js";
 import { expireSession, paySession } from "./resources/checkout-sessions.js";
 import { payLink } from "./resources/links.js";
@@ -72,8 +74,11 @@ export async function startPaymongoSimulator(options: PaymongoSimulatorOptions =
       const object = state.find(id);
       return object ? state.render(object) : undefined;
     },
+    objects: (type) => state.all(type).map((object) => state.render(object)),
   };
-  server.on("request", createRequestHandler({ sim, simulator, deliveries, faults, log }));
+  const idempotency = new IdempotencyStore(options.idempotencyKeyTtlMs);
+  const rateLimit = new RateLimit(options.rateLimitPerSecond);
+  server.on("request", createRequestHandler({ sim, simulator, deliveries, faults, idempotency, rateLimit, log }));
   return simulator;
 }
 

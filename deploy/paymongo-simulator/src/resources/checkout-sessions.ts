@@ -1,4 +1,5 @@
 import { failedState } from "../api-error.js";
+import { checkMethodAmounts } from "../amount-limits.js";
 import { AttributeReader, isPlainObject } from "../attribute-reader.js";
 import { PAYMENT_METHOD_TYPES } from "../payment-methods-catalogue.js";
 import { randomBase62, unixNow } from "../ids.js";
@@ -29,6 +30,8 @@ export function createCheckoutSession(sim: Simulation, req: ApiRequest) {
   const total = lineItems?.reduce((sum, item) => sum + item.amount * item.quantity, 0);
   if (total !== undefined && total < MINIMUM_TOTAL) {
     r.fail("line_items", "parameter_below_minimum", `The total of line_items cannot be less than ${MINIMUM_TOTAL}.`);
+  } else if (total !== undefined && methods !== undefined) {
+    checkMethodAmounts(r, "line_items", total, methods, "checkout_session");
   }
   r.done();
 

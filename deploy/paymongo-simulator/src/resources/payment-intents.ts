@@ -1,4 +1,5 @@
 import { failedState, invalid } from "../api-error.js";
+import { checkMethodAmounts } from "../amount-limits.js";
 import { AttributeReader } from "../attribute-reader.js";
 import { PAYMENT_METHOD_TYPES } from "../payment-methods-catalogue.js";
 import { qrImageDataUrl } from "../qr-image.js";
@@ -55,6 +56,7 @@ export function createPaymentIntent(sim: Simulation, req: ApiRequest) {
   const statementDescriptor = r.string("statement_descriptor", { maxLength: 22 });
   const metadata = r.metadata();
   r.oneOf("capture_type", ["automatic"]);
+  if (amount !== undefined && methods !== undefined) checkMethodAmounts(r, "amount", amount, methods, "payment_intent");
   r.done();
   const intent = newIntent(sim, req.account, {
     amount: amount!,

@@ -121,8 +121,15 @@ export function paymentStateOf(raw: unknown): PaymongoPaymentState | undefined {
   };
 }
 
+/**
+ * A resource's `payments[]`. Entries come flat ({id, type, attributes}: checkout sessions,
+ * payment intents) or wrapped in `data` (`/v1/links` and `link.payment.paid` [O]; paymongo-node
+ * reads links' entries unwrapped): both are read.
+ */
 export const paymentsOf = (attributes: Record<string, unknown>): PaymongoPaymentState[] =>
-  Array.isArray(attributes.payments) ? attributes.payments.flatMap((raw) => paymentStateOf(raw) ?? []) : [];
+  Array.isArray(attributes.payments)
+    ? attributes.payments.flatMap((raw: unknown) => paymentStateOf(isObject(raw) && isObject(raw.data) && raw.id === undefined ? raw.data : raw) ?? [])
+    : [];
 
 export function checkoutSessionStateOf(resource: PaymongoResource): PaymongoCheckoutSessionState {
   return { id: resource.id, status: textAt(resource.attributes, "status") ?? "active", payments: paymentsOf(resource.attributes) };
