@@ -5,7 +5,7 @@ import { PAYMENT_METHOD_TYPES } from "../payment-methods-catalogue.js";
 import { qrImageDataUrl } from "../qr-image.js";
 import { randomBase62, unixNow } from "../ids.js";
 import type { ApiRequest, Simulation } from "../simulation.js";
-import type { Account, StoredObject } from "../state.js";
+import type { Account, Rendered, StoredObject } from "../state.js";
 import { createPayment } from "./payments.js";
 
 const TYPE = "payment_intent";
@@ -213,5 +213,26 @@ export function expireQr(sim: Simulation, intent: StoredObject): void {
   delete intent.internal["qrCodeId"];
   sim.state.update(code, { status: "expired" });
   sim.state.update(intent, { status: "awaiting_payment_method", next_action: null });
-  sim.state.emit("qrph.expired", code);
+  sim.state.emit("qrph.expired", qrphExpiredData(code), code);
+}
+
+/**
+ * The code as `qrph.expired` documents it [O docs/creating-webhook]: its own `created_at` an ISO
+ * time in Manila's +08:00 (the event's envelope keeps unix seconds), `source_status: "expired"`.
+ */
+function qrphExpiredData(code: StoredObject): Rendered {
+  const createdAt = new Date(((code.attributes["created_at"] as number) + 8 * 3600) * 1000).toISOString().replace(/\.\d{3}Z$/, "+08:00");
+  return {
+    id: code.id,
+    type: "qrph",
+    attributes: {
+      code_id: code.id,
+      livemode: code.livemode,
+      organization_id: `org_${code.owner.slice(0, 24)}`,
+      created_at: createdAt,
+      source_id: code.attributes["payment_method_id"],
+      source_status: "expired",
+      payment_intent_id: code.attributes["payment_intent_id"],
+    },
+  };
 }
