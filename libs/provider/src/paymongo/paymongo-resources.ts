@@ -27,7 +27,10 @@ export interface PaymongoPaymentState {
 
 export interface PaymongoCheckoutSessionState {
   id: string;
-  /** `active` | `paid` | `expired` (UNCONF: passed through as PayMongo says it). */
+  /**
+   * `active` | `expired` ([3P]), passed through as PayMongo says it. A paid session still reads
+   * `active` [O]: whether it was paid is read from `payments`, never from this.
+   */
   status: string;
   payments: PaymongoPaymentState[];
 }
@@ -38,7 +41,15 @@ export interface PaymongoPaymentIntentState {
   status: string;
   payments: PaymongoPaymentState[];
   lastPaymentError?: { code?: string; message?: string };
+  /** Where the payer goes next, while the intent awaits them (`awaiting_next_action`). */
+  nextAction?: PaymongoNextAction;
 }
+
+/**
+ * An intent's `next_action`: a redirect to the e-wallet's or bank's page
+ * (`{type:"redirect",redirect:{url,return_url}}` [O]) or a QR Ph code (`code.image_url` [O]).
+ */
+export type PaymongoNextAction = { type: "redirect"; url: string; returnUrl?: string } | { type: "qr"; imageUrl: string };
 
 export interface PaymongoRefundState {
   id: string;
@@ -127,12 +138,27 @@ export function paymentStateOf(raw: unknown): PaymongoPaymentState | undefined {
  * reads links' entries unwrapped): both are read.
  */
 export const paymentsOf = (attributes: Record<string, unknown>): PaymongoPaymentState[] =>
-  Array.isArray(attributes.payments)
-    ? attributes.payments.flatMap((raw: unknown) => paymentStateOf(isObject(raw) && isObject(raw.data) && raw.id === undefined ? raw.data : raw) ?? [])
-    : [];
+  Array.isArray(attributes.payments) ? attributes.payments.flatMap((raw: unknown) => paymentStateOf(unwrapped(raw)) ?? []) : [];
+
+/** An entry `{"data": <resource>}` as its resource; anything else as it is. */
+const unwrapped = (raw: unknown): unknown => (isObject(raw) && isObject(raw.data) && raw.id === undefined ? raw.data : raw);
 
 export function checkoutSessionStateOf(resource: PaymongoResource): PaymongoCheckoutSessionState {
   return { id: resource.id, status: textAt(resource.attributes, "status") ?? "active", payments: paymentsOf(resource.attributes) };
+}
+
+/** A resource's `next_action`, when it names a redirect URL or a QR image; other spellings seen in third-party code are read as well. */
+export function nextActionOf(attributes: Record<string, unknown>): PaymongoNextAction | undefined {
+  const nextAction = objectAt(attributes, "next_action");
+  if (!nextAction) return undefined;
+  const redirect = objectAt(nextAction, "redirect");
+  const url = redirect && textAt(redirect, "url");
+  if (url !== undefined) {
+    const returnUrl = textAt(redirect!, "return_url");
+    return { type: "redirect", url, ...(returnUrl !== undefined ? { returnUrl } : {}) };
+  }
+  const imageUrl = textAt(objectAt(nextAction, "code") ?? {}, "image_url") ?? textAt(objectAt(nextAction, "qr_code") ?? {}, "image_url") ?? textAt(nextAction, "image_url");
+  return imageUrl !== undefined ? { type: "qr", imageUrl } : undefined;
 }
 
 export function paymentIntentStateOf(resource: PaymongoResource): PaymongoPaymentIntentState {
@@ -141,11 +167,13 @@ export function paymentIntentStateOf(resource: PaymongoResource): PaymongoPaymen
   // PayMongo's own shape is {failed_code, failed_message}; code/detail are read as well.
   const code = error && (textAt(error, "failed_code") ?? textAt(error, "code"));
   const message = error && (textAt(error, "failed_message") ?? textAt(error, "detail") ?? textAt(error, "message"));
+  const nextAction = nextActionOf(attributes);
   return {
     id: resource.id,
     status: textAt(attributes, "status") ?? "awaiting_payment_method",
     payments: paymentsOf(attributes),
     ...(error ? { lastPaymentError: { ...(code ? { code } : {}), ...(message ? { message } : {}) } } : {}),
+    ...(nextAction ? { nextAction } : {}),
   };
 }
 
@@ -164,6 +192,18 @@ export function refundStateOf(resource: PaymongoResource): PaymongoRefundState {
     ...(paymentId !== undefined ? { paymentId } : {}),
   };
 }
+
+/**
+ * The refunds a Payment carries in `refunds[]` (`payment.refunded` [O]), flat or wrapped in
+ * `data` (the entries' shape is UNCONF: both are read, as for payments).
+ */
+export const refundsOf = (attributes: Record<string, unknown>): PaymongoRefundState[] =>
+  Array.isArray(attributes.refunds)
+    ? attributes.refunds.flatMap((raw: unknown) => {
+        const resource = asResource(unwrapped(raw));
+        return resource ? [refundStateOf(resource)] : [];
+      })
+    : [];
 
 /** A link: legacy `/v1/links` (checkout_url) or flat `/v1/payment_links` (url). */
 export function linkStateOf(resource: PaymongoResource): PaymongoLinkState {
