@@ -12,6 +12,7 @@ export {
   type HostedPaymentRequest,
   type HostedPayment,
   type PayerAction,
+  type AmountCheckRequest,
 } from "./port.js";
 export { createSandboxProvider, type SandboxProviderOptions } from "./sandbox/sandbox-provider.js";
 export { scenarioMetadataKey } from "./sandbox/scenarios.js";

@@ -145,6 +145,12 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
       return { providerReference: resourceOf(document, operation).id };
     },
 
+    checkAmount({ flow, amount, paymentMethodType, bankCode }) {
+      if (flow === "checkout") checkoutMethodsAccepting(paymentMethods, amount.amountMinor);
+      else if (flow === "hosted_payment") assertPaymongoAmount("link", "link", amount.amountMinor);
+      else assertPaymongoAmount("payment_intent", paymentMethodType ?? "", amount.amountMinor, bankCode !== undefined ? { bankCode } : {});
+    },
+
     decidePayment() {
       throw new AppError("INVALID_STATE_TRANSITION", "Payer actions are simulated only in the sandbox.");
     },
