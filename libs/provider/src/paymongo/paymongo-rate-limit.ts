@@ -41,8 +41,8 @@ export function createPaymongoRateLimit(limit = PAYMONGO_REQUESTS_PER_SECOND): P
   const admit = async (window: KeyWindow): Promise<void> => {
     for (;;) {
       const now = Date.now();
-      while (window.sent.length > 0 && window.sent[0]! <= now - WINDOW_MS) window.sent.shift();
-      const waitMs = Math.max(window.heldUntil - now, window.sent.length >= limit ? window.sent[0]! + WINDOW_MS - now : 0);
+      while (window.sent.length > 0 && window.sent[0] <= now - WINDOW_MS) window.sent.shift();
+      const waitMs = Math.max(window.heldUntil - now, window.sent.length >= limit ? window.sent[0] + WINDOW_MS - now : 0);
       if (waitMs <= 0) {
         window.sent.push(now);
         return;
