@@ -18,11 +18,14 @@ describe("errorOutcome", () => {
     expect(errorOutcome("VALIDATION_FAILED")).toBe("invalid");
     // A refused webhook URL is refused the same way every time: nothing was made.
     expect(errorOutcome("WEBHOOK_URL_NOT_ALLOWED")).toBe("invalid");
+    // An amount outside the provider's limits is refused before the provider is asked or anything is written.
+    expect(errorOutcome("AMOUNT_OUT_OF_RANGE")).toBe("invalid");
   });
 
   it("defaults to decided below 500 and unresolved from 500 up", () => {
     const special = new Set<ErrorCode>([
       "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED", "PROVIDER_UNAVAILABLE", "WEBHOOK_URL_NOT_ALLOWED",
+      "AMOUNT_OUT_OF_RANGE",
     ]);
     for (const [code, entry] of Object.entries(errorCatalogue) as [ErrorCode, { http: number }][]) {
       if (special.has(code)) continue;
