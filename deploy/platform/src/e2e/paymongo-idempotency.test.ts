@@ -140,4 +140,18 @@ describe("live mode on PayMongo: lost answers and amount limits", () => {
     expect(sim.objects("payment_intent")).toHaveLength(intentsBefore);
     expect(await api.platform.stores.payments.collection({ name: "payment_intents" }).count({ referenceId })).toBe(0);
   });
+
+  it("refuses a live subscription to a plan under PayMongo's ₱100 for links with 422, writing neither it nor its invoice", async () => {
+    const plan = await live("POST", "/api/v1/payments/plans", { name: "Sticker club", amount: 99_00, interval: "monthly" });
+    expect(plan.status).toBe(201);
+    const customer = await live("POST", "/api/v1/payments/customers", { customerReference: unique("member"), email: "member@example.ph" });
+    const referenceId = unique("sticker-club");
+    const linksBefore = sim.objects("link").length;
+    const response = await live("POST", "/api/v1/payments/subscriptions", { customerId: customer.body.data.customerId, referenceId, priceId: plan.body.data.planId });
+    expectError(response, 422, "AMOUNT_OUT_OF_RANGE");
+    expect(response.body.error.details).toEqual(["amount.amountMinor: 9900 is below PayMongo's minimum of 10000 centavos for payment links"]);
+    expect(await api.platform.stores.billing.collection({ name: "subscriptions" }).count({ referenceId })).toBe(0);
+    expect(await api.platform.stores.billing.collection({ name: "invoices" }).count({})).toBe(0);
+    expect(sim.objects("link")).toHaveLength(linksBefore);
+  });
 });
