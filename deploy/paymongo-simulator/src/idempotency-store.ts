@@ -37,6 +37,7 @@ const failedValidation = (error: PaymongoSimulatorError) => error.errors.every((
  */
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
+  private nextSweepAt = 0;
 
   constructor(private readonly ttlMs = IDEMPOTENCY_KEY_TTL_MS) {}
 
@@ -51,6 +52,13 @@ export class IdempotencyStore {
       ]);
     }
     return key;
+  }
+
+  /** Drops expired keys now and then, so a long-running simulator does not keep every key it saw. */
+  private forgetExpired(now: number): void {
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + Math.min(this.ttlMs, 60_000);
+    for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(id);
   }
 
   /** Runs `handle` once per `owner` and `key`; repeats replay its outcome. */
@@ -73,6 +81,7 @@ export class IdempotencyStore {
       if (!entry.outcome.ok) throw entry.outcome.error;
       return structuredClone(entry.outcome.body);
     }
+    this.forgetExpired(now);
     this.entries.set(id, { state: "in_progress", fingerprint, expiresAt: now + this.ttlMs });
     try {
       const body = await handle();
