@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { PaymongoSimulatorError } from "./api-error.js";
 import { attributesOf, readBody } from "./http-io.js";
+import { IdempotencyStore, requestFingerprint } from "./idempotency-store.js";
 import { createCheckoutSession, expireCheckoutSessionRoute, getCheckoutSession } from "./resources/checkout-sessions.js";
 import { createCustomer, getCustomer } from "./resources/customers.js";
 import { archiveLink, createLink, getLink, listLinks } from "./resources/links.js";
@@ -62,8 +63,11 @@ const ROUTES: Route[] = [
   route("POST", "webhooks/:id/disable", disableWebhookRoute),
 ];
 
-/** Authenticates and runs one `/v1/…` request; throws PaymongoSimulatorError for every error answer. */
-export async function handleApiRequest(sim: Simulation, req: IncomingMessage, url: URL): Promise<unknown> {
+/**
+ * Authenticates and runs one `/v1/…` request; throws PaymongoSimulatorError for every error
+ * answer. A POST with an `Idempotency-Key` runs once per account and key (see IdempotencyStore).
+ */
+export async function handleApiRequest(sim: Simulation, req: IncomingMessage, url: URL, idempotency: IdempotencyStore): Promise<unknown> {
   const account = sim.keys.authenticate(req.headers.authorization);
   const method = req.method ?? "GET";
   for (const candidate of ROUTES) {
@@ -71,7 +75,11 @@ export async function handleApiRequest(sim: Simulation, req: IncomingMessage, ur
     if (!match) continue;
     const attributes = method === "GET" ? {} : attributesOf(await readBody(req));
     const params = match.slice(1).map((p) => decodeURIComponent(p));
-    return await candidate.handler(sim, { account, attributes, query: url.searchParams, params });
+    const handle = async () => candidate.handler(sim, { account, attributes, query: url.searchParams, params });
+    // Retrieve, list and delete requests take no key [O]; a key on one is ignored.
+    const key = method === "POST" ? IdempotencyStore.keyOf(req.headers["idempotency-key"]) : undefined;
+    if (key === undefined) return await handle();
+    return await idempotency.run(account.owner, key, requestFingerprint(method, url.pathname, attributes), handle);
   }
   throw new PaymongoSimulatorError(404, [{ code: "resource_not_found", detail: `No route for ${method} ${url.pathname}.` }]);
 }

@@ -51,7 +51,7 @@ describe("POST /v1/checkout_sessions", () => {
 });
 
 describe("paying a checkout session", () => {
-  it("makes a paid payment, marks the session paid and sends checkout_session.payment.paid and payment.paid", async () => {
+  it("makes a paid payment, marks the session paid (still active, as PayMongo shows it) and sends checkout_session.payment.paid and payment.paid", async () => {
     const session = await f.api.create("/v1/checkout_sessions", checkoutSessionAttributes());
     const { paymentId } = await f.sim.payCheckoutSession(session.id, { method: "qrph" });
     expect(paymentId).toMatch(/^pay_[0-9A-Za-z]{24}$/);
@@ -69,7 +69,8 @@ describe("paying a checkout session", () => {
     expect(payment.attributes.net_amount).toBe(15000 - payment.attributes.fee);
 
     const paid = (await f.api.get(`/v1/checkout_sessions/${session.id}`)).body.data;
-    expect(paid.attributes.status).toBe("paid");
+    expect(paid.attributes.status).toBe("active");
+    expect(paid.attributes.paid_at).toEqual(expect.any(Number));
     expect(paid.attributes.payment_method_used).toBe("qrph");
     expect(paid.attributes.payments).toEqual([payment]);
     expect(paid.attributes.payment_intent.attributes.status).toBe("succeeded");
@@ -77,7 +78,7 @@ describe("paying a checkout session", () => {
     await f.sim.flushDeliveries();
     expect(f.receiver.types().sort()).toEqual(["checkout_session.payment.paid", "payment.paid"]);
     const sessionEvent = f.receiver.received.find((r) => r.json.data.attributes.type === "checkout_session.payment.paid")!;
-    expect(sessionEvent.json.data.attributes.data).toMatchObject({ id: session.id, attributes: { status: "paid", payments: [{ id: paymentId }] } });
+    expect(sessionEvent.json.data.attributes.data).toMatchObject({ id: session.id, attributes: { status: "active", payments: [{ id: paymentId, attributes: { status: "paid" } }] } });
     const paymentEvent = f.receiver.received.find((r) => r.json.data.attributes.type === "payment.paid")!;
     expect(paymentEvent.json.data.attributes.data).toEqual(payment);
   });
@@ -111,7 +112,7 @@ describe("POST /v1/checkout_sessions/{id}/expire", () => {
     const refused = await f.api.post(`/v1/checkout_sessions/${paid.id}/expire`);
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].code).toBe("resource_failed_state");
-    expect((await f.api.get(`/v1/checkout_sessions/${paid.id}`)).body.data.attributes.status).toBe("paid");
+    expect((await f.api.get(`/v1/checkout_sessions/${paid.id}`)).body.data.attributes).toMatchObject({ status: "active", paid_at: expect.any(Number) });
   });
 });
 
@@ -128,6 +129,8 @@ describe("the checkout page", () => {
     });
     expect(submitted.status).toBe(303);
     expect(submitted.headers.get("location")).toBe("https://shop.example.ph/success");
-    expect((await f.api.get(`/v1/checkout_sessions/${session.id}`)).body.data.attributes.status).toBe("paid");
+    expect((await f.api.get(`/v1/checkout_sessions/${session.id}`)).body.data.attributes.payments).toEqual([expect.objectContaining({ attributes: expect.objectContaining({ status: "paid" }) })]);
+    // Paid, the page offers no payment any more.
+    expect(await (await fetch(session.attributes.checkout_url)).text()).not.toContain('value="gcash"');
   });
 });

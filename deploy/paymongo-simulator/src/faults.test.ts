@@ -17,14 +17,29 @@ const listPayments = async () => (await api.get("/v1/payments")).status;
 const authorization = () => `Basic ${Buffer.from(`${api.key}:`).toString("base64")}`;
 
 describe("injectFault", () => {
-  it.each([429, 500, 503])("answers %i in PayMongo's error shape, and nothing is made", async (status) => {
+  it.each([500, 503])("answers %i in PayMongo's error shape, and nothing is made", async (status) => {
     sim.injectFault({ method: "POST", path: "/v1/customers", status });
     const answer = await api.post("/v1/customers", customer);
     expect(answer.status).toBe(status);
-    expect(answer.body.errors[0]).toMatchObject({ code: status === 429 ? "rate_limit_exceeded" : "internal_server_error" });
+    expect(answer.body.errors[0]).toMatchObject({ code: "internal_server_error" });
     expect(sim.events()).toEqual([]);
     // Used up: the next one goes through.
     expect((await api.post("/v1/customers", customer)).status).toBe(200);
+  });
+
+  it("answers 429 with PayMongo's plain-text body, and nothing is made", async () => {
+    sim.injectFault({ method: "POST", path: "/v1/customers", status: 429 });
+    const response = await fetch(`${sim.url}/v1/customers`, {
+      method: "POST",
+      headers: { authorization: authorization(), "content-type": "application/json" },
+      body: JSON.stringify({ data: { attributes: customer } }),
+    });
+    expect(response.status).toBe(429);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe("Too many requests, please try again later.");
+    expect(sim.objects("customer")).toEqual([]);
+    expect((await api.post("/v1/customers", customer)).status).toBe(200);
+    expect(sim.objects("customer")).toHaveLength(1);
   });
 
   it("applies to the next `times` matching requests only, by method and path prefix", async () => {

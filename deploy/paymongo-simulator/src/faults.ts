@@ -54,8 +54,8 @@ export class Faults {
   }
 }
 
-/** What an injected status answers: PayMongo's error shape, with a code saying what it stands for. */
+/** What an injected status answers (but 429, plain text as PayMongo's): PayMongo's error shape, with a code saying what it stands for. */
 export function faultBody(status: number, injected?: string): { errors: Array<{ code: string; detail: string }> } {
-  const code = injected ?? (status === 429 ? "rate_limit_exceeded" : status >= 500 ? "internal_server_error" : "simulated_fault");
+  const code = injected ?? (status >= 500 ? "internal_server_error" : "simulated_fault");
   return { errors: [{ code, detail: `The PayMongo simulator answered ${status} as a fault was injected.` }] };
 }

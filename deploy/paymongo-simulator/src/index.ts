@@ -9,6 +9,10 @@ export interface PaymongoSimulatorOptions {
   disableAfterExhaustedEvents?: number;
   /** Where the simulator writes one line per delivery attempt and webhook disabled; default nowhere. */
   log?: (line: string) => void;
+  /** How long an Idempotency-Key's first result is replayed. Default PayMongo's 24 h. */
+  idempotencyKeyTtlMs?: number;
+  /** API requests one key may make in a calendar second before it is answered 429 (plain text). Default PayMongo's 100. */
+  rateLimitPerSecond?: number;
 }
 
 export interface PaymongoSimulator {
@@ -27,7 +31,7 @@ export interface PaymongoSimulator {
   setPaymentPaidAt(id: string, paidAt: Date): Promise<void>;
   /** How webhook deliveries behave from now on. reorder: hold deliveries and send them newest-first at flushDeliveries(). */
   setWebhookDelivery(mode: { mode: "deliver" | "drop" | "delay" | "duplicate" | "reorder"; delayMs?: number }): void;
-  /** The next `times` API requests matching method/path prefix answer with this fault instead. "timeout": never answer (hold the socket); "reset": destroy the socket; code: the error code a status fault answers with (e.g. `available_balance_insufficient`); afterProcessing: the request takes effect, then its answer is lost (replaced by the fault). */
+  /** The next `times` API requests matching method/path prefix answer with this fault instead. "timeout": never answer (hold the socket); "reset": destroy the socket; 429: PayMongo's plain-text body; code: the error code a status fault answers with (e.g. `available_balance_insufficient`); afterProcessing: the request takes effect (an Idempotency-Key's result is stored), then its answer is lost (replaced by the fault). */
   injectFault(fault: { method?: string; path?: string; status: number | "timeout" | "reset"; times?: number; afterProcessing?: boolean; code?: string }): void;
   /** Disarms every fault not yet used up. */
   clearFaults(): void;
@@ -57,6 +61,8 @@ export interface PaymongoSimulator {
   forgeEvent(input: { type: string; data: { id: string; type?: string; attributes: Record<string, unknown> }; secretKey?: string }): { eventId: string };
   /** Inspect a stored object by id (any kind) in PayMongo's JSON:API shape, or undefined. */
   find(id: string): unknown;
+  /** Every stored object of a type (`payment_intent`, `refund`, `checkout_session`…), of every account, in PayMongo's JSON:API shape. */
+  objects(type: string): unknown[];
 }
 
 export { startPaymongoSimulator } from "./simulator.js";

@@ -40,7 +40,7 @@ async function checkoutPage(sim: Simulation, req: IncomingMessage, res: ServerRe
     .join("");
   const body =
     `<p>Status: <b>${escape(String(a["status"]))}</b></p><ul>${items}</ul>` +
-    (a["status"] === "active"
+    (a["status"] === "active" && a["paid_at"] === null
       ? `<form method="post" action="/checkout/${session.id}/pay">${buttons}</form><p><a href="${escape(String(a["cancel_url"]))}">Cancel</a></p>`
       : "");
   sendHtml(res, 200, page(`Checkout ${String(a["reference_number"])}`, body));

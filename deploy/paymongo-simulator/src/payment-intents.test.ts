@@ -176,7 +176,11 @@ describe("settling a payment intent", () => {
     expect(f.sim.find(pi.id)).toMatchObject({ attributes: { status: "awaiting_payment_method", next_action: null } });
     await f.sim.flushDeliveries();
     expect(f.receiver.types()).toEqual(["qrph.expired"]);
-    expect(f.receiver.received[0]!.json.data.attributes.data).toMatchObject({ type: "qrph", attributes: { payment_intent_id: pi.id, status: "expired" } });
+    // As PayMongo documents it: the code's own created_at an ISO time at +08:00, the envelope's unix seconds.
+    const event = f.receiver.received[0]!.json.data.attributes;
+    expect(event.data).toMatchObject({ id: expect.stringMatching(/^qrph_/), type: "qrph", attributes: { payment_intent_id: pi.id, source_status: "expired" } });
+    expect(event.data.attributes.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/);
+    expect(typeof event.created_at).toBe("number");
     await expect(f.sim.expireQrPh(pi.id)).rejects.toMatchObject({ code: "resource_failed_state" });
   });
 

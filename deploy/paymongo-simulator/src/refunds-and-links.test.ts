@@ -97,19 +97,24 @@ describe("links", () => {
     expect((await f.api.get("/v1/links?reference_number=zzzzzzz")).body).toEqual({ data: [], has_more: false });
   });
 
-  it("refuses an amount under 100 and a missing description", async () => {
-    const answer = await f.api.post("/v1/links", { amount: 99 });
+  it("refuses an amount under PayMongo's ₱100 for links and a missing description", async () => {
+    expect((await f.api.post("/v1/links", { amount: 10_000, description: "Exactly the minimum" })).status).toBe(200);
+    const answer = await f.api.post("/v1/links", { amount: 9_999 });
     expect(answer.body.errors.map((e: { code: string; source: { attribute: string } }) => [e.source.attribute, e.code])).toEqual([
       ["amount", "parameter_below_minimum"],
       ["description", "parameter_required"],
     ]);
   });
 
-  it("payLink: paid, with its payment, and link.payment.paid", async () => {
+  it("payLink: paid, with its payment wrapped in data as PayMongo shows it, and link.payment.paid", async () => {
     const link = await f.api.create("/v1/links", { amount: 50000, description: "Invoice 7" });
     const { paymentId } = await f.sim.payLink(link.id);
     const after = (await f.api.get(`/v1/links/${link.id}`)).body.data;
-    expect(after.attributes).toMatchObject({ status: "paid", payments: [{ id: paymentId, attributes: { amount: 50000, status: "paid" } }] });
+    expect(after.attributes).toMatchObject({
+      status: "paid",
+      payments: [{ data: { id: paymentId, type: "payment", attributes: { amount: 50000, status: "paid" } } }],
+    });
+    expect((await f.api.get("/v1/links")).body.data[0].attributes.payments).toEqual(after.attributes.payments);
     await f.sim.flushDeliveries();
     expect(f.receiver.types().sort()).toEqual(["link.payment.paid", "payment.paid"]);
     const linkEvent = f.receiver.received.find((r) => r.json.data.attributes.type === "link.payment.paid")!;

@@ -4,8 +4,10 @@ import { handleApiRequest } from "./api-routes.js";
 import { handleControlRequest } from "./control-routes.js";
 import { faultBody, type Fault, type Faults } from "./faults.js";
 import { sendJson } from "./http-io.js";
+import type { IdempotencyStore } from "./idempotency-store.js";
 import type { PaymongoSimulator } from "./index.js";
 import { handlePageRequest } from "./pages.js";
+import { sendTooManyRequests, type RateLimit } from "./rate-limit.js";
 import type { Simulation } from "./simulation.js";
 import type { WebhookDeliveries } from "./webhook-deliveries.js";
 
@@ -14,6 +16,8 @@ export interface HandlerDeps {
   simulator: PaymongoSimulator;
   deliveries: WebhookDeliveries;
   faults: Faults;
+  idempotency: IdempotencyStore;
+  rateLimit: RateLimit;
   log: (line: string) => void;
 }
 
@@ -34,10 +38,12 @@ export function createRequestHandler(deps: HandlerDeps) {
 }
 
 async function handleApi(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  // A request over its key's rate is turned away before anything else, and nothing happens.
+  if (deps.rateLimit.exceeded(req.headers.authorization)) return sendTooManyRequests(res);
   const fault = deps.faults.take(req.method ?? "GET", url.pathname);
   if (fault && !fault.afterProcessing) return applyFault(fault, req, res);
-  const [status, body] = await outcome(deps, () => handleApiRequest(deps.sim, req, url));
-  // afterProcessing: the request took effect; only its answer is lost.
+  const [status, body] = await outcome(deps, () => handleApiRequest(deps.sim, req, url, deps.idempotency));
+  // afterProcessing: the request took effect (its Idempotency-Key result is stored); only its answer is lost.
   if (fault) return applyFault(fault, req, res);
   sendJson(res, status, body);
 }
@@ -64,5 +70,7 @@ function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): vo
   }
   // "timeout": the socket is held open without an answer until the client gives up or close().
   if (fault.status === "timeout") return;
+  // PayMongo's 429 is plain text, whatever caused it.
+  if (fault.status === 429) return sendTooManyRequests(res);
   sendJson(res, fault.status, faultBody(fault.status, fault.code));
 }

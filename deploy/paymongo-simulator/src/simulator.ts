@@ -4,6 +4,8 @@ import type { PaymongoSimulator, PaymongoSimulatorOptions } from "./index.js";
 import { KeyRing } from "./auth.js";
 import { Faults } from "./faults.js";
 import { forgeEvent } from "./forged-events.js";
+import { IdempotencyStore } from "./idempotency-store.js";
+import { RateLimit } from "./rate-limit.js";
 import { createRequestHandler } from "./request-handler.js";
 import { expireSession, paySession } from "./resources/checkout-sessions.js";
 import { payLink } from "./resources/links.js";
@@ -80,8 +82,11 @@ export async function startPaymongoSimulator(options: PaymongoSimulatorOptions =
       const object = state.find(id);
       return object ? state.render(object) : undefined;
     },
+    objects: (type) => state.all(type).map((object) => state.render(object)),
   };
-  server.on("request", createRequestHandler({ sim, simulator, deliveries, faults, log }));
+  const idempotency = new IdempotencyStore(options.idempotencyKeyTtlMs);
+  const rateLimit = new RateLimit(options.rateLimitPerSecond);
+  server.on("request", createRequestHandler({ sim, simulator, deliveries, faults, idempotency, rateLimit, log }));
   return simulator;
 }
 

@@ -16,6 +16,7 @@ export {
   type PayerAction,
   type RedirectPaymentIntentRequest,
   type RedirectPaymentIntent,
+  type AmountCheckRequest,
 } from "./port.js";
 export {
   REDIRECT_INTENT_METHODS,
@@ -61,6 +62,7 @@ export type {
   PaymongoRefundState,
   PaymongoLinkState,
   PaymongoResource,
+  PaymongoNextAction,
 } from "./paymongo/paymongo-resources.js";
 export {
   paymongoRefundRefusal,
@@ -70,11 +72,20 @@ export {
   type PaymongoRefundRule,
   type PaymongoMethodRefunds,
 } from "./paymongo/paymongo-refund-rules.js";
-export { paymentStateOf as paymongoPaymentOf } from "./paymongo/paymongo-resources.js";
+export { nextActionOf, paymentsOf, refundsOf, paymentStateOf as paymongoPaymentOf } from "./paymongo/paymongo-resources.js";
 export { PaymongoRejectedError, PaymongoKeyRefusedError, type PaymongoErrorItem } from "./paymongo/paymongo-errors.js";
 export { createPaymongoAccountSetup, type ProviderAccountSetup, type PaymongoAccountSetupOptions } from "./paymongo/paymongo-account-setup.js";
 export { verifyPaymongoSignature, type PaymongoSignatureInput, type PaymongoSignatureResult } from "./paymongo/paymongo-signature.js";
 export { parsePaymongoEvent, PAYMONGO_WEBHOOK_EVENTS, type PaymongoEvent } from "./paymongo/paymongo-event.js";
+export {
+  assertPaymongoAmount,
+  checkoutMethodsAccepting,
+  paymongoAmountLimit,
+  paymongoAmountProblems,
+  type PaymongoAmountLimit,
+  type PaymongoFlow,
+} from "./paymongo/paymongo-amount-limits.js";
+export { paymongoIdempotencyKey } from "./paymongo/paymongo-idempotency-key.js";
 export { providerSecretPurposes, openProviderSecretKey } from "./provider-secrets.js";
 export {
   createResolvedProviderAccounts,

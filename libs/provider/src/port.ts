@@ -148,6 +148,15 @@ export interface HostedPayment {
 /** What the payer did on a hosted page or through a test helper, before the provider decides. */
 export type PayerAction = "pay" | "fail";
 
+export interface AmountCheckRequest {
+  flow: "checkout" | "payment_intent" | "hosted_payment";
+  amount: Money;
+  /** The provider's method type (PayMongo: `qrph`, `gcash`…), for flows paid by one method. */
+  paymentMethodType?: string;
+  /** The bank of an online-banking method (PayMongo `dob`: `bpi` | `ubp`). */
+  bankCode?: string;
+}
+
 export interface PaymentProvider {
   readonly name: string;
   /** Payment method codes the provider accepts, as capabilities reports them. */
@@ -171,6 +180,12 @@ export interface PaymentProvider {
    * catalogue's error naming the rule, or undefined. Absent for a provider without such rules (the sandbox).
    */
   refundRefusal?(payment: RefundedPayment, amountMinor: number, now: Date): AppError | undefined;
+  /**
+   * Refuses with AMOUNT_OUT_OF_RANGE an amount the provider publishes it would not take for the
+   * flow (and the method, when one is named), without calling the provider: services call it
+   * before they write anything. Providers without published limits leave it out.
+   */
+  checkAmount?(request: AmountCheckRequest): void;
   /** Whether the provider accepts a payer's payment of this amount (sandbox: the decline scenario). */
   decidePayment(amount: Money, metadata: Record<string, string>, action: PayerAction): "paid" | "failed";
 }

@@ -1,4 +1,5 @@
 import { failedState } from "../api-error.js";
+import { checkMethodAmounts } from "../amount-limits.js";
 import { AttributeReader, isPlainObject } from "../attribute-reader.js";
 import { CHECKOUT_METHOD_NAMES } from "../payment-methods-catalogue.js";
 import { randomBase62, unixNow } from "../ids.js";
@@ -29,6 +30,8 @@ export function createCheckoutSession(sim: Simulation, req: ApiRequest) {
   const total = lineItems?.reduce((sum, item) => sum + item.amount * item.quantity, 0);
   if (total !== undefined && total < MINIMUM_TOTAL) {
     r.fail("line_items", "parameter_below_minimum", `The total of line_items cannot be less than ${MINIMUM_TOTAL}.`);
+  } else if (total !== undefined && methods !== undefined) {
+    checkMethodAmounts(r, "line_items", total, methods, "checkout_session");
   }
   r.done();
 
@@ -113,9 +116,15 @@ export function expireCheckoutSessionRoute(sim: Simulation, req: ApiRequest) {
   return { data: sim.state.render(session) };
 }
 
+/**
+ * A paid session still reads `status: "active"`, with `paid_at` set and a paid entry in
+ * `payments[]` [O checkout session example]: paid-ness is read from those, never from status.
+ */
+export const isSessionPaid = (session: StoredObject) => session.attributes["paid_at"] !== null && session.attributes["paid_at"] !== undefined;
+
 export function expireSession(sim: Simulation, session: StoredObject): void {
-  if (session.attributes["status"] !== "active") {
-    throw failedState(`The checkout session ${session.id} is ${String(session.attributes["status"])} and cannot be expired.`);
+  if (session.attributes["status"] !== "active" || isSessionPaid(session)) {
+    throw failedState(`The checkout session ${session.id} is ${isSessionPaid(session) ? "paid" : String(session.attributes["status"])} and cannot be expired.`);
   }
   sim.state.update(session, { status: "expired" });
 }
@@ -125,8 +134,8 @@ export function expireSession(sim: Simulation, session: StoredObject): void {
  * events PayMongo sends for it.
  */
 export function paySession(sim: Simulation, session: StoredObject, method?: string): { paymentId: string } {
-  if (session.attributes["status"] !== "active") {
-    throw failedState(`The checkout session ${session.id} is ${String(session.attributes["status"])} and cannot be paid.`);
+  if (session.attributes["status"] !== "active" || isSessionPaid(session)) {
+    throw failedState(`The checkout session ${session.id} is ${isSessionPaid(session) ? "paid" : String(session.attributes["status"])} and cannot be paid.`);
   }
   const methods = session.attributes["payment_method_types"] as string[];
   const used = method ?? methods[0];
@@ -147,7 +156,7 @@ export function paySession(sim: Simulation, session: StoredObject, method?: stri
   (intent.refs["payments"] as string[]).push(payment.id);
   sim.state.update(intent, { status: "succeeded", next_action: null });
   (session.refs["payments"] as string[]).push(payment.id);
-  sim.state.update(session, { status: "paid", paid_at: unixNow(), payment_method_used: used });
+  sim.state.update(session, { paid_at: unixNow(), payment_method_used: used });
   sim.state.emit("checkout_session.payment.paid", session);
   sim.state.emit("payment.paid", payment);
   return { paymentId: payment.id };

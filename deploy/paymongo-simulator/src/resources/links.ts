@@ -1,17 +1,28 @@
+import { LINK_MINIMUM_AMOUNT } from "../amount-limits.js";
 import { failedState } from "../api-error.js";
 import { AttributeReader } from "../attribute-reader.js";
 import { randomBase62 } from "../ids.js";
 import type { ApiRequest, Simulation } from "../simulation.js";
-import type { StoredObject } from "../state.js";
+import type { Rendered, StoredObject } from "../state.js";
 import { createPayment } from "./payments.js";
 
 const TYPE = "link";
-const MINIMUM_AMOUNT = 100;
+
+/**
+ * A link as `/v1/links` and `link.payment.paid` show it: each `payments[]` entry wrapped as
+ * `{"data":{"id","type":"payment","attributes"}}` [O link.payment.paid example].
+ */
+function renderLink(sim: Simulation, link: StoredObject): Rendered {
+  const rendered = sim.state.render(link);
+  const payments = rendered.attributes["payments"];
+  rendered.attributes["payments"] = Array.isArray(payments) ? payments.map((payment: unknown) => ({ data: payment })) : [];
+  return rendered;
+}
 
 /** Legacy `/v1/links` ([O]); its `checkout_url` is `{simulator}/pm.link/<reference_number>` here. */
 export function createLink(sim: Simulation, req: ApiRequest) {
   const r = new AttributeReader(req.attributes);
-  const amount = r.integer("amount", { required: true, min: MINIMUM_AMOUNT });
+  const amount = r.integer("amount", { required: true, min: LINK_MINIMUM_AMOUNT });
   const description = r.string("description", { required: true, maxLength: 255 });
   const remarks = r.string("remarks", { maxLength: 255 });
   r.done();
@@ -36,25 +47,25 @@ export function createLink(sim: Simulation, req: ApiRequest) {
     },
     { payments: [] },
   );
-  return { data: sim.state.render(link) };
+  return { data: renderLink(sim, link) };
 }
 
 export function getLink(sim: Simulation, req: ApiRequest) {
-  return { data: sim.state.render(sim.state.owned(req.account, req.params[0], TYPE)) };
+  return { data: renderLink(sim, sim.state.owned(req.account, req.params[0], TYPE)) };
 }
 
 /** `GET /v1/links?reference_number=…` answers a list ([O]: the SDKs read `data[0]`). */
 export function listLinks(sim: Simulation, req: ApiRequest) {
   const reference = req.query.get("reference_number");
   const links = sim.state.list(req.account, TYPE, (o) => !reference || o.attributes["reference_number"] === reference);
-  return { data: links.map((o) => sim.state.render(o)), has_more: false };
+  return { data: links.map((o) => renderLink(sim, o)), has_more: false };
 }
 
 export function archiveLink(archived: boolean) {
   return (sim: Simulation, req: ApiRequest) => {
     const link = sim.state.owned(req.account, req.params[0], TYPE);
     sim.state.update(link, { archived });
-    return { data: sim.state.render(link) };
+    return { data: renderLink(sim, link) };
   };
 }
 
@@ -80,6 +91,6 @@ export function payLink(sim: Simulation, link: StoredObject, method = "gcash"): 
   (link.refs["payments"] as string[]).push(payment.id);
   sim.state.update(link, { status: "paid", fee: payment.attributes["fee"] });
   sim.state.emit("payment.paid", payment);
-  sim.state.emit("link.payment.paid", link);
+  sim.state.emit("link.payment.paid", renderLink(sim, link), link);
   return { paymentId: payment.id };
 }

@@ -1,10 +1,11 @@
 import { failedState, invalid } from "../api-error.js";
+import { checkMethodAmounts } from "../amount-limits.js";
 import { AttributeReader } from "../attribute-reader.js";
 import { PAYMENT_INTENT_TYPES, REDIRECT_TYPES } from "../payment-methods-catalogue.js";
 import { qrImageDataUrl } from "../qr-image.js";
 import { randomBase62, unixNow } from "../ids.js";
 import type { ApiRequest, Simulation } from "../simulation.js";
-import type { Account, StoredObject } from "../state.js";
+import type { Account, Rendered, StoredObject } from "../state.js";
 import { createPayment } from "./payments.js";
 
 const TYPE = "payment_intent";
@@ -55,6 +56,7 @@ export function createPaymentIntent(sim: Simulation, req: ApiRequest) {
   const statementDescriptor = r.string("statement_descriptor", { maxLength: 22 });
   const metadata = r.metadata();
   r.oneOf("capture_type", ["automatic"]);
+  if (amount !== undefined && methods !== undefined) checkMethodAmounts(r, "amount", amount, methods, "payment_intent");
   r.done();
   const intent = newIntent(sim, req.account, {
     amount: amount!,
@@ -217,5 +219,26 @@ export function expireQr(sim: Simulation, intent: StoredObject): void {
   delete intent.internal["qrCodeId"];
   sim.state.update(code, { status: "expired" });
   sim.state.update(intent, { status: "awaiting_payment_method", next_action: null });
-  sim.state.emit("qrph.expired", code);
+  sim.state.emit("qrph.expired", qrphExpiredData(code), code);
+}
+
+/**
+ * The code as `qrph.expired` documents it [O docs/creating-webhook]: its own `created_at` an ISO
+ * time in Manila's +08:00 (the event's envelope keeps unix seconds), `source_status: "expired"`.
+ */
+function qrphExpiredData(code: StoredObject): Rendered {
+  const createdAt = new Date(((code.attributes["created_at"] as number) + 8 * 3600) * 1000).toISOString().replace(/\.\d{3}Z$/, "+08:00");
+  return {
+    id: code.id,
+    type: "qrph",
+    attributes: {
+      code_id: code.id,
+      livemode: code.livemode,
+      organization_id: `org_${code.owner.slice(0, 24)}`,
+      created_at: createdAt,
+      source_id: code.attributes["payment_method_id"],
+      source_status: "expired",
+      payment_intent_id: code.attributes["payment_intent_id"],
+    },
+  };
 }

@@ -14,18 +14,26 @@ export interface Answer {
 /** A minimal PayMongo client for the tests: Basic auth with the key, JSON:API bodies. */
 export function apiClient(baseUrl: string, key: string = newSecretKey()) {
   const authorization = `Basic ${Buffer.from(`${key}:`).toString("base64")}`;
-  async function call(method: string, path: string, attributes?: Record<string, unknown>): Promise<Answer> {
+  async function call(method: string, path: string, attributes?: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Answer> {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { authorization, "content-type": "application/json" },
+      headers: { authorization, "content-type": "application/json", ...headers },
       body: attributes === undefined ? undefined : JSON.stringify({ data: { attributes } }),
     });
-    return { status: response.status, body: await response.json() };
+    // PayMongo's 429 is plain text, not JSON: such a body is kept as its text.
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    return { status: response.status, body };
   }
   return {
     key,
     get: (path: string) => call("GET", path),
-    post: (path: string, attributes?: Record<string, unknown>) => call("POST", path, attributes),
+    post: (path: string, attributes?: Record<string, unknown>, headers?: Record<string, string>) => call("POST", path, attributes, headers),
     put: (path: string, attributes: Record<string, unknown>) => call("PUT", path, attributes),
     /** Creates and expects a 200, returning `data`. */
     async create(path: string, attributes: Record<string, unknown>) {

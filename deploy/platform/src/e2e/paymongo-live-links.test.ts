@@ -101,7 +101,7 @@ describe("payment links and invoices in live mode on PayMongo", () => {
   it("archives a live link at PayMongo too, so it cannot be paid there, and makes it payable again when unarchived", async () => {
     const created = await live("POST", "/api/v1/payments/payment-links", {
       referenceId: unique("archived-link"),
-      amount: { amountMinor: 80_00, currency: "PHP" },
+      amount: { amountMinor: 180_00, currency: "PHP" },
       description: "Workshop seat",
     });
     const link = created.body.data;
@@ -123,7 +123,7 @@ describe("payment links and invoices in live mode on PayMongo", () => {
   it("refuses to archive a live link PayMongo has been paid for, and shows it paid", async () => {
     const created = await live("POST", "/api/v1/payments/payment-links", {
       referenceId: unique("paid-then-archived"),
-      amount: { amountMinor: 75_00, currency: "PHP" },
+      amount: { amountMinor: 175_00, currency: "PHP" },
       description: "Book",
     });
     const link = created.body.data;
@@ -135,7 +135,7 @@ describe("payment links and invoices in live mode on PayMongo", () => {
   it("leaves a live link active while PayMongo has it unpaid", async () => {
     const created = await live("POST", "/api/v1/payments/payment-links", {
       referenceId: unique("unpaid-link"),
-      amount: { amountMinor: 99_00, currency: "PHP" },
+      amount: { amountMinor: 199_00, currency: "PHP" },
       description: "Sticker pack",
     });
     expect(created.status).toBe(201);

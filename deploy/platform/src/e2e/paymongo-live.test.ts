@@ -175,27 +175,24 @@ describe("live mode on PayMongo", () => {
     await eventually(async () => ((await live("GET", `/api/v1/payments/intents/${intent.paymentIntentId}`)).body.data.status === "succeeded" ? true : undefined));
   });
 
-  it("recovers a checkout whose session answer was lost: one checkoutUrl is handed out, and paying it pays the checkout", async () => {
+  it("recovers a checkout whose session answer was lost: the create sent again gets the session made, and paying it pays the checkout", async () => {
     const body = {
       referenceId: unique("lost-order"),
       amount: { amountMinor: 120_00, currency: "PHP" },
       successUrl: "https://shop.example.ph/paid",
       cancelUrl: "https://shop.example.ph/cart",
     };
-    const idempotencyKey = newIdempotencyKey();
-    // PayMongo makes the session, and the answer never arrives.
+    // PayMongo makes the session, and the answer never arrives: the adapter sends the create again
+    // under the same Idempotency-Key, and PayMongo answers with that session.
     sim.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: "reset", afterProcessing: true, times: 1 });
-    const first = await api.request("POST", "/api/v1/payments/checkouts", { body, idempotencyKey, credential: project.liveKey });
-    expectError(first, 409, "PAYMENT_OUTCOME_UNKNOWN");
-
-    // Retried with its key, the request settles on one checkout with one URL.
-    const settled = await eventually(async () => {
-      const again = await api.request("POST", "/api/v1/payments/checkouts", { body, idempotencyKey, credential: project.liveKey });
-      return again.status === 201 && again.body.data.status === "pending" ? again.body.data : undefined;
-    }, 20_000);
-    const read = await live("GET", `/api/v1/payments/checkouts/${settled.checkoutId}`);
-    expect(read.body.data.checkoutUrl).toBe(settled.checkoutUrl);
+    const created = await api.request("POST", "/api/v1/payments/checkouts", { body, idempotencyKey: newIdempotencyKey(), credential: project.liveKey });
+    expect(created.status).toBe(201);
+    const settled = created.body.data;
     const sessionId = new URL(settled.checkoutUrl as string).pathname.split("/").pop()!;
+    const sessions = (sim.objects("checkout_session") as Array<{ id: string; attributes: { metadata: Record<string, string> | null } }>).filter(
+      (session) => session.attributes.metadata?.bayad_resource_id === settled.checkoutId,
+    );
+    expect(sessions.map((session) => session.id)).toEqual([sessionId]);
     await sim.payCheckoutSession(sessionId);
     await sim.flushDeliveries();
     await eventually(async () => ((await checkoutStatus(settled.checkoutId)) === "paid" ? true : undefined));
@@ -207,12 +204,12 @@ describe("live mode on PayMongo", () => {
     await sim.flushDeliveries();
     await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined));
 
-    // PayMongo makes the refund, and the answer never arrives: the refund is pending, unacknowledged.
+    // PayMongo makes the refund, and the answer never arrives.
     sim.injectFault({ method: "POST", path: "/v1/refunds", status: "reset", afterProcessing: true, times: 1 });
     const refund = await live("POST", "/api/v1/payments/refunds", { paymentId: checkoutId, amount: { amountMinor: 50_00, currency: "PHP" }, reason: "requested_by_customer" });
     expect(refund.status).toBe(201);
     const refundId = refund.body.data.refundId as string;
-    // The sweep asks again, finds the refund PayMongo made (by its metadata), and sends none other.
+    // Asked again under the same Idempotency-Key, PayMongo answers with the refund it made, and makes none other.
     const stored = api.platform.stores.payments.collection<{ _id: string; providerReference?: string }>({ name: "refunds" });
     await eventually(async () => ((await stored.findOne({ _id: refundId }))?.providerReference ? true : undefined), 20_000);
     const auth = { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` };

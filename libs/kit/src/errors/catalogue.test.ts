@@ -20,12 +20,15 @@ describe("errorOutcome", () => {
     expect(errorOutcome("WEBHOOK_URL_NOT_ALLOWED")).toBe("invalid");
     // So is a payment method the environment does not offer: checked before anything is made.
     expect(errorOutcome("PAYMENT_METHOD_NOT_OFFERED")).toBe("invalid");
+    // An amount outside the provider's limits is refused before the provider is asked or anything is written.
+    expect(errorOutcome("AMOUNT_OUT_OF_RANGE")).toBe("invalid");
   });
 
   it("defaults to decided below 500 and unresolved from 500 up", () => {
     const special = new Set<ErrorCode>([
       "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED", "PROVIDER_UNAVAILABLE", "WEBHOOK_URL_NOT_ALLOWED",
       "PAYMENT_METHOD_NOT_OFFERED",
+      "AMOUNT_OUT_OF_RANGE",
     ]);
     for (const [code, entry] of Object.entries(errorCatalogue) as [ErrorCode, { http: number }][]) {
       if (special.has(code)) continue;

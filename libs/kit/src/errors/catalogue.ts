@@ -53,6 +53,8 @@ export const errorCatalogue = {
   PROVIDER_REJECTED: { http: 422, grpc: Code.FailedPrecondition, message: "The payment provider refused the request." },
   // A payment method the environment's provider (account) does not offer for this flow: nothing was sent or written.
   PAYMENT_METHOD_NOT_OFFERED: { http: 422, grpc: Code.FailedPrecondition, message: "The payment method is not offered in this environment.", outcome: "invalid" },
+  // The provider's published limits for the payment method refuse the amount; checked before any provider call, so nothing happened.
+  AMOUNT_OUT_OF_RANGE: { http: 422, grpc: Code.InvalidArgument, message: "The payment provider does not accept this amount.", outcome: "invalid" },
   // A webhook endpoint's URL Bayad will not deliver to (not https in live mode, a private or metadata address): nothing was written.
   WEBHOOK_URL_NOT_ALLOWED: { http: 422, grpc: Code.InvalidArgument, message: "The webhook URL is not allowed.", outcome: "invalid" },
   IDEMPOTENCY_KEY_PAYLOAD_MISMATCH: { http: 409, grpc: Code.FailedPrecondition, message: "The Idempotency-Key was used with a different request." },

@@ -130,7 +130,8 @@ describe("a delivery to the registered webhook", () => {
 
     const paid = received.map((delivery) => ({ ...delivery, event: parsePaymongoEvent(delivery.body) })).find((d) => d.event.type === "checkout_session.payment.paid");
     expect(paid).toBeDefined();
-    expect(paid!.event).toMatchObject({ livemode: true, data: { type: "checkout_session", attributes: { status: "paid" } } });
+    // A paid session still reads active at PayMongo; its payment is paid.
+    expect(paid!.event).toMatchObject({ livemode: true, data: { type: "checkout_session", attributes: { status: "active", payments: [{ attributes: { status: "paid" } }] } } });
     expect(verifyPaymongoSignature({ header: paid!.signature, rawBody: paid!.body, secret: webhookSecret, livemode: true })).toMatchObject({ valid: true });
     // Checked as a test account's, the same delivery does not verify; nor with another secret.
     expect(verifyPaymongoSignature({ header: paid!.signature, rawBody: paid!.body, secret: webhookSecret, livemode: false }).valid).toBe(false);

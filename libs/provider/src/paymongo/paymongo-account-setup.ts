@@ -4,6 +4,7 @@ import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
 import { PaymongoKeyRefusedError, PaymongoRejectedError, providerUnavailable } from "./paymongo-errors.js";
 import { createPaymongoHttp, type PaymongoCall, type PaymongoDocument } from "./paymongo-http.js";
 import { PAYMONGO_DOCUMENTED_WEBHOOK_EVENTS, PAYMONGO_WEBHOOK_EVENTS } from "./paymongo-event.js";
+import { paymongoIdempotencyKey } from "./paymongo-idempotency-key.js";
 import { resourceOf, resourcesOf, textAt, type PaymongoResource } from "./paymongo-resources.js";
 
 export interface ProviderAccountSetup {
@@ -67,8 +68,14 @@ export function createPaymongoAccountSetup(options: PaymongoAccountSetupOptions)
     return { webhookId: webhook.id, webhookSecret, status: statusOf(webhook) };
   };
 
-  const create = async (secretKey: string, url: string, events: readonly string[]) =>
-    resourceOf(await send(secretKey, { method: "POST", path: PAYMONGO_PATHS.webhooks, operation: "registerWebhook", attributes: { url, events } }), "registerWebhook");
+  // The Idempotency-Key comes from the URL and the events (no Bayad request key reaches here): a
+  // registration whose answer was lost is sent again and answered with the webhook it made, and
+  // the retry with fewer events is another request, under another key.
+  const create = async (secretKey: string, url: string, events: readonly string[]) => {
+    const operation = "registerWebhook";
+    const idempotencyKey = paymongoIdempotencyKey(url, url, operation, `webhook:${events.join(",")}`);
+    return resourceOf(await send(secretKey, { method: "POST", path: PAYMONGO_PATHS.webhooks, operation, attributes: { url, events }, idempotencyKey }), operation);
+  };
 
   const createWebhook = async (secretKey: string, url: string): Promise<PaymongoResource> => {
     try {

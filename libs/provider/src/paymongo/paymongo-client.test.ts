@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { AppError } from "@bayad/kit";
@@ -11,7 +11,7 @@ import { closedPortUrl, newTestKey, thrownBy } from "./test-support/simulator-fi
 let simulator: PaymongoSimulator;
 const clients: PaymongoClient[] = [];
 
-const clientFor = (secretKey = newTestKey(), options: { responseTimeoutMs?: number; readRetries?: number; apiBase?: string } = {}) => {
+const clientFor = (secretKey = newTestKey(), options: { responseTimeoutMs?: number; readRetries?: number; writeRetries?: number; apiBase?: string } = {}) => {
   const client = createPaymongoClient({ apiBase: simulator.url, secretKey, responseTimeoutMs: 2_000, ...options });
   clients.push(client);
   return client;
@@ -104,7 +104,7 @@ describe("createPaymongoClient", () => {
     });
   });
 
-  describe("creates", () => {
+  describe("creates without an Idempotency-Key", () => {
     it("are never sent twice: a lost answer is ProviderNoAnswerError and exactly one object exists", async () => {
       const client = clientFor(undefined, { responseTimeoutMs: 300 });
       simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: "timeout", afterProcessing: true });
@@ -157,6 +157,107 @@ describe("createPaymongoClient", () => {
         code: "PROVIDER_UNAVAILABLE",
       });
     });
+  });
+
+  describe("creates with an Idempotency-Key", () => {
+    const webhook = (url: string) => ({ url, events: ["payment.paid"] });
+    const webhooksAt = async (client: PaymongoClient, url: string) =>
+      ((await client.get("/v1/webhooks", "listWebhooks")).data as Array<{ id: string; attributes: { url: string } }>).filter((hook) => hook.attributes.url === url);
+
+    it("are sent again after a lost answer, and answered with the object the first attempt made", async () => {
+      const client = clientFor(undefined, { responseTimeoutMs: 300 });
+      simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: "timeout", afterProcessing: true });
+      simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: "reset", afterProcessing: true });
+      simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: 502, afterProcessing: true });
+      const url = "https://bayad.example/provider-webhooks/paymongo/pa_keyed";
+      const made = await client.post("/v1/webhooks", "registerWebhook", webhook(url), { idempotencyKey: "key-webhook-1" });
+      expect(await webhooksAt(client, url)).toEqual([expect.objectContaining({ id: (made.data as { id: string }).id })]);
+    });
+
+    it("are sent again after PayMongo's plain-text 429, and succeed", async () => {
+      const client = clientFor();
+      simulator.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: 429, times: 2 });
+      const made = await client.post("/v1/checkout_sessions", "createCheckoutSession", sessionAttributes("order-keyed-429"), { idempotencyKey: "key-429" });
+      expect((made.data as { id: string }).id).toMatch(/^cs_/);
+    });
+
+    it("are ProviderNoAnswerError once every attempt lost its answer, with exactly one object made", async () => {
+      const client = clientFor(undefined, { writeRetries: 2 });
+      simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: "reset", afterProcessing: true, times: 3 });
+      const url = "https://bayad.example/provider-webhooks/paymongo/pa_lost";
+      await expect(client.post("/v1/webhooks", "registerWebhook", webhook(url), { idempotencyKey: "key-webhook-2" })).rejects.toBeInstanceOf(ProviderNoAnswerError);
+      expect(await webhooksAt(client, url)).toHaveLength(1);
+    });
+
+    it("that never reach PayMongo are PROVIDER_UNAVAILABLE once the attempts run out", async () => {
+      const client = clientFor(undefined, { apiBase: await closedPortUrl(), writeRetries: 1 });
+      await expect(client.post("/v1/links", "createHostedPayment", { amount: 10_000 }, { idempotencyKey: "key-down" })).rejects.toMatchObject({ code: "PROVIDER_UNAVAILABLE" });
+    });
+
+    /** A stand-in PayMongo answering each request as `answers` says in turn, recording each request's Idempotency-Key. */
+    async function scripted(answers: Array<(res: ServerResponse) => void>) {
+      const keys: Array<string | undefined> = [];
+      const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        keys.push(req.headers["idempotency-key"] as string | undefined);
+        req.resume();
+        (answers[keys.length - 1] ?? answers.at(-1)!)(res);
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return { apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    }
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (res: ServerResponse) => {
+      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(body));
+    };
+    const link = { data: { id: "link_1", type: "link", attributes: { amount: 10_000 } } };
+
+    it("wait while PayMongo says the key's first request is in progress, then get its answer, sending the same key each time", async () => {
+      const paymongo = await scripted([json(409, { errors: [{ code: "idempotency_in_progress", detail: "In progress." }] }), json(200, link)]);
+      try {
+        const answer = await clientFor(undefined, { apiBase: paymongo.apiBase }).post("/v1/links", "createHostedPayment", { amount: 10_000 }, { idempotencyKey: "key-busy" });
+        expect(answer).toEqual(link);
+        expect(paymongo.keys).toEqual(["key-busy", "key-busy"]);
+      } finally {
+        await paymongo.close();
+      }
+    });
+
+    it("are never sent again after a 401", async () => {
+      const paymongo = await scripted([json(401, { errors: [{ code: "api_key_required", detail: "Refused." }] })]);
+      try {
+        const error = await thrownBy(() => clientFor(undefined, { apiBase: paymongo.apiBase }).post("/v1/links", "createHostedPayment", { amount: 10_000 }, { idempotencyKey: "key-401" }));
+        expect(error).toMatchObject({ code: "PROVIDER_UNAVAILABLE" });
+        expect(paymongo.keys).toHaveLength(1);
+      } finally {
+        await paymongo.close();
+      }
+    });
+
+    it("give up at once on a Retry-After too long to wait, passing it on, when nothing can have been made", async () => {
+      const paymongo = await scripted([(res) => {
+        res.writeHead(429, { "content-type": "text/plain", "retry-after": "60" });
+        res.end("Too many requests, please try again later.");
+      }]);
+      try {
+        const error = await thrownBy(() => clientFor(undefined, { apiBase: paymongo.apiBase }).post("/v1/links", "createHostedPayment", { amount: 10_000 }, { idempotencyKey: "key-wait" }));
+        expect(error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", headers: { "Retry-After": "60" } });
+        expect(paymongo.keys).toHaveLength(1);
+      } finally {
+        await paymongo.close();
+      }
+    });
+  });
+
+  it("keeps a key under the simulator's rate: many reads at once all succeed without one retry", async () => {
+    const limited = await startPaymongoSimulator({ rateLimitPerSecond: 10 });
+    const client = createPaymongoClient({ apiBase: limited.url, secretKey: newTestKey(), readRetries: 0, requestsPerSecond: 10 });
+    try {
+      const answers = await Promise.all(Array.from({ length: 25 }, () => client.get("/v1/webhooks", "listWebhooks")));
+      expect(answers.every((answer) => Array.isArray(answer.data))).toBe(true);
+    } finally {
+      await client.close();
+      await limited.close();
+    }
   });
 
   it("passes a 429's Retry-After on to the caller of a create", async () => {

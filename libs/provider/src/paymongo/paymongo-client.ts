@@ -12,6 +12,10 @@ export interface PaymongoClientOptions {
   responseTimeoutMs?: number;
   /** How many times a read is sent again after a network error, a 5xx or a 429. Default 3. */
   readRetries?: number;
+  /** How many times a create with an Idempotency-Key is sent again after a lost answer. Default 3. */
+  writeRetries?: number;
+  /** Requests per second this key may send. Default PayMongo's 100. */
+  requestsPerSecond?: number;
 }
 
 /** One PayMongo account's API: its key bound to a keep-alive connection pool. */
@@ -22,8 +26,12 @@ export interface PaymongoClient {
   readonly livemode: boolean;
   /** A GET, retried on network errors, 5xx and 429. */
   get(path: string, operation: string, query?: Record<string, string>): Promise<PaymongoDocument>;
-  /** A create or an action: sent once, never again (see createPaymongoHttp). */
-  post(path: string, operation: string, attributes?: Record<string, unknown>): Promise<PaymongoDocument>;
+  /**
+   * A create or an action. With `idempotencyKey` (PayMongo's Idempotency-Key, see
+   * paymongoIdempotencyKey) it is sent again after a lost answer and PayMongo answers with the
+   * object of the first attempt; without one it is sent once, never again (see createPaymongoHttp).
+   */
+  post(path: string, operation: string, attributes?: Record<string, unknown>, options?: { idempotencyKey?: string }): Promise<PaymongoDocument>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }
@@ -35,7 +43,14 @@ export function createPaymongoClient(options: PaymongoClientOptions): PaymongoCl
     keyHint: keyHint(secretKey),
     livemode: secretKey.startsWith("sk_live_"),
     get: (path, operation, query) => http.send(secretKey, { method: "GET", path, operation, ...(query ? { query } : {}) }),
-    post: (path, operation, attributes) => http.send(secretKey, { method: "POST", path, operation, ...(attributes ? { attributes } : {}) }),
+    post: (path, operation, attributes, postOptions) =>
+      http.send(secretKey, {
+        method: "POST",
+        path,
+        operation,
+        ...(attributes ? { attributes } : {}),
+        ...(postOptions?.idempotencyKey !== undefined ? { idempotencyKey: postOptions.idempotencyKey } : {}),
+      }),
     close: () => http.close(),
   };
 }

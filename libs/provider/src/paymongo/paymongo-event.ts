@@ -2,9 +2,9 @@ import { AppError } from "@bayad/kit";
 import { asResource, type PaymongoResource } from "./paymongo-resources.js";
 
 /**
- * The events Bayad registers its webhook for. All are [O] but `qrph.expired`, which is seen only
- * in third-party code: should PayMongo refuse it at registration, the account setup registers the
- * others (see registerWebhook).
+ * The events Bayad registers its webhook for, all [O]. `qrph.expired` is the newest of them
+ * (docs/creating-webhook; older event tables lack it): should an account refuse it at
+ * registration, the account setup registers the others (see registerWebhook).
  */
 export const PAYMONGO_WEBHOOK_EVENTS: readonly string[] = Object.freeze([
   "checkout_session.payment.paid",
@@ -16,7 +16,7 @@ export const PAYMONGO_WEBHOOK_EVENTS: readonly string[] = Object.freeze([
   "qrph.expired",
 ]);
 
-/** The events of PAYMONGO_WEBHOOK_EVENTS that PayMongo's own docs list. */
+/** The events of PAYMONGO_WEBHOOK_EVENTS that every version of PayMongo's event table lists. */
 export const PAYMONGO_DOCUMENTED_WEBHOOK_EVENTS: readonly string[] = Object.freeze(PAYMONGO_WEBHOOK_EVENTS.filter((type) => type !== "qrph.expired"));
 
 export interface PaymongoEvent {
@@ -38,8 +38,10 @@ function notAnEvent(detail: string): AppError {
 
 /**
  * Parses a webhook body, `{"data":{"id":"evt_…","type":"event","attributes":{"type","livemode",
- * "data":<resource>,"created_at",…}}}` [O]. Throws VALIDATION_FAILED naming the first field that
- * is missing or of the wrong kind. Call it after the signature is verified, on the same raw body.
+ * "data":<resource>,"created_at",…}}}` [O]. The envelope's `created_at` is unix seconds; the
+ * resource's own times are not read here (`qrph.expired`'s is an ISO string [O]). Throws
+ * VALIDATION_FAILED naming the first field that is missing or of the wrong kind. Call it after
+ * the signature is verified, on the same raw body.
  */
 export function parsePaymongoEvent(rawBody: string): PaymongoEvent {
   let body: unknown;

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { Agent, request } from "undici";
 import { activeSpan, backoffDelay, currentTracer, inSpan, pause, SpanKind, tracingEnabled, type BackoffSettings } from "@bayad/kit";
 import { ProviderNoAnswerError } from "../port.js";
 import { keyHint, PaymongoKeyRefusedError, PaymongoRejectedError, paymongoErrorItems, providerUnavailable } from "./paymongo-errors.js";
+import { createPaymongoRateLimit, PAYMONGO_REQUESTS_PER_SECOND } from "./paymongo-rate-limit.js";
 
 export const PAYMONGO_API_BASE_DEFAULT = "https://api.paymongo.com";
 
@@ -15,6 +17,12 @@ export interface PaymongoHttpOptions {
   readRetries?: number;
   /** The backoff between read attempts (kit's jittered exponential schedule). */
   readBackoff?: BackoffSettings;
+  /** How many times a create carrying an Idempotency-Key is sent again after a lost answer, a 5xx, a 429 or a 409 in progress. Default 3. */
+  writeRetries?: number;
+  /** The backoff between those attempts. */
+  writeBackoff?: BackoffSettings;
+  /** Requests per second each key may send (PayMongo's limit: 100). */
+  requestsPerSecond?: number;
 }
 
 /** A JSON:API document PayMongo answered with: `data` is a resource or, for lists, an array. */
@@ -34,6 +42,11 @@ export interface PaymongoCall {
   operation: string;
   /** A POST that may be sent again as a read may (enabling a webhook): retried like a GET. */
   idempotent?: boolean;
+  /**
+   * PayMongo's `Idempotency-Key` for a create (see paymongoIdempotencyKey): PayMongo replays the
+   * first answer to it for 24 h, so the create may be sent again after a lost answer.
+   */
+  idempotencyKey?: string;
 }
 
 export interface PaymongoHttp {
@@ -42,6 +55,10 @@ export interface PaymongoHttp {
 }
 
 const DEFAULT_READ_BACKOFF: BackoffSettings = { initialDelayMs: 200, maxDelayMs: 3_000 };
+const DEFAULT_WRITE_BACKOFF: BackoffSettings = { initialDelayMs: 250, maxDelayMs: 3_000 };
+// PayMongo's answer to a second request with a key whose first is still running [O for money
+// movement, UNCONF for payments]: nothing was stored for it, so it is sent again after a pause.
+const IN_PROGRESS_CODE = "idempotency_in_progress";
 // A Retry-After longer than this is not sat out by a read that a payer may be waiting on.
 const MAX_RETRY_AFTER_MS = 10_000;
 
@@ -73,14 +90,20 @@ type Answer = { kind: "answer"; status: number; body: unknown; retryAfter?: numb
 
 /**
  * PayMongo's HTTP transport: one keep-alive undici Agent, Basic auth with the key of each call,
- * JSON:API in and out, and the error mapping every PayMongo call shares.
+ * JSON:API in and out, each key kept under PayMongo's 100 requests a second, and the error
+ * mapping every PayMongo call shares.
  *
  * Reads are retried (network errors, 5xx, 429) with jittered exponential backoff, honouring
- * Retry-After. A POST is never sent twice, because PayMongo has no idempotency header: when it
- * may have acted but gave no usable answer (a timeout, a reset, a 5xx, an unreadable 200) the
- * call throws ProviderNoAnswerError and reconciliation settles it by the metadata Bayad put on
- * the object. When it certainly did not act (no connection, a 429, a refused key) the call is
- * PROVIDER_UNAVAILABLE. Its other 4xx are PaymongoRejectedError (PROVIDER_REJECTED).
+ * Retry-After. A create that carries an Idempotency-Key is retried the same way, and after a 409
+ * `idempotency_in_progress`, because PayMongo replays its first answer to the key: a retry after
+ * a lost answer gets the object the first attempt made. A 401 is never sent again (PayMongo
+ * blocks keys that keep failing). When the attempts run out and one of them may have reached
+ * PayMongo (a timeout, a reset, a 5xx, an unreadable 200), the call throws ProviderNoAnswerError
+ * and reconciliation settles it by the key or, past PayMongo's 24 h, the metadata Bayad put on
+ * the object. A create without a key is sent once and throws ProviderNoAnswerError at once.
+ * When PayMongo certainly did not act (no connection, a 429, a refused key) the call is
+ * PROVIDER_UNAVAILABLE. Its other 4xx (a key reused with other parameters included) are
+ * PaymongoRejectedError (PROVIDER_REJECTED).
  *
  * The key travels only in the Authorization header; errors name it by its last four characters.
  */
@@ -89,6 +112,11 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
   const responseTimeoutMs = options.responseTimeoutMs ?? 15_000;
   const readRetries = options.readRetries ?? 3;
   const readBackoff = options.readBackoff ?? DEFAULT_READ_BACKOFF;
+  const writeRetries = options.writeRetries ?? 3;
+  const writeBackoff = options.writeBackoff ?? DEFAULT_WRITE_BACKOFF;
+  const rateLimit = createPaymongoRateLimit(options.requestsPerSecond ?? PAYMONGO_REQUESTS_PER_SECOND);
+  // The limiter tells keys apart by a digest, so it holds no key of its own.
+  const keyIdOf = (secretKey: string) => createHash("sha256").update(secretKey).digest("hex");
   const agent = new Agent({
     connect: { timeout: options.connectTimeoutMs ?? 5_000 },
     headersTimeout: responseTimeoutMs,
@@ -101,6 +129,8 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
     const url = new URL(`${apiBase}${call.path}`);
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
     const hasBody = call.method === "POST" && call.attributes !== undefined;
+    const keyId = keyIdOf(secretKey);
+    await rateLimit.take(keyId);
     try {
       const response = await request(url, {
         dispatcher: agent,
@@ -109,6 +139,7 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
           authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}`,
           accept: "application/json",
           ...(hasBody ? { "content-type": "application/json" } : {}),
+          ...(call.idempotencyKey !== undefined ? { "idempotency-key": call.idempotencyKey } : {}),
         },
         body: hasBody ? JSON.stringify({ data: { attributes: call.attributes } }) : undefined,
       });
@@ -120,7 +151,10 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
       } catch {
         body = undefined;
       }
-      return { kind: "answer", status: response.statusCode, body, retryAfter: retryAfterSeconds(response.headers["retry-after"]) };
+      const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
+      // PayMongo documents no Retry-After: without one, the key rests for the rest of its second.
+      if (response.statusCode === 429) rateLimit.holdFor(keyId, Math.min((retryAfter ?? 1) * 1000, MAX_RETRY_AFTER_MS));
+      return { kind: "answer", status: response.statusCode, body, retryAfter };
     } catch (error) {
       return { kind: "no-answer", sent: !NOT_SENT_CODES.has(errorCodeOf(error) ?? ""), cause: error };
     }
@@ -179,7 +213,44 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
     throw rejected(secretKey, call, answer.status, answer.body);
   };
 
-  const send = (secretKey: string, call: PaymongoCall) => (call.method === "GET" || call.idempotent ? read(secretKey, call) : write(secretKey, call));
+  const isInProgress = (answer: Answer) =>
+    answer.kind === "answer" && answer.status === 409 && paymongoErrorItems(409, answer.body).some((item) => item.code === IN_PROGRESS_CODE);
+
+  /**
+   * A create with an Idempotency-Key, sent until PayMongo answers it. Whether PayMongo may have
+   * acted is kept across attempts: once any attempt may have reached it, running out of attempts
+   * is ProviderNoAnswerError, never "did nothing".
+   */
+  const keyedWrite = async (secretKey: string, call: PaymongoCall): Promise<PaymongoDocument> => {
+    let mayHaveActed = false;
+    for (let failures = 0; ; failures++) {
+      const answer = await sendOnce(secretKey, call);
+      if (answer.kind === "no-answer") {
+        mayHaveActed ||= answer.sent;
+      } else if (answer.status >= 200 && answer.status < 300) {
+        if (hasData(answer.body)) return answer.body;
+        mayHaveActed = true;
+      } else if (answer.status >= 500 || isInProgress(answer)) {
+        // In progress: the first attempt with this key is being processed right now.
+        mayHaveActed = true;
+      } else if (answer.status !== 429) {
+        throw rejected(secretKey, call, answer.status, answer.body);
+      }
+      const retryAfterMs = answer.kind === "answer" && answer.retryAfter !== undefined ? answer.retryAfter * 1000 : undefined;
+      const outOfTries = failures >= writeRetries || (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS);
+      if (outOfTries) {
+        if (mayHaveActed) throw new ProviderNoAnswerError(call.operation);
+        if (answer.kind === "no-answer") throw unreachable(call, answer.cause);
+        throw providerUnavailable(`PayMongo is limiting the rate of requests (${call.operation}).`, { retryAfterSeconds: answer.retryAfter });
+      }
+      await pause(retryAfterMs ?? backoffDelay(writeBackoff, failures + 1));
+    }
+  };
+
+  const send = (secretKey: string, call: PaymongoCall) => {
+    if (call.method === "GET" || call.idempotent) return read(secretKey, call);
+    return call.idempotencyKey !== undefined ? keyedWrite(secretKey, call) : write(secretKey, call);
+  };
   const serverAddress = new URL(apiBase).host;
 
   return {

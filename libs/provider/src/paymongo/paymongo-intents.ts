@@ -7,20 +7,25 @@ import type {
   RedirectPaymentIntent,
   RedirectPaymentIntentRequest,
 } from "../port.js";
-import { paymongoAmountProblems } from "./paymongo-amount-limits.js";
 import { paymongoIntentMethodOf, type PaymongoIntentMethod } from "./paymongo-intent-methods.js";
 import type { PaymongoClient } from "./paymongo-client.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
+import { assertPaymongoAmount } from "./paymongo-amount-limits.js";
 import { PaymongoRejectedError, providerUnavailable } from "./paymongo-errors.js";
 import { objectAt, paymentIntentStateOf, paymongoText, resourceOf, textAt, type PaymongoResource } from "./paymongo-resources.js";
 import { readQrDataUrl } from "./qr-data-url.js";
 
 /**
  * PayMongo's three-step payment: a payment intent (with Bayad's metadata), a payment method, then
- * attach. Each step is a create sent once. A step whose answer is lost leaves an intent nobody has
- * a way to pay (its redirect URL or QR image never reached a payer), so it moves no money: the
- * payments service may answer PAYMENT_OUTCOME_UNKNOWN and a retry makes a fresh intent.
+ * attach. Each step carries its own Idempotency-Key (`keyOf(step)`), so a step whose answer was
+ * lost is sent again and PayMongo answers with what the first attempt made. Should every attempt
+ * go unanswered, the intent is one nobody has a way to pay (its redirect URL or QR image never
+ * reached a payer), so it moves no money: the payments service may answer
+ * PAYMENT_OUTCOME_UNKNOWN and a retry makes a fresh intent.
  */
+
+/** PayMongo's Idempotency-Key of one step of the operation (see paymongoIdempotencyKey). */
+export type StepKey = (step: "payment_intent" | "payment_method" | "attach") => string;
 
 // PI types whose attach hands back a page for the payer (next_action.redirect.url [O]) and that
 // need nothing more than their type: the e-wallets. `dob` and `brankas` need a bank code, so a
@@ -43,23 +48,25 @@ async function createIntent(
   deps: IntentDeps,
   input: { amount: Money; methods: string[]; description: string; metadata: Record<string, string> },
   operation: string,
+  keyOf: StepKey,
 ): Promise<PaymongoResource> {
-  const document = await deps.client.post(PAYMONGO_PATHS.paymentIntents, operation, {
+  const attributes = {
     amount: input.amount.amountMinor,
     currency: CURRENCY,
     payment_method_allowed: input.methods,
     description: paymongoText(input.description),
     metadata: input.metadata,
-  });
-  return resourceOf(document, operation);
+  };
+  return resourceOf(await deps.client.post(PAYMONGO_PATHS.paymentIntents, operation, attributes, { idempotencyKey: keyOf("payment_intent") }), operation);
 }
 
-async function createMethod(deps: IntentDeps, attributes: Record<string, unknown>, operation: string): Promise<string> {
-  return resourceOf(await deps.client.post(PAYMONGO_PATHS.paymentMethods, operation, attributes), operation).id;
+async function createMethod(deps: IntentDeps, attributes: Record<string, unknown>, operation: string, keyOf: StepKey): Promise<string> {
+  return resourceOf(await deps.client.post(PAYMONGO_PATHS.paymentMethods, operation, attributes, { idempotencyKey: keyOf("payment_method") }), operation).id;
 }
 
-async function attach(deps: IntentDeps, intentId: string, attributes: Record<string, unknown>, operation: string): Promise<PaymongoResource> {
-  return resourceOf(await deps.client.post(pathOf(PAYMONGO_PATHS.paymentIntents, intentId, "attach"), operation, attributes), operation);
+async function attach(deps: IntentDeps, intentId: string, attributes: Record<string, unknown>, operation: string, keyOf: StepKey): Promise<PaymongoResource> {
+  const path = pathOf(PAYMONGO_PATHS.paymentIntents, intentId, "attach");
+  return resourceOf(await deps.client.post(path, operation, attributes, { idempotencyKey: keyOf("attach") }), operation);
 }
 
 /** The method a server-side confirm pays with: asked for, else the account's first redirect method. */
@@ -85,14 +92,16 @@ async function startRedirect(
   deps: IntentDeps,
   input: { amount: Money; referenceId: string; method: PaymongoIntentMethod; returnUrl: string | undefined; metadata: Record<string, string> },
   operation: string,
+  keyOf: StepKey,
 ): Promise<RedirectAttach> {
   const { method, metadata } = input;
-  const intent = await createIntent(deps, { amount: input.amount, methods: [method.type], description: input.referenceId, metadata }, operation);
+  assertPaymongoAmount("payment_intent", method.type, input.amount.amountMinor, method.bankCode !== undefined ? { bankCode: method.bankCode } : {});
+  const intent = await createIntent(deps, { amount: input.amount, methods: [method.type], description: input.referenceId, metadata }, operation, keyOf);
   const details = method.bankCode !== undefined ? { details: { bank_code: method.bankCode } } : {};
-  const methodId = await createMethod(deps, { type: method.type, ...details, metadata }, operation);
+  const methodId = await createMethod(deps, { type: method.type, ...details, metadata }, operation, keyOf);
   let attached: PaymongoResource;
   try {
-    attached = await attach(deps, intent.id, { payment_method: methodId, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, operation);
+    attached = await attach(deps, intent.id, { payment_method: methodId, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, operation, keyOf);
   } catch (error) {
     if (error instanceof PaymongoRejectedError && error.providerErrors.some((item) => DECLINE_CODES.has(item.code))) {
       return { providerReference: intent.id, declined: true };
@@ -110,12 +119,14 @@ export async function confirmWithPaymongo(
   deps: IntentDeps,
   request: PaymentIntentConfirmationRequest,
   metadata: Record<string, string>,
+  keyOf: StepKey,
 ): Promise<PaymentIntentConfirmation> {
   const method = methodFor(deps, request.paymentMethodType);
   const started = await startRedirect(
     deps,
     { amount: request.amount, referenceId: request.referenceId, method: { type: method as PaymongoIntentMethod["type"] }, returnUrl: request.returnUrl ?? deps.returnUrl, metadata },
     "confirmPaymentIntent",
+    keyOf,
   );
   if (started.declined) return { providerReference: started.providerReference, outcome: "declined" };
   return { providerReference: started.providerReference, outcome: "processing", ...(started.redirectUrl !== undefined ? { nextActionUrl: started.redirectUrl } : {}) };
@@ -130,14 +141,14 @@ export async function createRedirectWithPaymongo(
   deps: IntentDeps,
   request: RedirectPaymentIntentRequest,
   metadata: Record<string, string>,
+  keyOf: StepKey,
 ): Promise<RedirectPaymentIntent> {
   const method = paymongoIntentMethodOf(request.method);
-  const problems = paymongoAmountProblems("payment_intent", method.type, request.amount.amountMinor, method.bankCode);
-  if (problems.length > 0) throw new AppError("VALIDATION_FAILED", "PayMongo does not take this amount with this method.", { details: problems });
   const started = await startRedirect(
     deps,
     { amount: request.amount, referenceId: request.referenceId, method, returnUrl: request.returnUrl, metadata },
     "createRedirectPaymentIntent",
+    keyOf,
   );
   if (started.declined) return { providerReference: started.providerReference, outcome: "declined", redirectUrl: "", pageToken: "" };
   if (started.redirectUrl === undefined) throw providerUnavailable("PayMongo answered the attach without next_action.redirect.url.");
@@ -154,15 +165,18 @@ function qrImageOf(attached: PaymongoResource): string | undefined {
   );
 }
 
-export async function createQrPhWithPaymongo(deps: IntentDeps, request: QrPhRequest, metadata: Record<string, string>): Promise<QrPhCode> {
+export async function createQrPhWithPaymongo(deps: IntentDeps, request: QrPhRequest, metadata: Record<string, string>, keyOf: StepKey): Promise<QrPhCode> {
   const operation = "createQrPh";
-  const intent = await createIntent(deps, { amount: request.amount, methods: ["qrph"], description: paymongoText(request.description, request.referenceId), metadata }, operation);
+  assertPaymongoAmount("payment_intent", "qrph", request.amount.amountMinor);
+  const description = paymongoText(request.description, request.referenceId);
+  const intent = await createIntent(deps, { amount: request.amount, methods: ["qrph"], description, metadata }, operation, keyOf);
   const methodId = await createMethod(
     deps,
     { type: "qrph", metadata, ...(request.expirySeconds !== undefined ? { expiry_seconds: request.expirySeconds } : {}) },
     operation,
+    keyOf,
   );
-  const attached = await attach(deps, intent.id, { payment_method: methodId }, operation);
+  const attached = await attach(deps, intent.id, { payment_method: methodId }, operation, keyOf);
   const image = qrImageOf(attached);
   // Nobody has this code, so nobody can pay it: a retry may safely make another.
   if (image === undefined) throw providerUnavailable("PayMongo answered the QR Ph attach without a QR image.");

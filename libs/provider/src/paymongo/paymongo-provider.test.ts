@@ -35,6 +35,12 @@ function liveProvider(options: { paymentMethodTypes?: string[]; returnUrl?: stri
 
 const attributesOf = (id: string) => (simulator.find(id) as { attributes: Record<string, unknown> }).attributes;
 
+/** The simulator's objects of a type that Bayad made for its resource `resourceId` (by their metadata), in every account. */
+const madeFor = (type: string, resourceId: string) =>
+  (simulator.objects(type) as Array<{ id: string; attributes: { metadata?: Record<string, string> | null } }>).filter(
+    (object) => object.attributes.metadata?.bayad_resource_id === resourceId,
+  );
+
 const checkoutRequest = (checkoutId: string, amountMinor = 25_000) => ({
   checkoutId,
   referenceId: `order-${checkoutId}`,
@@ -112,25 +118,46 @@ describe("checkout sessions", () => {
 
     const { paymentId } = await simulator.payCheckoutSession(session.providerReference, { method: "gcash" });
     const paid = await provider.retrieveCheckoutSessionById(session.providerReference);
-    expect(paid.status).toBe("paid");
+    // A paid session still reads active at PayMongo: its payments say it was paid.
+    expect(paid.status).toBe("active");
     expect(paid.payments).toEqual([
       expect.objectContaining({ id: paymentId, status: "paid", amount: 30_000, currency: "PHP", method: "gcash", paymentIntentId: expect.stringMatching(/^pi_/), paidAt: expect.any(Date) }),
     ]);
   });
 
-  it("reconciles a lost create with a fresh session, since PayMongo cannot find one by metadata", async () => {
+  it("answers a create whose answer was lost with the session it made, sent again under the same Idempotency-Key", async () => {
     const provider = liveProvider({ responseTimeoutMs: 300 });
     simulator.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: "timeout", afterProcessing: true });
-    await expect(provider.createCheckoutSession(checkoutRequest("chk_3"), context())).rejects.toBeInstanceOf(ProviderNoAnswerError);
-
-    const found = await provider.retrieveCheckoutSession(checkoutRequest("chk_3"), context());
-    expect(found?.providerReference).toMatch(/^cs_/);
-    expect(attributesOf(found!.providerReference)).toMatchObject({ status: "active", metadata: { bayad_resource_id: "chk_3" } });
+    const session = await provider.createCheckoutSession(checkoutRequest("chk_3"), context("idem-key-lost-chk3"));
+    expect(madeFor("checkout_session", "chk_3").map((made) => made.id)).toEqual([session.providerReference]);
+    // Reconciliation asks again with the same key: the same session, still one.
+    const found = await provider.retrieveCheckoutSession(checkoutRequest("chk_3"), context("idem-key-lost-chk3"));
+    expect(found?.providerReference).toBe(session.providerReference);
+    expect(madeFor("checkout_session", "chk_3")).toHaveLength(1);
   });
 
-  it("passes PayMongo's refusal on with the field named", async () => {
-    const error = await thrownBy(() => liveProvider().createCheckoutSession(checkoutRequest("chk_4", 500), context()));
-    expect(error).toMatchObject({ code: "PROVIDER_REJECTED", details: [expect.stringMatching(/^line_items: .+ \(parameter_below_minimum\)$/)] });
+  it("is ProviderNoAnswerError once every attempt lost its answer, and reconciliation then finds the one session made", async () => {
+    const provider = liveProvider();
+    simulator.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: "reset", afterProcessing: true, times: 4 });
+    await expect(provider.createCheckoutSession(checkoutRequest("chk_3b"), context("idem-key-lost-chk3b"))).rejects.toBeInstanceOf(ProviderNoAnswerError);
+    const found = await provider.retrieveCheckoutSession(checkoutRequest("chk_3b"), context("idem-key-lost-chk3b"));
+    expect(madeFor("checkout_session", "chk_3b").map((made) => made.id)).toEqual([found?.providerReference]);
+  });
+
+  it("refuses an amount no enabled method takes before calling PayMongo, naming the amount and each limit", async () => {
+    const error = await thrownBy(() => liveProvider().createCheckoutSession(checkoutRequest("chk_4", 1_999), context()));
+    expect(error).toMatchObject({ code: "AMOUNT_OUT_OF_RANGE", httpStatus: 422 });
+    expect((error as AppError).details).toEqual([
+      "amount.amountMinor: 1999 is below PayMongo's minimum of 2000 centavos for qrph",
+      expect.stringMatching(/for gcash$/),
+      expect.stringMatching(/for card$/),
+    ]);
+    expect(madeFor("checkout_session", "chk_4")).toEqual([]);
+  });
+
+  it("offers only the methods that take the amount: ₱60,000 is over QR Ph's and within cards' and GCash's", async () => {
+    const session = await liveProvider().createCheckoutSession(checkoutRequest("chk_5", 6_000_000), context());
+    expect(attributesOf(session.providerReference)).toMatchObject({ payment_method_types: ["gcash", "card"] });
   });
 });
 
@@ -363,13 +390,24 @@ describe("refunds", () => {
     expect(attributesOf(long.providerReference)).toMatchObject({ reason: "others", notes: "x".repeat(255) });
   });
 
-  it("finds a refund whose answer was lost among the payment's refunds, made exactly once", async () => {
+  it("sends a refund whose answer was lost again under the same Idempotency-Key: one refund, its id answered", async () => {
     const provider = liveProvider({ responseTimeoutMs: 300 });
+    const paymentId = await paidPayment(provider, 40_000);
+    simulator.injectFault({ method: "POST", path: "/v1/refunds", status: "timeout", afterProcessing: true });
+    const { providerReference } = await provider.createRefund(
+      { refundId: "re_lost_once", paymentId: "pay_l", providerPaymentId: paymentId, amount: php(2_000), reason: "others" },
+      context("idem-key-lost-000000"),
+    );
+    expect(madeFor("refund", "re_lost_once").map((made) => made.id)).toEqual([providerReference]);
+  });
+
+  it("finds a refund whose every answer was lost among the payment's refunds, made exactly once", async () => {
+    const provider = liveProvider();
     const paymentId = await paidPayment(provider, 40_000);
     const other = await paidPayment(provider, 40_000);
     await provider.createRefund({ refundId: "re_other", paymentId: "pay_o", providerPaymentId: other, amount: php(500), reason: "others" }, context());
 
-    simulator.injectFault({ method: "POST", path: "/v1/refunds", status: "timeout", afterProcessing: true });
+    simulator.injectFault({ method: "POST", path: "/v1/refunds", status: "reset", afterProcessing: true, times: 4 });
     await expect(
       provider.createRefund({ refundId: "re_lost", paymentId: "pay_l", providerPaymentId: paymentId, amount: php(2_000), reason: "others" }, context("idem-key-lost-000001")),
     ).rejects.toBeInstanceOf(ProviderNoAnswerError);
@@ -378,6 +416,16 @@ describe("refunds", () => {
     expect(refunds).toEqual([
       expect.objectContaining({ amount: 2_000, paymentId, metadata: { bayad_resource_id: "re_lost", bayad_idempotency_key: "idem-key-lost-000001" } }),
     ]);
+  });
+
+  it("answers PROVIDER_REJECTED when PayMongo refuses the key reused with other parameters, and makes no second refund", async () => {
+    const provider = liveProvider();
+    const paymentId = await paidPayment(provider, 40_000);
+    const request = { refundId: "re_twice", paymentId: "pay_t", providerPaymentId: paymentId, amount: php(2_000), reason: "others" };
+    await provider.createRefund(request, context("idem-key-twice-00001"));
+    const error = await thrownBy(() => provider.createRefund({ ...request, amount: php(3_000) }, context("idem-key-twice-00001")));
+    expect(error).toMatchObject({ code: "PROVIDER_REJECTED", details: [expect.stringMatching(/\(idempotency_key_mismatch\)$/)] });
+    expect(madeFor("refund", "re_twice")).toHaveLength(1);
   });
 
   it("refuses without PayMongo's payment id, naming paymentId, and passes on PayMongo's refusal with its code", async () => {
@@ -401,7 +449,7 @@ describe("links", () => {
   it("creates a /v1/links link with the Bayad id in remarks and reads it back paid", async () => {
     const provider = liveProvider();
     const link = await provider.createHostedPayment(
-      { kind: "payment_link", resourceId: "plink_1", referenceId: "order-l1", amount: php(9_900), description: "Tuition, first term" },
+      { kind: "payment_link", resourceId: "plink_1", referenceId: "order-l1", amount: php(19_900), description: "Tuition, first term" },
       context(),
     );
 
@@ -409,7 +457,7 @@ describe("links", () => {
     expect(link.referenceNumber).toMatch(/^[A-Za-z0-9]{7}$/);
     expect(link.url).toContain(link.referenceNumber);
     expect(link.pageToken).toBe("");
-    expect(attributesOf(link.providerReference)).toMatchObject({ amount: 9_900, description: "Tuition, first term", remarks: "plink_1" });
+    expect(attributesOf(link.providerReference)).toMatchObject({ amount: 19_900, description: "Tuition, first term", remarks: "plink_1" });
     expect(await provider.retrieveLinkById(link.providerReference)).toEqual({
       id: link.providerReference,
       status: "unpaid",
@@ -421,19 +469,27 @@ describe("links", () => {
     const { paymentId } = await simulator.payLink(link.providerReference);
     expect(await provider.retrieveLinkById(link.providerReference)).toMatchObject({
       status: "paid",
-      payments: [expect.objectContaining({ id: paymentId, status: "paid", amount: 9_900 })],
+      payments: [expect.objectContaining({ id: paymentId, status: "paid", amount: 19_900 })],
     });
   });
 
   it("cuts a description to PayMongo's 255 characters, and falls back to the reference when it is blank", async () => {
     const provider = liveProvider();
     const long = await provider.createHostedPayment(
-      { kind: "invoice", resourceId: "in_1", referenceId: "inv-1", amount: php(9_900), description: "é".repeat(300) },
+      { kind: "invoice", resourceId: "in_1", referenceId: "inv-1", amount: php(19_900), description: "é".repeat(300) },
       context(),
     );
     expect(attributesOf(long.providerReference)).toMatchObject({ description: "é".repeat(255), remarks: "in_1" });
-    const blank = await provider.createHostedPayment({ kind: "invoice", resourceId: "in_2", referenceId: "inv-2", amount: php(9_900), description: " " }, context());
+    const blank = await provider.createHostedPayment({ kind: "invoice", resourceId: "in_2", referenceId: "inv-2", amount: php(19_900), description: " " }, context());
     expect(attributesOf(blank.providerReference)).toMatchObject({ description: "inv-2" });
+  });
+
+  it("refuses a link under PayMongo's ₱100 for links before calling PayMongo", async () => {
+    const error = await thrownBy(() =>
+      liveProvider().createHostedPayment({ kind: "payment_link", resourceId: "plink_small", referenceId: "small", amount: php(9_999), description: "Small" }, context()),
+    );
+    expect(error).toMatchObject({ code: "AMOUNT_OUT_OF_RANGE", details: ["amount.amountMinor: 9999 is below PayMongo's minimum of 10000 centavos for payment links"] });
+    expect((simulator.objects("link") as Array<{ attributes: { remarks: string } }>).filter((link) => link.attributes.remarks === "plink_small")).toEqual([]);
   });
 });
 

@@ -2,6 +2,8 @@ import { AppError, CURRENCY } from "@bayad/kit";
 import { ProviderRefusedRefundError, type CheckoutSession, type CheckoutSessionRequest, type PaymentProvider, type ProviderCallContext } from "../port.js";
 import type { PaymongoClient } from "./paymongo-client.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
+import { assertPaymongoAmount, checkoutMethodsAccepting } from "./paymongo-amount-limits.js";
+import { paymongoIdempotencyKey } from "./paymongo-idempotency-key.js";
 import { confirmWithPaymongo, createQrPhWithPaymongo, createRedirectWithPaymongo } from "./paymongo-intents.js";
 import { intentMethodOptionsOf } from "./paymongo-intent-methods.js";
 import { PaymongoRejectedError } from "./paymongo-errors.js";
@@ -41,7 +43,10 @@ export interface PaymongoProvider extends PaymentProvider {
   createCustomer(input: { customerId: string; name?: string; email: string }): Promise<{ providerReference: string }>;
 }
 
-/** The metadata keys Bayad puts on every PayMongo object, so reconciliation can tell what a lost answer made. */
+/**
+ * The metadata keys Bayad puts on every PayMongo object, so reconciliation can tell what a lost
+ * answer made once PayMongo has forgotten the Idempotency-Key (after 24 h).
+ */
 export const BAYAD_RESOURCE_ID = "bayad_resource_id";
 export const BAYAD_IDEMPOTENCY_KEY = "bayad_idempotency_key";
 
@@ -71,16 +76,18 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
 
   const createSession = async (request: CheckoutSessionRequest, context: ProviderCallContext): Promise<CheckoutSession> => {
     const operation = "createCheckoutSession";
+    const methods = checkoutMethodsAccepting(paymentMethods, request.amount.amountMinor);
+    const idempotencyKey = paymongoIdempotencyKey(context.idempotencyKey, request.checkoutId, operation, "checkout_session");
     const document = await client.post(PAYMONGO_PATHS.checkoutSessions, operation, {
       line_items: [{ name: paymongoText(request.referenceId), amount: request.amount.amountMinor, currency: CURRENCY, quantity: 1 }],
-      payment_method_types: paymentMethods,
+      payment_method_types: methods,
       success_url: request.successUrl,
       cancel_url: request.cancelUrl,
       reference_number: request.referenceId,
       send_email_receipt: false,
       show_line_items: true,
       metadata: bayadMetadata(request.checkoutId, context),
-    });
+    }, { idempotencyKey });
     const session = resourceOf(document, operation);
     return { providerReference: session.id, checkoutUrl: textAt(session.attributes, "checkout_url") ?? "", pageToken: "" };
   };
@@ -92,28 +99,40 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
 
     createCheckoutSession: createSession,
 
-    // PayMongo cannot look a session up by its metadata, so the session a lost create may have
-    // made cannot be found. It needs no finding: an unpaid session moves no money, and its URL
-    // never reached anyone. So reconciliation makes a fresh session, and only that one's
-    // checkoutUrl is ever handed out.
+    // The create sent again with the same Idempotency-Key: within PayMongo's 24 h it answers with
+    // the session a lost create made. Past them (PayMongo cannot look a session up by its
+    // metadata) it makes a fresh one, which is safe: an unpaid session moves no money and its
+    // URL never reached anyone, and only the session answered here is ever handed out.
     retrieveCheckoutSession: createSession,
 
-    confirmPaymentIntent: (request, context) => confirmWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context)),
+    confirmPaymentIntent: (request, context) =>
+      confirmWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context), (step) =>
+        paymongoIdempotencyKey(context.idempotencyKey, request.paymentIntentId, "confirmPaymentIntent", step),
+      ),
 
     // Whether the account offers the method is the payments service's check (paymentIntentMethods).
-    createRedirectPaymentIntent: (request, context) => createRedirectWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context)),
+    createRedirectPaymentIntent: (request, context) =>
+      createRedirectWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context), (step) =>
+        paymongoIdempotencyKey(context.idempotencyKey, request.paymentIntentId, "createRedirectPaymentIntent", step),
+      ),
 
-    createQrPh: (request, context) => createQrPhWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context)),
+    createQrPh: (request, context) =>
+      createQrPhWithPaymongo(intentDeps, request, bayadMetadata(request.paymentIntentId, context), (step) =>
+        paymongoIdempotencyKey(context.idempotencyKey, request.paymentIntentId, "createQrPh", step),
+      ),
 
-    // PayMongo's links carry no metadata; `remarks` holds the Bayad id. Unlike the sandbox, asking
-    // twice makes two links: the payments service keeps the first it was answered.
-    async createHostedPayment(request) {
+    // PayMongo's links carry no metadata; `remarks` holds the Bayad id. The Idempotency-Key makes
+    // asking again within 24 h answer with the same link; past them it makes a second one, and
+    // the payments service keeps the first it was answered.
+    async createHostedPayment(request, context) {
       const operation = "createHostedPayment";
+      assertPaymongoAmount("link", "link", request.amount.amountMinor);
+      const idempotencyKey = paymongoIdempotencyKey(context.idempotencyKey, request.resourceId, operation, "link");
       const document = await client.post(PAYMONGO_PATHS.links, operation, {
         amount: request.amount.amountMinor,
         description: paymongoText(request.description, request.referenceId),
         remarks: request.resourceId,
-      });
+      }, { idempotencyKey });
       const link = linkStateOf(resourceOf(document, operation));
       return { providerReference: link.id, referenceNumber: link.referenceNumber, url: link.checkoutUrl, pageToken: "" };
     },
@@ -134,7 +153,7 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
           reason: known ? request.reason : "others",
           ...(notes !== "" ? { notes } : {}),
           metadata: bayadMetadata(request.refundId, context),
-        });
+        }, { idempotencyKey: paymongoIdempotencyKey(context.idempotencyKey, request.refundId, operation, "refund") });
         return { providerReference: resourceOf(document, operation).id };
       } catch (error) {
         // PayMongo refused (a 4xx): it made no refund, and asking again would be refused again.
@@ -143,6 +162,12 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
     },
 
     refundRefusal: paymongoRefundRefusal,
+
+    checkAmount({ flow, amount, paymentMethodType, bankCode }) {
+      if (flow === "checkout") checkoutMethodsAccepting(paymentMethods, amount.amountMinor);
+      else if (flow === "hosted_payment") assertPaymongoAmount("link", "link", amount.amountMinor);
+      else assertPaymongoAmount("payment_intent", paymentMethodType ?? "", amount.amountMinor, bankCode !== undefined ? { bankCode } : {});
+    },
 
     decidePayment() {
       throw new AppError("INVALID_STATE_TRANSITION", "Payer actions are simulated only in the sandbox.");
@@ -176,7 +201,9 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
       return linkStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.links, id), operation), operation));
     },
 
-    // PayMongo documents no metadata on customers, so none is sent; a lost answer leaves at most an unused customer.
+    // PayMongo documents no metadata on customers, so none is sent. The Idempotency-Key comes from
+    // the Bayad customer's id (this call carries no request key): asked again, PayMongo answers
+    // with the same customer; past 24 h a lost answer leaves at most an unused customer.
     async createCustomer(input) {
       const operation = "createCustomer";
       const [first, ...rest] = (input.name ?? "").trim().split(/\s+/).filter((part) => part !== "");
@@ -187,7 +214,7 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
         last_name: rest.length > 0 ? rest.join(" ") : firstName,
         email: input.email,
         default_device: "email",
-      });
+      }, { idempotencyKey: paymongoIdempotencyKey(input.customerId, input.customerId, operation, "customer") });
       return { providerReference: resourceOf(document, operation).id };
     },
   };

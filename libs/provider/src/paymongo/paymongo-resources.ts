@@ -29,7 +29,10 @@ export interface PaymongoPaymentState {
 
 export interface PaymongoCheckoutSessionState {
   id: string;
-  /** `active` | `paid` | `expired` (UNCONF: passed through as PayMongo says it). */
+  /**
+   * `active` | `expired` ([3P]), passed through as PayMongo says it. A paid session still reads
+   * `active` [O]: whether it was paid is read from `payments`, never from this.
+   */
   status: string;
   payments: PaymongoPaymentState[];
   /** The string values of the session's metadata (Bayad's `bayad_resource_id` among them). */
@@ -46,7 +49,15 @@ export interface PaymongoPaymentIntentState {
   payments: PaymongoPaymentState[];
   metadata: Record<string, string>;
   lastPaymentError?: { code?: string; message?: string };
+  /** Where the payer goes next, while the intent awaits them (`awaiting_next_action`). */
+  nextAction?: PaymongoNextAction;
 }
+
+/**
+ * An intent's `next_action`: a redirect to the e-wallet's or bank's page
+ * (`{type:"redirect",redirect:{url,return_url}}` [O]) or a QR Ph code (`code.image_url` [O]).
+ */
+export type PaymongoNextAction = { type: "redirect"; url: string; returnUrl?: string } | { type: "qr"; imageUrl: string };
 
 export interface PaymongoRefundState {
   id: string;
@@ -132,11 +143,16 @@ export function paymentStateOf(raw: unknown): PaymongoPaymentState | undefined {
   };
 }
 
-/** A link's payments come wrapped (`{data: {id, type, attributes}}`, paymongo.md §6), a session's bare: both read. */
-const unwrapped = (raw: unknown): unknown => (isObject(raw) && isObject(raw.data) && raw.id === undefined ? raw.data : raw);
-
+/**
+ * A resource's `payments[]`. Entries come flat ({id, type, attributes}: checkout sessions,
+ * payment intents) or wrapped in `data` (`/v1/links` and `link.payment.paid` [O]; paymongo-node
+ * reads links' entries unwrapped): both are read.
+ */
 export const paymentsOf = (attributes: Record<string, unknown>): PaymongoPaymentState[] =>
-  Array.isArray(attributes.payments) ? attributes.payments.flatMap((raw) => paymentStateOf(unwrapped(raw)) ?? []) : [];
+  Array.isArray(attributes.payments) ? attributes.payments.flatMap((raw: unknown) => paymentStateOf(unwrapped(raw)) ?? []) : [];
+
+/** An entry `{"data": <resource>}` as its resource; anything else as it is. */
+const unwrapped = (raw: unknown): unknown => (isObject(raw) && isObject(raw.data) && raw.id === undefined ? raw.data : raw);
 
 /** The string values of a resource's `metadata` (PayMongo keeps metadata values as strings [3P]). */
 export function metadataOf(attributes: Record<string, unknown>): Record<string, string> {
@@ -152,6 +168,20 @@ export function checkoutSessionStateOf(resource: PaymongoResource): PaymongoChec
   return { id: resource.id, status: textAt(attributes, "status") ?? "active", payments: paymentsOf(attributes), metadata: metadataOf(attributes) };
 }
 
+/** A resource's `next_action`, when it names a redirect URL or a QR image; other spellings seen in third-party code are read as well. */
+export function nextActionOf(attributes: Record<string, unknown>): PaymongoNextAction | undefined {
+  const nextAction = objectAt(attributes, "next_action");
+  if (!nextAction) return undefined;
+  const redirect = objectAt(nextAction, "redirect");
+  const url = redirect && textAt(redirect, "url");
+  if (url !== undefined) {
+    const returnUrl = textAt(redirect!, "return_url");
+    return { type: "redirect", url, ...(returnUrl !== undefined ? { returnUrl } : {}) };
+  }
+  const imageUrl = textAt(objectAt(nextAction, "code") ?? {}, "image_url") ?? textAt(objectAt(nextAction, "qr_code") ?? {}, "image_url") ?? textAt(nextAction, "image_url");
+  return imageUrl !== undefined ? { type: "qr", imageUrl } : undefined;
+}
+
 export function paymentIntentStateOf(resource: PaymongoResource): PaymongoPaymentIntentState {
   const attributes = resource.attributes;
   const error = isObject(attributes.last_payment_error) ? attributes.last_payment_error : undefined;
@@ -159,6 +189,7 @@ export function paymentIntentStateOf(resource: PaymongoResource): PaymongoPaymen
   const code = error && (textAt(error, "failed_code") ?? textAt(error, "code"));
   const message = error && (textAt(error, "failed_message") ?? textAt(error, "detail") ?? textAt(error, "message"));
   const currency = textAt(attributes, "currency");
+  const nextAction = nextActionOf(attributes);
   return {
     id: resource.id,
     status: textAt(attributes, "status") ?? "awaiting_payment_method",
@@ -167,6 +198,7 @@ export function paymentIntentStateOf(resource: PaymongoResource): PaymongoPaymen
     payments: paymentsOf(attributes),
     metadata: metadataOf(attributes),
     ...(error ? { lastPaymentError: { ...(code ? { code } : {}), ...(message ? { message } : {}) } } : {}),
+    ...(nextAction ? { nextAction } : {}),
   };
 }
 
@@ -183,6 +215,18 @@ export function refundStateOf(resource: PaymongoResource): PaymongoRefundState {
     ...(paymentId !== undefined ? { paymentId } : {}),
   };
 }
+
+/**
+ * The refunds a Payment carries in `refunds[]` (`payment.refunded` [O]), flat or wrapped in
+ * `data` (the entries' shape is UNCONF: both are read, as for payments).
+ */
+export const refundsOf = (attributes: Record<string, unknown>): PaymongoRefundState[] =>
+  Array.isArray(attributes.refunds)
+    ? attributes.refunds.flatMap((raw: unknown) => {
+        const resource = asResource(unwrapped(raw));
+        return resource ? [refundStateOf(resource)] : [];
+      })
+    : [];
 
 /** A link: legacy `/v1/links` (checkout_url) or flat `/v1/payment_links` (url). */
 export function linkStateOf(resource: PaymongoResource): PaymongoLinkState {

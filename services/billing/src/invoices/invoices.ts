@@ -19,7 +19,8 @@ export async function getInvoice(deps: BillingDeps, caller: CallerContext, invoi
  * transaction) and then records it, making the invoice `open`. The provider is the project's own
  * account when it has one for the environment (a PayMongo link: its checkout URL becomes
  * hostedInvoiceUrl), else the environment's default (the sandbox, whose page is deterministic per
- * invoice). Asking twice is harmless either way: at PayMongo it makes a second link, but only the
+ * invoice). Asking twice is harmless either way: at PayMongo the invoice-keyed Idempotency-Key
+ * answers with the same link for 24 h, and past them a second link is made, but only the
  * recorded one's URL is ever shown, so the other, which no payer saw, cannot be paid. Billing calls this right after the commit that wrote
  * the draft; the clock calls it for drafts a crash left behind. If the invoice's period closed
  * while it was a draft, it is due already and goes straight on to `past_due`.

@@ -1,7 +1,7 @@
 import { AppError, invalidTransition, newId, notFound, type CallerContext } from "@bayad/kit";
 import type { Session } from "@bayad/store";
 import { actOnce, createOnce } from "@bayad/events";
-import { chooseProvider } from "@bayad/provider";
+import { chooseProvider, type PaymentProvider } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";
 import { firstSchedule } from "../clock/billing-periods.js";
 import { draftInvoice, type InvoiceRecord } from "../invoices/invoice.js";
@@ -33,13 +33,13 @@ export async function createSubscription(
   input: CreateSubscriptionInput,
 ): Promise<SubscriptionRecord> {
   // PROVIDER_NOT_CONFIGURED before anything is written: the invoices need a provider (the project's account, else the default).
-  await chooseProvider(deps.providers, caller);
+  const { provider } = await chooseProvider(deps.providers, caller);
   const written = await createOnce(deps.keys, caller, "createSubscription", {
     existing: async (subscriptionId) => {
       const existing = await deps.subscriptions.findById(caller, subscriptionId);
       return existing && { subscription: existing, invoice: undefined };
     },
-    create: (claim) => writeSubscription(deps, caller, input, claim),
+    create: (claim) => writeSubscription(deps, caller, input, claim, provider),
   });
   if (written.invoice) await finalizeBilledInvoice(deps, written.invoice);
   return written.subscription;
@@ -51,6 +51,7 @@ async function writeSubscription(
   caller: CallerContext & { idempotencyKey: string },
   input: CreateSubscriptionInput,
   claim: (session: Session, subscriptionId: string) => Promise<void>,
+  provider: PaymentProvider,
 ): Promise<{ subscription: SubscriptionRecord; invoice: InvoiceRecord | undefined }> {
   const plan = await deps.plans.findById(caller, input.priceId);
   if (!plan) {
@@ -58,6 +59,9 @@ async function writeSubscription(
       details: ["priceId: no such plan in this project and environment"],
     });
   }
+  // Every invoice is paid on the provider's hosted page: an amount it would refuse (a PayMongo link
+  // under ₱100) is refused now, before a draft is written that could never be finalized.
+  provider.checkAmount?.({ flow: "hosted_payment", amount: { amountMinor: plan.amountMinor, currency: plan.currency } });
   const now = deps.now();
   const schedule = firstSchedule(plan, now);
   const subscription: SubscriptionRecord = {

@@ -91,6 +91,8 @@ export async function createCheckout(
   input: CreateCheckoutInput,
 ): Promise<CreatedCheckout> {
   const { provider, providerAccountId } = await chooseProvider(deps.providers, caller);
+  // The checkout is written before the provider is asked: an amount it would refuse is refused first.
+  provider.checkAmount?.({ flow: "checkout", amount: { amountMinor: input.amountMinor, currency: CURRENCY } });
   const written = await createOnce(deps.keys, caller, "createCheckout", {
     existing: async (checkoutId) => {
       const existing = await deps.repository.findById(caller, checkoutId);

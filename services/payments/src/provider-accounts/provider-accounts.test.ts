@@ -226,7 +226,8 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
   it("stores nothing when PayMongo fails the webhook registration, and leaves no webhook behind", async () => {
     await start({ SECRETS_KEY });
     const testKey = freshKey("test");
-    simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: 500 });
+    // On every attempt: the first and the three resends its Idempotency-Key makes safe.
+    simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: 500, times: 4 });
     const refused = await refusal(put("test", testKey));
     simulator.clearFaults();
     expect(refused.code).toBe("PROVIDER_UNAVAILABLE");

@@ -60,9 +60,10 @@ export function createAccountProviders(options: AccountProvidersOptions): Accoun
 }
 
 /**
- * PayMongo takes no idempotency key, so asking for a refund again (a retry after a lost answer, a
- * sweep after a crash) must not refund twice: before creating, look among the payment's refunds
- * for the one Bayad made for this refund id (its metadata), and answer that one if it exists.
+ * Asking for a refund again (a retry after a lost answer, a sweep after a crash) must not refund
+ * twice. PayMongo's Idempotency-Key covers that for 24 h; past them, only the metadata does: so
+ * before creating, look among the payment's refunds for the one Bayad made for this refund id, and
+ * answer that one if it exists.
  */
 function refundsFoundAgain(provider: PaymongoProvider): PaymongoProvider {
   return {
