@@ -125,8 +125,8 @@ describe("live e-wallet and online-banking intents at PayMongo", () => {
       expectError(noReturn, 400, "VALIDATION_FAILED");
       expect(noReturn.body.error.details).toEqual(["returnUrl: is required"]);
       const tooSmall = await live("POST", "/api/v1/payments/intents", { ...intentBody({ type: "gcash" }), amount: { amountMinor: 1999, currency: "PHP" } });
-      expectError(tooSmall, 400, "VALIDATION_FAILED");
-      expect(tooSmall.body.error.details).toEqual(["amount.amountMinor: PayMongo's minimum for gcash is 2000 centavos"]);
+      expectError(tooSmall, 422, "AMOUNT_OUT_OF_RANGE");
+      expect(tooSmall.body.error.details).toEqual(["amount.amountMinor: 1999 is below PayMongo's minimum of 2000 centavos for gcash"]);
       // The fault is still waiting: this valid create is the first to reach PayMongo.
       const reached = await live("POST", "/api/v1/payments/intents", intentBody({ type: "gcash" }));
       expect(reached.status).not.toBe(201);

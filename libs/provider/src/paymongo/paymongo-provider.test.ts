@@ -283,12 +283,12 @@ describe("createRedirectPaymentIntent", () => {
     // Any call would meet this fault, so the answers below can only come from the adapter's own check.
     simulator.injectFault({ status: 500, times: 10 });
     await expect(provider.createRedirectPaymentIntent(redirect("pi_bayad_small", { type: "gcash" }, 1999), context())).rejects.toMatchObject({
-      code: "VALIDATION_FAILED",
-      details: ["amount.amountMinor: PayMongo's minimum for gcash is 2000 centavos"],
+      code: "AMOUNT_OUT_OF_RANGE",
+      details: ["amount.amountMinor: 1999 is below PayMongo's minimum of 2000 centavos for gcash"],
     });
     await expect(provider.createRedirectPaymentIntent(redirect("pi_bayad_big", { type: "online_banking", bankCode: "bpi" }, 5_000_001), context())).rejects.toMatchObject({
-      code: "VALIDATION_FAILED",
-      details: ["amount.amountMinor: PayMongo's maximum for dob (bpi) is 5000000 centavos"],
+      code: "AMOUNT_OUT_OF_RANGE",
+      details: [expect.stringMatching(/^amount\.amountMinor: \d+ is above PayMongo's limit for dob \(maximum is 5000000 centavos\)$/)],
     });
   });
 });
