@@ -29,7 +29,7 @@ describe("PayMongo's documented payloads", () => {
       status: "paid",
       referenceNumber: "Ab3dE7q",
       checkoutUrl: "https://pm.link/bayad-shop/Ab3dE7q",
-      payments: [{ id: "pay_Xc7vB2nM9qL4kR1tY6wE8uP3", status: "paid", amount: 150_000, method: "gcash", paidAt: new Date(1_764_205_180_000) }],
+      payments: [{ id: "pay_Xc7vB2nM9qL4kR1tY6wE8uP3", status: "paid", amount: 150_000, currency: "PHP", method: "gcash", paidAt: new Date(1_764_205_180_000) }],
     });
   });
 
@@ -48,6 +48,7 @@ describe("PayMongo's documented payloads", () => {
       id: "pay_Lm3nB8vC2xZ7aS1dF6gH4jK9",
       status: "paid",
       amount: 25_000,
+      currency: "PHP",
       method: "gcash",
       paymentIntentId: "pi_Qw2eR7tY1uI6oP3aS8dF4gH9",
       paidAt: new Date(1_764_200_000_000),
@@ -57,10 +58,11 @@ describe("PayMongo's documented payloads", () => {
         id: "ref_Nb6mQ1wE8rT3yU7iO2pA5sD9",
         status: "succeeded",
         amount: 10_000,
+        currency: "PHP",
         paymentId: "pay_Lm3nB8vC2xZ7aS1dF6gH4jK9",
         metadata: { bayad_resource_id: "re_bayad00000000000000017", bayad_idempotency_key: "order-1042-refund-1" },
       },
-      { id: "ref_Zx4cV9bN2mL7kJ1hG6fD3sA8", status: "pending", amount: 5_000, paymentId: "pay_Lm3nB8vC2xZ7aS1dF6gH4jK9", metadata: { bayad_resource_id: "re_bayad00000000000000018" } },
+      { id: "ref_Zx4cV9bN2mL7kJ1hG6fD3sA8", status: "pending", amount: 5_000, currency: "PHP", paymentId: "pay_Lm3nB8vC2xZ7aS1dF6gH4jK9", metadata: { bayad_resource_id: "re_bayad00000000000000018" } },
     ]);
   });
 
@@ -72,6 +74,7 @@ describe("PayMongo's documented payloads", () => {
       id: "ref_Zx4cV9bN2mL7kJ1hG6fD3sA8",
       status: "pending",
       amount: 5_000,
+      currency: "PHP",
       paymentId: "pay_Lm3nB8vC2xZ7aS1dF6gH4jK9",
       metadata: { bayad_resource_id: "re_bayad00000000000000018", bayad_idempotency_key: "order-1042-refund-2" },
     });
@@ -92,10 +95,17 @@ describe("PayMongo's documented payloads", () => {
     const session = checkoutSessionStateOf(event.data);
     expect(session.status).toBe("active");
     expect(session.payments).toEqual([
-      { id: "pay_Lm3nB8vC2xZ7aS1dF6gH4jK9", status: "paid", amount: 25_000, method: "gcash", paymentIntentId: "pi_Qw2eR7tY1uI6oP3aS8dF4gH9", paidAt: new Date(1_764_200_000_000) },
+      { id: "pay_Lm3nB8vC2xZ7aS1dF6gH4jK9", status: "paid", amount: 25_000, currency: "PHP", method: "gcash", paymentIntentId: "pi_Qw2eR7tY1uI6oP3aS8dF4gH9", paidAt: new Date(1_764_200_000_000) },
     ]);
     const intent = paymentIntentStateOf(resourceOf({ data: event.data.attributes.payment_intent }, "checkoutSession"));
-    expect(intent).toEqual({ id: "pi_Qw2eR7tY1uI6oP3aS8dF4gH9", status: "processing", payments: [] });
+    expect(intent).toEqual({
+      id: "pi_Qw2eR7tY1uI6oP3aS8dF4gH9",
+      status: "processing",
+      amount: 25_000,
+      currency: "PHP",
+      metadata: { bayad_resource_id: "chk_bayad0000000000000042" },
+      payments: [],
+    });
   });
 
   it("an e-wallet attach answer: awaiting_next_action with the redirect URL and the return URL", () => {
@@ -103,6 +113,9 @@ describe("PayMongo's documented payloads", () => {
     expect(intent).toEqual({
       id: "pi_Ew9rT4yU1iO6pA3sD8fG2hJ7",
       status: "awaiting_next_action",
+      amount: 45_000,
+      currency: "PHP",
+      metadata: { bayad_resource_id: "pi_bayad0000000000000077" },
       payments: [],
       nextAction: {
         type: "redirect",

@@ -103,8 +103,12 @@ export function paymongoRefundRefusal(payment: RefundedPayment, amountMinor: num
   return undefined;
 }
 
-/** PayMongo codes that mean its answer is not a decision (a concurrent duplicate of the same key): the refund stays pending and is asked again. */
-const NOT_A_DECISION = new Set(["idempotency_in_progress"]);
+/**
+ * PayMongo codes that are not a decision about the refund: a concurrent duplicate of the same key,
+ * or the key already used with other parameters (UNCONF code; a refund PayMongo may well have
+ * made). The refund stays pending and is asked again, never failed while money may have moved.
+ */
+const NOT_A_DECISION = new Set(["idempotency_in_progress", "idempotency_key_mismatch"]);
 
 /**
  * PayMongo's refusal of a refund (its 4xx to POST /refunds, which made nothing) as the same
