@@ -1,27 +1,55 @@
 import { describe, expect, it } from "vitest";
-import { createPaymongoRateLimit } from "./paymongo-rate-limit.js";
+import { createPaymongoRateLimit, type RateLimitClock } from "./paymongo-rate-limit.js";
+
+/** A clock that only moves when the limiter waits: every wait moves it by exactly that much. */
+function fakeClock(): RateLimitClock & { waits: number[] } {
+  let now = 1_000_000;
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => now,
+    sleep: async (ms) => {
+      waits.push(ms);
+      now += ms;
+    },
+  };
+}
 
 describe("createPaymongoRateLimit", () => {
-  it("lets no second hold more than the limit of one key's requests, and other keys are not held by it", async () => {
-    const limit = createPaymongoRateLimit(4);
+  it("lets no second hold more than the limit of one key's requests", async () => {
+    const clock = fakeClock();
+    const limit = createPaymongoRateLimit(4, clock);
     const admitted: number[] = [];
-    const other: number[] = [];
-    await Promise.all([
-      ...Array.from({ length: 10 }, () => limit.take("key-a").then(() => admitted.push(Date.now()))),
-      ...Array.from({ length: 4 }, () => limit.take("key-b").then(() => other.push(Date.now()))),
-    ]);
-    expect(admitted).toHaveLength(10);
-    // Any five in a row span at least a second.
+    for (let i = 0; i < 10; i++) {
+      await limit.take("key-a");
+      admitted.push(clock.now());
+    }
+    // Any five in a row span at least a second, and the first four went at once.
     for (let i = 0; i + 4 < admitted.length; i++) expect(admitted[i + 4]! - admitted[i]!).toBeGreaterThanOrEqual(1000);
-    // key-b's four were let through before key-a's fifth.
-    expect(Math.max(...other)).toBeLessThan(admitted[4]!);
+    expect(admitted.slice(0, 4)).toEqual(Array(4).fill(admitted[0]));
+  });
+
+  it("does not hold one key's requests for another key's", async () => {
+    const clock = fakeClock();
+    const limit = createPaymongoRateLimit(4, clock);
+    for (let i = 0; i < 4; i++) await limit.take("key-a");
+    for (let i = 0; i < 4; i++) await limit.take("key-b");
+    expect(clock.waits).toEqual([]);
+    await limit.take("key-a");
+    expect(clock.waits).toHaveLength(1);
   });
 
   it("holds every request of a key until the wait PayMongo asked for has passed", async () => {
-    const limit = createPaymongoRateLimit(100);
-    const heldUntil = Date.now() + 300;
+    const clock = fakeClock();
+    const limit = createPaymongoRateLimit(100, clock);
+    const heldUntil = clock.now() + 300;
     limit.holdFor("key-a", 300);
     await limit.take("key-a");
-    expect(Date.now()).toBeGreaterThanOrEqual(heldUntil);
+    expect(clock.now()).toBeGreaterThanOrEqual(heldUntil);
+    // Another key is not held.
+    const before = clock.now();
+    limit.holdFor("key-a", 300);
+    await limit.take("key-b");
+    expect(clock.now()).toBe(before);
   });
 });

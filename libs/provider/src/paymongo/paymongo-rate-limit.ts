@@ -27,7 +27,15 @@ interface KeyWindow {
   queue: Promise<void>;
 }
 
-export function createPaymongoRateLimit(limit = PAYMONGO_REQUESTS_PER_SECOND): PaymongoRateLimit {
+/** The clock the limiter reads and waits on; tests pass one they move themselves. */
+export interface RateLimitClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: RateLimitClock = { now: () => Date.now(), sleep: pause };
+
+export function createPaymongoRateLimit(limit = PAYMONGO_REQUESTS_PER_SECOND, clock: RateLimitClock = realClock): PaymongoRateLimit {
   const windows = new Map<string, KeyWindow>();
   const windowOf = (keyId: string): KeyWindow => {
     let window = windows.get(keyId);
@@ -40,14 +48,14 @@ export function createPaymongoRateLimit(limit = PAYMONGO_REQUESTS_PER_SECOND): P
 
   const admit = async (window: KeyWindow): Promise<void> => {
     for (;;) {
-      const now = Date.now();
+      const now = clock.now();
       while (window.sent.length > 0 && window.sent[0] <= now - WINDOW_MS) window.sent.shift();
       const waitMs = Math.max(window.heldUntil - now, window.sent.length >= limit ? window.sent[0] + WINDOW_MS - now : 0);
       if (waitMs <= 0) {
         window.sent.push(now);
         return;
       }
-      await pause(waitMs);
+      await clock.sleep(waitMs);
     }
   };
 
@@ -60,7 +68,7 @@ export function createPaymongoRateLimit(limit = PAYMONGO_REQUESTS_PER_SECOND): P
     },
     holdFor(keyId, ms) {
       const window = windowOf(keyId);
-      window.heldUntil = Math.max(window.heldUntil, Date.now() + ms);
+      window.heldUntil = Math.max(window.heldUntil, clock.now() + ms);
     },
   };
 }
