@@ -33,18 +33,39 @@ type DeliveryLine = {
   /** A payment intent paid by redirect: its method (`gcash`, `online_banking:bdo`) and, while the payer has yet to act, the page. */
   paymentMethod?: string;
   redirectUrl?: string;
+  /** A QR Ph intent whose code is unpaid (`payment_intent.requires_action`): the image to show the payer. */
+  qrCodeImageUrl?: string;
 };
 
-/** What a delivery's line shows of an e-wallet or online-banking intent, so a developer sees which method paid. */
-function intentDetailsOf(data: unknown): Pick<DeliveryLine, "paymentMethod" | "redirectUrl"> {
+type IntentDetails = Pick<DeliveryLine, "paymentMethod" | "redirectUrl" | "qrCodeImageUrl">;
+
+/**
+ * What a delivery's line shows of a payment intent the payer acts on, so a developer sees which
+ * method paid and, on `payment_intent.requires_action`, where the payer goes: the wallet's or
+ * bank's page, or the QR Ph code's image.
+ */
+function intentDetailsOf(data: unknown): IntentDetails {
   if (typeof data !== "object" || data === null) return {};
-  const { paymentMethod, nextAction } = data as { paymentMethod?: { type?: unknown; bankCode?: unknown }; nextAction?: { url?: unknown } };
+  const { paymentMethod, nextAction, qrCodeImageUrl } = data as {
+    paymentMethod?: { type?: unknown; bankCode?: unknown };
+    nextAction?: { url?: unknown };
+    qrCodeImageUrl?: unknown;
+  };
   const type = typeof paymentMethod?.type === "string" ? paymentMethod.type : undefined;
   const bank = typeof paymentMethod?.bankCode === "string" ? `:${paymentMethod.bankCode}` : "";
   return {
     ...(type !== undefined ? { paymentMethod: `${type}${bank}` } : {}),
     ...(typeof nextAction?.url === "string" ? { redirectUrl: nextAction.url } : {}),
+    ...(typeof qrCodeImageUrl === "string" ? { qrCodeImageUrl } : {}),
   };
+}
+
+/** The text line's tail: `  (gcash → https://…/pay)`, `  (qrph → https://…/code.png)`, or nothing. */
+function intentTextOf(details: IntentDetails): string {
+  const method = details.paymentMethod ?? (details.qrCodeImageUrl !== undefined ? "qrph" : undefined);
+  if (method === undefined) return "";
+  const goesTo = details.redirectUrl ?? details.qrCodeImageUrl;
+  return `  (${method}${goesTo !== undefined ? ` → ${goesTo}` : ""})`;
 }
 
 const endpointDescription = "bayad listen (temporary)";
@@ -152,12 +173,11 @@ async function handleDelivery(relay: Relay, request: IncomingMessage, response: 
   const headers: Record<string, string> = {};
   for (const name of signedHeaders) headers[name] = String(request.headers[name] ?? "");
   const at = new Date().toISOString();
-  let details: ReturnType<typeof intentDetailsOf> = {};
+  let details: IntentDetails = {};
   const report = (eventType: string, eventId: string, status: number | null, error?: string) =>
     relay.print(
       { kind: "delivery", at, eventType, eventId, status, ...(error === undefined ? {} : { error }), ...details },
-      `${at}  ${eventType}  ${eventId}  → ${status ?? error}` +
-        (details.paymentMethod ? `  (${details.paymentMethod}${details.redirectUrl ? ` → ${details.redirectUrl}` : ""})` : ""),
+      `${at}  ${eventType}  ${eventId}  → ${status ?? error}${intentTextOf(details)}`,
     );
 
   let event: { id?: unknown; type?: unknown; data?: unknown };

@@ -569,6 +569,26 @@ describe("runCli", () => {
       });
       app.received.pop();
 
+      // An e-wallet intent waiting for its payer: the line carries the page the payer is sent to.
+      const redirectPayload = JSON.stringify({
+        id: "evt_4",
+        type: "payment_intent.requires_action",
+        createdAt: "2030-01-01T00:00:00.000Z",
+        environment: "test",
+        data: { paymentIntentId: "pi_2", status: "requires_action", paymentMethod: { type: "gcash" }, nextAction: { type: "redirect", url: "https://pay.example.ph/sandbox/intents/pi_2?token=t" } },
+      });
+      expect((await fetch(ready.listeningOn, { method: "POST", headers: signed("evt_4", redirectPayload), body: redirectPayload })).status).toBe(202);
+      expect(JSON.parse(io.stdout.splice(2, 1)[0]!)).toEqual({
+        kind: "delivery",
+        at: expect.any(String),
+        eventType: "payment_intent.requires_action",
+        eventId: "evt_4",
+        status: 202,
+        paymentMethod: "gcash",
+        redirectUrl: "https://pay.example.ph/sandbox/intents/pi_2?token=t",
+      });
+      app.received.pop();
+
       // Signed with another secret: refused, never forwarded.
       const forged = await fetch(ready.listeningOn, { method: "POST", headers: signed("evt_2", payload, `whsec_${randomBytes(24).toString("base64")}`), body: payload });
       expect(forged.status).toBe(400);
@@ -603,6 +623,19 @@ describe("runCli", () => {
       const payload = JSON.stringify({ id: "evt_9", type: "refund.succeeded", createdAt: "2030-01-01T00:00:00.000Z", environment: "test", data: {} });
       expect((await fetch(listeningOn, { method: "POST", headers: signed("evt_9", payload), body: payload })).status).toBe(202);
       expect(io.stdout[1]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}refund\.succeeded {2}evt_9 {2}→ 202$/);
+
+      // Where the payer goes, on the line of an intent waiting for its payer: the wallet's page, or the QR Ph code.
+      const deliver = async (eventId: string, data: Record<string, unknown>) => {
+        const body = JSON.stringify({ id: eventId, type: "payment_intent.requires_action", createdAt: "2030-01-01T00:00:00.000Z", environment: "test", data });
+        expect((await fetch(listeningOn, { method: "POST", headers: signed(eventId, body), body })).status).toBe(202);
+        return until(() => io.stdout.find((line) => line.includes(eventId)));
+      };
+      const page = "https://pay.example.ph/sandbox/intents/pi_7?token=t";
+      const wallet = await deliver("evt_10", { paymentIntentId: "pi_7", status: "requires_action", paymentMethod: { type: "gcash" }, nextAction: { type: "redirect", url: page } });
+      expect(wallet.replace(/^\S+/, "")).toBe(`  payment_intent.requires_action  evt_10  → 202  (gcash → ${page})`);
+      const code = "https://pay.example.ph/sandbox/qrph/pi_8.png?token=t";
+      const qr = await deliver("evt_11", { paymentIntentId: "pi_8", status: "requires_action", qrCodeImageUrl: code });
+      expect(qr.replace(/^\S+/, "")).toBe(`  payment_intent.requires_action  evt_11  → 202  (qrph → ${code})`);
 
       stop.abort();
       expect(await running).toBe(0);

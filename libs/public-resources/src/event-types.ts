@@ -8,13 +8,18 @@ import type { PublicUrl } from "./json.js";
 /**
  * The public event types: what a webhook endpoint can subscribe to, what capabilities list and
  * what the OpenAPI document's `webhooks` describe. A public type is the internal event's type
- * without its service (`payments.checkout.paid` is `checkout.paid`): `<resource>.<what happened>`.
+ * without its service (`payments.checkout.paid` is `checkout.paid`): `<resource>.<what happened>`,
+ * unless `renamed` below says otherwise. `payment_intent.requires_action`: the payer must act (an
+ * e-wallet's or bank's page to redirect to, in `nextAction`, or a QR Ph code, `qrCodeImageUrl`);
+ * `payment_intent.processing`: the provider is completing the payment.
  */
 export const webhookEventTypes = [
   "checkout.paid",
   "checkout.failed",
   "checkout.cancelled",
   "checkout.expired",
+  "payment_intent.requires_action",
+  "payment_intent.processing",
   "payment_intent.succeeded",
   "payment_intent.failed",
   "payment_intent.cancelled",
@@ -37,6 +42,18 @@ export const testEventType = "webhook.test";
 
 const publicTypes: ReadonlySet<string> = new Set(webhookEventTypes);
 
+/**
+ * Internal types (service taken off) announced under another public name, or (null) not at all.
+ * An intent waiting for its payer is stored `awaiting_next_action`, which the API reads as
+ * `requires_action`, so its event is named as consumers see the intent. A card intent's creation,
+ * internal `payment_intent.requires_action`, stays unannounced: it waits for the merchant's own
+ * confirm, not for a payer, and the merchant who created it has nothing to learn from it.
+ */
+const renamed: ReadonlyMap<string, WebhookEventType | null> = new Map([
+  ["payment_intent.awaiting_next_action", "payment_intent.requires_action"],
+  ["payment_intent.requires_action", null],
+]);
+
 export function isWebhookEventType(type: string): type is WebhookEventType {
   return publicTypes.has(type);
 }
@@ -53,8 +70,9 @@ export interface PublicEvent {
  * the API's GET answers it, its hosted-page URLs made absolute with `publicUrl`.
  */
 export function publicEventOf(event: Event, publicUrl: PublicUrl): PublicEvent | null {
-  const type = event.type.slice(event.type.indexOf(".") + 1);
-  if (!isWebhookEventType(type)) return null;
+  const internal = event.type.slice(event.type.indexOf(".") + 1);
+  const type = renamed.has(internal) ? renamed.get(internal) : internal;
+  if (!type || !isWebhookEventType(type)) return null;
   const data = publicDataOf(event.snapshot, publicUrl);
   return data ? { type, data } : null;
 }

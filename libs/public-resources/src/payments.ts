@@ -1,5 +1,6 @@
 import {
   CheckoutStatusSchema,
+  PaymentIntentStatus,
   PaymentIntentStatusSchema,
   PaymentMethodSchema,
   RefundStatusSchema,
@@ -36,8 +37,8 @@ export function checkoutToJson(checkout: Checkout | undefined, publicUrl: Public
 /**
  * A payment intent as the API answers it. An intent paid by redirect (an e-wallet, online banking)
  * also shows its method and returnUrl, and, while the payer has yet to act, `nextAction`: the page
- * to send the payer to (a sandbox path made absolute with `publicUrl`). Card and QR Ph intents
- * answer as they always did.
+ * to send the payer to (a sandbox path made absolute with `publicUrl`). A QR Ph intent whose code
+ * is unpaid shows its `qrCodeImageUrl`, as its creation answered it.
  */
 export function paymentIntentToJson(intent: PaymentIntent | undefined, publicUrl: PublicUrl) {
   const i = required(intent, "payment intent");
@@ -51,6 +52,8 @@ export function paymentIntentToJson(intent: PaymentIntent | undefined, publicUrl
     aggregateVersion: i.aggregateVersion,
     ...(redirect ? { paymentMethod: { type: method, ...optionalField("bankCode", i.bankCode) }, ...optionalField("returnUrl", i.returnUrl) } : {}),
     ...(i.nextAction?.url ? { nextAction: { type: "redirect", url: publicUrl(i.nextAction.url) } } : {}),
+    // The code to show the payer, while it can still be paid: its `requires_action` event carries it too.
+    ...(method === "qrph" && i.status === PaymentIntentStatus.AWAITING_NEXT_ACTION && i.qrCodeImageUrl ? { qrCodeImageUrl: publicUrl(i.qrCodeImageUrl) } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from "@bayad/webhooks-service/testing";
-import { eventually, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+import { eventually, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
 /**
  * `bayad listen` as a developer runs it: the gateway package's built CLI in its own process,
@@ -169,6 +169,23 @@ describe("bayad listen", () => {
     expect(await listening.exited).toBe(0);
     expect(JSON.parse(listening.lines.at(-1)!)).toEqual({ kind: "stopped", webhookEndpointId: ready.webhookEndpointId, deleted: true });
     expect(await endpointIds(api, project.testKey)).toEqual([]);
+  });
+
+  it("shows where the payer of an e-wallet intent goes: the redirect page, on the payment_intent.requires_action line", async () => {
+    receiver = await startWebhookReceiver();
+    const project = await api.newProject();
+    listening = startListen(["--forward-to", receiver.url, "--events", "payment_intent.requires_action", "--api-key", project.testKey, "--gateway", api.platform.gatewayUrl]);
+    await listening.line((line) => line.startsWith("Ready."));
+
+    const created = await api.request("POST", "/api/v1/payments/intents", {
+      body: { referenceId: unique("order"), amount: { amountMinor: 1500_00, currency: "PHP" }, paymentMethod: { type: "gcash" }, returnUrl: "https://shop.example.ph/orders/9" },
+      credential: project.testKey,
+    });
+    expect(created.status).toBe(201);
+    const { nextAction } = created.body.data as { nextAction: { url: string } };
+    const printed = await listening.line((line) => line.includes("  payment_intent.requires_action  "));
+    expect(printed).toMatch(/^\d{4}-\d\d-\d\dT\S+Z {2}payment_intent\.requires_action {2}evt_\S+ {2}→ 200 {2}/);
+    expect(printed.slice(printed.indexOf("  → "))).toBe(`  → 200  (gcash → ${nextAction.url})`);
   });
 
   it("refuses a live key in one line and registers nothing", async () => {

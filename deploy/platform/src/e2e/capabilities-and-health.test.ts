@@ -45,6 +45,7 @@ describe("getPaymentCapabilities", () => {
 
     expect(response.body.data.webhookEventTypes).toEqual(expect.arrayContaining([
       "checkout.paid", "checkout.cancelled", "checkout.expired",
+      "payment_intent.requires_action", "payment_intent.processing",
       "payment_intent.succeeded", "payment_intent.failed", "payment_intent.cancelled", "payment_intent.expired",
       "refund.succeeded", "refund.failed", "payment_link.paid",
       "subscription.created", "subscription.cancelled", "invoice.paid", "invoice.payment_failed",

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ONLINE_BANKING_BANK_CODES, REDIRECT_INTENT_METHODS } from "@bayad/provider";
 import { expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { pressOnRedirectPage } from "../test-support/redirect-page.js";
 
 const intents = "/api/v1/payments/intents";
 const returnUrl = "https://shop.example.ph/orders/1004";
@@ -31,17 +32,6 @@ describe("e-wallet and online-banking payment intents (test mode)", () => {
     return created.body.data as { paymentIntentId: string; status: string; nextAction: { type: string; url: string } };
   }
 
-  /** The payer opens the redirect page and presses a button: the form's POST, without following the redirect. */
-  async function press(url: string, button: "pay" | "fail") {
-    const page = await fetch(url);
-    expect(page.status).toBe(200);
-    expect(page.headers.get("content-security-policy")).toContain("form-action 'self'");
-    const html = await page.text();
-    const action = new RegExp(`<form class="payer" method="post" action="([^"]+)"><button id="${button}"`).exec(html)?.[1];
-    expect(action, html).toBeDefined();
-    return fetch(new URL(action!.replaceAll("&amp;", "&"), url), { method: "POST", redirect: "manual" });
-  }
-
   const status = async (id: string) => (await api.request("GET", `${intents}/${id}`)).body.data.status as string;
 
   it("creates a GCash intent requiring the payer's action, with the redirect page; pay on it → 303 to returnUrl, succeeded, refundable", async () => {
@@ -57,7 +47,7 @@ describe("e-wallet and online-banking payment intents (test mode)", () => {
     const page = await fetch(created.nextAction.url);
     expect(await page.text()).toContain("Authorise with GCash");
 
-    const paid = await press(created.nextAction.url, "pay");
+    const paid = await pressOnRedirectPage(created.nextAction.url, "pay");
     expect(paid.status).toBe(303);
     expect(paid.headers.get("location")).toBe(returnUrl);
 
@@ -76,7 +66,7 @@ describe("e-wallet and online-banking payment intents (test mode)", () => {
     const created = await create({ type: "online_banking", bankCode: "bpi" });
     expect(created).toMatchObject({ paymentMethod: { type: "online_banking", bankCode: "bpi" } });
     expect(await (await fetch(created.nextAction.url)).text()).toContain("Online banking (BPI)");
-    const failed = await press(created.nextAction.url, "fail");
+    const failed = await pressOnRedirectPage(created.nextAction.url, "fail");
     expect(failed.status).toBe(303);
     expect(failed.headers.get("location")).toBe(returnUrl);
     expect(await status(created.paymentIntentId)).toBe("failed");
@@ -86,7 +76,7 @@ describe("e-wallet and online-banking payment intents (test mode)", () => {
 
   it("the decline scenario (1002 centavos) fails when the payer pays", async () => {
     const created = await create({ type: "maya" }, 1002);
-    expect((await press(created.nextAction.url, "pay")).status).toBe(303);
+    expect((await pressOnRedirectPage(created.nextAction.url, "pay")).status).toBe(303);
     expect(await status(created.paymentIntentId)).toBe("failed");
   });
 

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
-import { eventually, startTestPlatform, unique, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { eventually, unique, type ApiResponse } from "../test-support/harness.js";
+import { paymongoLiveSuite } from "../test-support/paymongo-live.js";
 
 /**
  * Payment links and invoices paid on a hosted page are refundable through the public refunds API,
@@ -9,47 +8,20 @@ import { eventually, startTestPlatform, unique, type ApiResponse, type TestPlatf
  * them, in the sandbox as any test-mode refund.
  */
 describe("refunds of paid payment links and invoices", () => {
-  let sim: PaymongoSimulator;
-  let api: TestPlatform;
-  let project: { projectId: string; liveKey: string; testKey: string };
-  const secretKey = `sk_live_${randomBytes(16).toString("hex")}`;
-  const auth = { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` };
+  const suite = paymongoLiveSuite({ project: "Hosted refunds", paymentMethodTypes: ["gcash", "qrph", "card"] });
+  const { live, test, ownerAuth: auth } = suite;
 
-  beforeAll(async () => {
-    sim = await startPaymongoSimulator({ retrySchedule: [50, 50, 50] });
-    api = await startTestPlatform({
-      PAYMONGO_API_BASE: sim.url,
-      SECRETS_KEY: randomBytes(32).toString("hex"),
-      PROVIDER_RECONCILE_AFTER: "1s",
-      PROVIDER_RECONCILE_INTERVAL: "1s",
-    });
-    project = await api.newProject("Hosted refunds");
-    const put = await api.admin("PUT", `/admin/v1/projects/${project.projectId}/provider-accounts/live`, {
-      provider: "paymongo",
-      secretKey,
-      paymentMethodTypes: ["gcash", "qrph", "card"],
-    });
-    expect(put.status).toBeLessThan(300);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await sim?.close();
-  });
-
-  const as = (credential: string) => (method: string, path: string, body?: unknown) => api.request(method, path, { body, credential });
-  const live = (method: string, path: string, body?: unknown) => as(project.liveKey)(method, path, body);
-  const test = (method: string, path: string, body?: unknown) => as(project.testKey)(method, path, body);
 
   /** The PayMongo link behind a Bayad link's or invoice's reference number, as the account's owner reads it. */
   async function paymongoLink(referenceNumber: string) {
-    const response = await fetch(`${sim.url}/v1/links?reference_number=${encodeURIComponent(referenceNumber)}`, { headers: auth });
+    const response = await fetch(`${suite.sim.url}/v1/links?reference_number=${encodeURIComponent(referenceNumber)}`, { headers: auth });
     const list = (await response.json()) as { data: Array<{ id: string; attributes: { status: string } }> };
     expect(list.data).toHaveLength(1);
     return list.data[0]!;
   }
 
   async function paymongoRefunds(paymentId: string) {
-    const list = (await (await fetch(`${sim.url}/v1/refunds?payment_id=${paymentId}`, { headers: auth })).json()) as {
+    const list = (await (await fetch(`${suite.sim.url}/v1/refunds?payment_id=${paymentId}`, { headers: auth })).json()) as {
       data: Array<{ id: string; attributes: { amount: number; payment_id: string; metadata: Record<string, string> | null } }>;
     };
     return list.data;
@@ -76,8 +48,8 @@ describe("refunds of paid payment links and invoices", () => {
     expect(created.status).toBe(201);
     const linkId = created.body.data.paymentLinkId as string;
     const atPaymongo = await paymongoLink(created.body.data.referenceNumber as string);
-    const { paymentId } = await sim.payLink(atPaymongo.id);
-    await sim.flushDeliveries();
+    const { paymentId } = await suite.sim.payLink(atPaymongo.id);
+    await suite.sim.flushDeliveries();
     await eventually(async () => ((await live("GET", `/api/v1/payments/payment-links/${linkId}`)).body.data.status === "paid" ? true : undefined), 20_000);
 
     const refund = await refundOnceRefundable(live, linkId, 350_00);
@@ -91,8 +63,8 @@ describe("refunds of paid payment links and invoices", () => {
     });
     expect(made!.attributes).toMatchObject({ payment_id: paymentId, amount: 350_00, metadata: { bayad_resource_id: refundId } });
 
-    await sim.settleRefund(made!.id, "succeeded");
-    await sim.flushDeliveries();
+    await suite.sim.settleRefund(made!.id, "succeeded");
+    await suite.sim.flushDeliveries();
     await eventually(async () => ((await live("GET", `/api/v1/payments/refunds/${refundId}`)).body.data.status === "succeeded" ? true : undefined));
     // The link shows it was refunded in full, and stays paid; PayMongo's link reads refunded too.
     const refunded = await eventually(async () => {
@@ -100,7 +72,7 @@ describe("refunds of paid payment links and invoices", () => {
       return read.refunded === true ? read : undefined;
     });
     expect(refunded).toMatchObject({ status: "paid", refundedAmount: { amountMinor: 350_00, currency: "PHP" } });
-    expect((sim.find(atPaymongo.id) as { attributes: { status: string } }).attributes.status).toBe("refunded");
+    expect((suite.sim.find(atPaymongo.id) as { attributes: { status: string } }).attributes.status).toBe("refunded");
     // Nothing is left to refund of it.
     const again = await live("POST", "/api/v1/payments/refunds", { paymentId: linkId, amount: { amountMinor: 1_00, currency: "PHP" }, reason: "again" });
     expect(again.status).toBe(409);
@@ -119,7 +91,7 @@ describe("refunds of paid payment links and invoices", () => {
     const invoices = (await live("GET", `/api/v1/payments/subscriptions/${subscribed.body.data.subscriptionId}/invoices`)).body.data as Array<Record<string, string>>;
     const invoice = invoices[0]!;
     const atPaymongo = await paymongoLink(new URL(invoice.hostedInvoiceUrl!).pathname.split("/").pop()!);
-    const { paymentId } = await sim.payLink(atPaymongo.id);
+    const { paymentId } = await suite.sim.payLink(atPaymongo.id);
     await eventually(async () => ((await live("GET", `/api/v1/payments/invoices/${invoice.invoiceId}`)).body.data.status === "paid" ? true : undefined), 20_000);
 
     const refund = await refundOnceRefundable(live, invoice.invoiceId!, 200_00);
@@ -169,8 +141,8 @@ describe("refunds of paid payment links and invoices", () => {
 
     await test("POST", `/api/v1/payments/test-helpers/payment-links/${linkId}/pay`);
     expect((await refundOnceRefundable(test, linkId, 10_00)).status).toBe(201);
-    const other = await api.newProject("Someone else");
-    const foreign = await as(other.testKey)("POST", "/api/v1/payments/refunds", { paymentId: linkId, amount: { amountMinor: 10_00, currency: "PHP" } });
+    const other = await suite.api.newProject("Someone else");
+    const foreign = await suite.api.request("POST", "/api/v1/payments/refunds", { credential: other.testKey, body: { paymentId: linkId, amount: { amountMinor: 10_00, currency: "PHP" } } });
     expect(foreign.status).toBe(404);
   });
 });

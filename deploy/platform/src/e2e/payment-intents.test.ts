@@ -195,10 +195,12 @@ describe("payment intents", () => {
       const qr = await createQr({ expirySeconds: 900 });
       expect(qr.expirySeconds).toBe(900);
       const read = await api.request("GET", `${intents}/${qr.paymentIntentId}`);
-      expect(read.body.data).toMatchObject({ status: "requires_action", aggregateVersion: 1 });
+      expect(read.body.data).toMatchObject({ status: "requires_action", aggregateVersion: 1, qrCodeImageUrl: qr.qrCodeImageUrl });
       await expectIllegal(`${intents}/${qr.paymentIntentId}/confirm`);
       const paid = await post(`${helpers}/${qr.paymentIntentId}/succeed`);
       expect(paid.body.data).toMatchObject({ status: "succeeded", aggregateVersion: 2 });
+      // A paid code is no longer shown.
+      expect(paid.body.data.qrCodeImageUrl).toBeUndefined();
       await expectIllegal(`${intents}/${qr.paymentIntentId}/cancel`);
     });
 

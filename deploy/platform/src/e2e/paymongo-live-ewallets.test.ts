@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
-import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { eventually, expectError, unique } from "../test-support/harness.js";
+import { paymongoLiveSuite } from "../test-support/paymongo-live.js";
 
 const returnUrl = "https://shop.example.ph/orders/return";
 
@@ -12,33 +11,9 @@ const returnUrl = "https://shop.example.ph/orders/return";
  * signed webhook.
  */
 describe("live e-wallet and online-banking intents at PayMongo", () => {
-  let sim: PaymongoSimulator;
-  let api: TestPlatform;
-  let project: { projectId: string; liveKey: string };
+  const suite = paymongoLiveSuite({ project: "Live wallet shop", paymentMethodTypes: ["gcash", "brankas_bdo", "card"] });
+  const { live } = suite;
 
-  beforeAll(async () => {
-    sim = await startPaymongoSimulator({ retrySchedule: [50, 50, 50] });
-    api = await startTestPlatform({
-      PAYMONGO_API_BASE: sim.url,
-      SECRETS_KEY: randomBytes(32).toString("hex"),
-      PROVIDER_RECONCILE_AFTER: "1s",
-      PROVIDER_RECONCILE_INTERVAL: "1s",
-    });
-    project = await api.newProject("Live wallet shop");
-    const put = await api.admin("PUT", `/admin/v1/projects/${project.projectId}/provider-accounts/live`, {
-      provider: "paymongo",
-      secretKey: `sk_live_${randomBytes(16).toString("hex")}`,
-      // Checkout names, as the account lists them for its checkouts: brankas_bdo offers BDO on intents.
-      paymentMethodTypes: ["gcash", "brankas_bdo", "card"],
-    });
-    expect(put.status).toBeLessThan(300);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await sim?.close();
-  });
-
-  const live = (method: string, path: string, body?: unknown) => api.request(method, path, { body, credential: project.liveKey });
   const intentBody = (paymentMethod: Record<string, string>, extra: Record<string, unknown> = { returnUrl }) => ({
     referenceId: unique("live-wallet"),
     amount: { amountMinor: 1500_00, currency: "PHP" },
@@ -49,10 +24,10 @@ describe("live e-wallet and online-banking intents at PayMongo", () => {
 
   /** The PayMongo intent and payment method behind a Bayad intent, read at the simulator. */
   async function providerIntentOf(paymentIntentId: string) {
-    const stored = await api.platform.stores.payments
+    const stored = await suite.api.platform.stores.payments
       .collection<{ _id: string; providerReference: string }>({ name: "payment_intents" })
       .findOne({ _id: paymentIntentId });
-    return sim.find(stored!.providerReference) as { id: string; attributes: Record<string, any> };
+    return suite.sim.find(stored!.providerReference) as { id: string; attributes: Record<string, any> };
   }
 
   it("lists the account's intent methods in capabilities", async () => {
@@ -76,7 +51,7 @@ describe("live e-wallet and online-banking intents at PayMongo", () => {
     const paid = await fetch(`${intent.nextAction.url}/pay`, { method: "POST", redirect: "manual" });
     expect(paid.status).toBe(303);
     expect(paid.headers.get("location")).toBe(returnUrl);
-    await sim.flushDeliveries();
+    await suite.sim.flushDeliveries();
     await eventually(async () => ((await statusOf(intent.paymentIntentId)) === "succeeded" ? true : undefined));
 
     const refund = await live("POST", "/api/v1/payments/refunds", {
@@ -98,40 +73,34 @@ describe("live e-wallet and online-banking intents at PayMongo", () => {
 
     const failed = await fetch(`${intent.nextAction.url}/fail`, { method: "POST", redirect: "manual" });
     expect(failed.status).toBe(303);
-    await sim.flushDeliveries();
+    await suite.sim.flushDeliveries();
     await eventually(async () => ((await statusOf(intent.paymentIntentId)) === "failed" ? true : undefined));
   });
 
   it("settles a paid intent whose webhook was lost by reading the PayMongo intent", async () => {
-    sim.setWebhookDelivery({ mode: "drop" });
+    suite.sim.setWebhookDelivery({ mode: "drop" });
     try {
       const created = await live("POST", "/api/v1/payments/intents", intentBody({ type: "gcash" }));
       const intent = created.body.data;
       expect((await fetch(`${intent.nextAction.url}/pay`, { method: "POST", redirect: "manual" })).status).toBe(303);
       await eventually(async () => ((await statusOf(intent.paymentIntentId)) === "succeeded" ? true : undefined), 15_000);
     } finally {
-      sim.setWebhookDelivery({ mode: "deliver" });
+      suite.sim.setWebhookDelivery({ mode: "deliver" });
     }
   });
 
-  it("refuses a method the account has not enabled, and a missing returnUrl, before PayMongo is asked", async () => {
-    // Any intent create reaching PayMongo meets this fault first, so a refusal below cannot have reached it.
-    sim.injectFault({ method: "POST", path: "/v1/payment_intents", status: 500, times: 1 });
-    try {
-      const maya = await live("POST", "/api/v1/payments/intents", intentBody({ type: "maya" }));
-      expectError(maya, 422, "PAYMENT_METHOD_NOT_OFFERED");
-      expect(maya.body.error.details).toEqual(["paymentMethod: maya is not offered here"]);
-      const noReturn = await live("POST", "/api/v1/payments/intents", intentBody({ type: "gcash" }, {}));
-      expectError(noReturn, 400, "VALIDATION_FAILED");
-      expect(noReturn.body.error.details).toEqual(["returnUrl: is required"]);
-      const tooSmall = await live("POST", "/api/v1/payments/intents", { ...intentBody({ type: "gcash" }), amount: { amountMinor: 1999, currency: "PHP" } });
-      expectError(tooSmall, 422, "AMOUNT_OUT_OF_RANGE");
-      expect(tooSmall.body.error.details).toEqual(["amount.amountMinor: 1999 is below PayMongo's minimum of 2000 centavos for gcash"]);
-      // The fault is still waiting: this valid create is the first to reach PayMongo.
-      const reached = await live("POST", "/api/v1/payments/intents", intentBody({ type: "gcash" }));
-      expect(reached.status).not.toBe(201);
-    } finally {
-      sim.clearFaults();
-    }
+  it("refuses a method the account has not enabled, a missing returnUrl and an amount below PayMongo's minimum, before PayMongo is asked", async () => {
+    const madeBefore = suite.sim.objects("payment_intent").length;
+    const maya = await live("POST", "/api/v1/payments/intents", intentBody({ type: "maya" }));
+    expectError(maya, 422, "PAYMENT_METHOD_NOT_OFFERED");
+    expect(maya.body.error.details).toEqual(["paymentMethod: maya is not offered here"]);
+    const noReturn = await live("POST", "/api/v1/payments/intents", intentBody({ type: "gcash" }, {}));
+    expectError(noReturn, 400, "VALIDATION_FAILED");
+    expect(noReturn.body.error.details).toEqual(["returnUrl: is required"]);
+    const tooSmall = await live("POST", "/api/v1/payments/intents", { ...intentBody({ type: "gcash" }), amount: { amountMinor: 1999, currency: "PHP" } });
+    expectError(tooSmall, 422, "AMOUNT_OUT_OF_RANGE");
+    expect(tooSmall.body.error.details).toEqual(["amount.amountMinor: 1999 is below PayMongo's minimum of 2000 centavos for gcash"]);
+    // PayMongo was asked for nothing: it holds no intent more than before.
+    expect(suite.sim.objects("payment_intent")).toHaveLength(madeBefore);
   });
 });

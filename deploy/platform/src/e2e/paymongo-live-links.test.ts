@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
-import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { eventually, expectError, unique } from "../test-support/harness.js";
+import { paymongoLiveSuite } from "../test-support/paymongo-live.js";
 
 /**
  * Payment links and invoices in live mode, end to end against the PayMongo simulator: a project
@@ -11,40 +10,14 @@ import { eventually, expectError, startTestPlatform, unique, type TestPlatform }
  * `link.payment.paid` goes to the payments service's webhook, which cannot move links or invoices).
  */
 describe("payment links and invoices in live mode on PayMongo", () => {
-  let sim: PaymongoSimulator;
-  let api: TestPlatform;
-  let project: { projectId: string; liveKey: string; testKey: string };
-  let providerAccountId: string;
-  const secretKey = `sk_live_${randomBytes(16).toString("hex")}`;
+  const suite = paymongoLiveSuite({ project: "Live shop", paymentMethodTypes: ["gcash", "qrph", "card"] });
+  const { live, secretKey } = suite;
 
-  beforeAll(async () => {
-    sim = await startPaymongoSimulator({ retrySchedule: [50, 50, 50] });
-    api = await startTestPlatform({
-      PAYMONGO_API_BASE: sim.url,
-      SECRETS_KEY: randomBytes(32).toString("hex"),
-      PROVIDER_RECONCILE_AFTER: "1s",
-      PROVIDER_RECONCILE_INTERVAL: "1s",
-    });
-    project = await api.newProject("Live shop");
-    const put = await api.admin("PUT", `/admin/v1/projects/${project.projectId}/provider-accounts/live`, {
-      provider: "paymongo",
-      secretKey,
-      paymentMethodTypes: ["gcash", "qrph", "card"],
-    });
-    expect(put.status).toBeLessThan(300);
-    providerAccountId = put.body.data.providerAccountId;
-  });
-  afterAll(async () => {
-    await api?.close();
-    await sim?.close();
-  });
-
-  const live = (method: string, path: string, body?: unknown) => api.request(method, path, { body, credential: project.liveKey });
 
   /** The link PayMongo holds under `referenceNumber`, as the account's owner would look it up with its key. */
   async function paymongoLink(referenceNumber: string) {
     const auth = { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` };
-    const response = await fetch(`${sim.url}/v1/links?reference_number=${encodeURIComponent(referenceNumber)}`, { headers: auth });
+    const response = await fetch(`${suite.sim.url}/v1/links?reference_number=${encodeURIComponent(referenceNumber)}`, { headers: auth });
     expect(response.status).toBe(200);
     const list = (await response.json()) as {
       data: Array<{ id: string; attributes: { amount: number; remarks: string | null; status: string; checkout_url: string; reference_number: string } }>;
@@ -71,7 +44,7 @@ describe("payment links and invoices in live mode on PayMongo", () => {
 
     // The payer pays on PayMongo's page: the link's URL and reference number are PayMongo's, and
     // PayMongo's link names the Bayad link in its remarks, for the amount asked.
-    expect(new URL(link.url as string).origin).toBe(new URL(sim.url).origin);
+    expect(new URL(link.url as string).origin).toBe(new URL(suite.sim.url).origin);
     const atPaymongo = await paymongoLink(link.referenceNumber as string);
     expect(atPaymongo.attributes).toMatchObject({
       checkout_url: link.url,
@@ -83,10 +56,10 @@ describe("payment links and invoices in live mode on PayMongo", () => {
     // A payer's action is PayMongo's to decide: the sandbox's helper does not apply.
     expectError(await live("POST", `/api/v1/payments/test-helpers/payment-links/${link.paymentLinkId}/pay`), 403, "TEST_MODE_ONLY");
 
-    await sim.payLink(atPaymongo.id);
-    await sim.flushDeliveries();
+    await suite.sim.payLink(atPaymongo.id);
+    await suite.sim.flushDeliveries();
     // PayMongo tells the payments service's webhook, which takes the event (and leaves the link to the links service).
-    const delivered = sim.deliveries().filter((delivery) => delivery.type === "link.payment.paid" && delivery.url.endsWith(`/provider-webhooks/paymongo/${providerAccountId}`));
+    const delivered = suite.sim.deliveries().filter((delivery) => delivery.type === "link.payment.paid" && delivery.url.endsWith(`/provider-webhooks/paymongo/${suite.providerAccountId}`));
     expect(delivered.at(-1)?.status).toBe(200);
 
     const paid = await eventually(async () => {
@@ -110,13 +83,13 @@ describe("payment links and invoices in live mode on PayMongo", () => {
     const archived = await live("PATCH", `/api/v1/payments/payment-links/${link.paymentLinkId}`, { archive: true });
     expect(archived.status).toBe(200);
     expect(archived.body.data.status).toBe("archived");
-    expect((sim.find(atPaymongo.id) as { attributes: { archived: boolean } }).attributes.archived).toBe(true);
-    await expect(sim.payLink(atPaymongo.id)).rejects.toThrow(/archived/);
+    expect((suite.sim.find(atPaymongo.id) as { attributes: { archived: boolean } }).attributes.archived).toBe(true);
+    await expect(suite.sim.payLink(atPaymongo.id)).rejects.toThrow(/archived/);
 
     const restored = await live("PATCH", `/api/v1/payments/payment-links/${link.paymentLinkId}`, { archive: false });
     expect(restored.body.data.status).toBe("active");
-    expect((sim.find(atPaymongo.id) as { attributes: { archived: boolean } }).attributes.archived).toBe(false);
-    await sim.payLink(atPaymongo.id);
+    expect((suite.sim.find(atPaymongo.id) as { attributes: { archived: boolean } }).attributes.archived).toBe(false);
+    await suite.sim.payLink(atPaymongo.id);
     await eventually(async () => ((await live("GET", `/api/v1/payments/payment-links/${link.paymentLinkId}`)).body.data.status === "paid" ? true : undefined), 20_000);
   });
 
@@ -127,7 +100,7 @@ describe("payment links and invoices in live mode on PayMongo", () => {
       description: "Book",
     });
     const link = created.body.data;
-    await sim.payLink((await paymongoLink(link.referenceNumber as string)).id);
+    await suite.sim.payLink((await paymongoLink(link.referenceNumber as string)).id);
     expectError(await live("PATCH", `/api/v1/payments/payment-links/${link.paymentLinkId}`, { archive: true }), 409, "INVALID_STATE_TRANSITION");
     expect((await live("GET", `/api/v1/payments/payment-links/${link.paymentLinkId}`)).body.data.status).toBe("paid");
   });
@@ -146,7 +119,7 @@ describe("payment links and invoices in live mode on PayMongo", () => {
       amount: { amountMinor: 120_00, currency: "PHP" },
       description: "Tote bag",
     });
-    await sim.payLink((await paymongoLink(other.body.data.referenceNumber as string)).id);
+    await suite.sim.payLink((await paymongoLink(other.body.data.referenceNumber as string)).id);
     await eventually(async () => ((await live("GET", `/api/v1/payments/payment-links/${other.body.data.paymentLinkId}`)).body.data.status === "paid" ? true : undefined), 20_000);
     expect((await live("GET", `/api/v1/payments/payment-links/${linkId}`)).body.data.status).toBe("active");
   });
@@ -170,24 +143,24 @@ describe("payment links and invoices in live mode on PayMongo", () => {
 
     // The invoice is paid on PayMongo's page: a PayMongo link for the period's amount, naming the invoice.
     const hosted = new URL(invoice.hostedInvoiceUrl as string);
-    expect(hosted.origin).toBe(new URL(sim.url).origin);
+    expect(hosted.origin).toBe(new URL(suite.sim.url).origin);
     const atPaymongo = await paymongoLink(hosted.pathname.split("/").pop()!);
     expect(atPaymongo.attributes).toMatchObject({ checkout_url: invoice.hostedInvoiceUrl, remarks: invoice.invoiceId, amount: 499_00, status: "unpaid" });
 
-    await sim.payLink(atPaymongo.id);
+    await suite.sim.payLink(atPaymongo.id);
     await eventually(async () => ((await live("GET", `/api/v1/payments/invoices/${invoice.invoiceId}`)).body.data.status === "paid" ? true : undefined), 20_000);
     expect((await live("GET", `/api/v1/payments/subscriptions/${subscriptionId}`)).body.data.status).toBe("active");
     await eventually(async () => ((await feedRecord(invoice.invoiceId as string))?.status === "paid" ? true : undefined));
   });
 
   it("answers PROVIDER_NOT_CONFIGURED for a live link or subscription of a project without an account, and writes nothing", async () => {
-    const other = await api.newProject("No account");
-    const before = await api.platform.stores.links.collection({ name: "payment_links" }).count({});
-    const response = await api.request("POST", "/api/v1/payments/payment-links", {
+    const other = await suite.api.newProject("No account");
+    const before = await suite.api.platform.stores.links.collection({ name: "payment_links" }).count({});
+    const response = await suite.api.request("POST", "/api/v1/payments/payment-links", {
       body: { referenceId: unique("no-account"), amount: { amountMinor: 100_00, currency: "PHP" }, description: "Anything" },
       credential: other.liveKey,
     });
     expectError(response, 409, "PROVIDER_NOT_CONFIGURED");
-    expect(await api.platform.stores.links.collection({ name: "payment_links" }).count({})).toBe(before);
+    expect(await suite.api.platform.stores.links.collection({ name: "payment_links" }).count({})).toBe(before);
   });
 });

@@ -2,10 +2,11 @@ import { createHmac, randomBytes } from "node:crypto";
 // jsqr is CommonJS typed as `export default`: under NodeNext the default import is the module object.
 import jsqr from "jsqr";
 import { PNG } from "pngjs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
+import { describe, expect, it } from "vitest";
+import type { PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { createLogger } from "@bayad/kit";
-import { eventually, expectError, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { eventually, expectError, newIdempotencyKey, unique } from "../test-support/harness.js";
+import { LOST_ANSWER_SETTINGS, paymongoLiveSuite } from "../test-support/paymongo-live.js";
 
 /**
  * Live mode end to end against the PayMongo simulator: a project with a live PayMongo account
@@ -14,41 +15,16 @@ import { eventually, expectError, newIdempotencyKey, startTestPlatform, unique, 
  * it at PayMongo.
  */
 describe("live mode on PayMongo", () => {
-  let sim: PaymongoSimulator;
-  let api: TestPlatform;
-  let project: { projectId: string; liveKey: string; testKey: string };
-  let providerAccountId: string;
-  const secretKey = `sk_live_${randomBytes(16).toString("hex")}`;
   /** Every line the platform logs, at debug level: none may hold a secret. */
   const logLines: string[] = [];
-
-  beforeAll(async () => {
-    sim = await startPaymongoSimulator({ retrySchedule: [50, 50, 50] });
-    api = await startTestPlatform({
-      PAYMONGO_API_BASE: sim.url,
-      SECRETS_KEY: randomBytes(32).toString("hex"),
-      PROVIDER_RECONCILE_AFTER: "1s",
-      PROVIDER_RECONCILE_INTERVAL: "1s",
-      // Lost provider answers are reconciled within a second or two.
-      PROVIDER_TIMEOUT_MS: "1000",
-      PAYMENTS_RECONCILE_INTERVAL_MS: "200",
-      PAYMENTS_PROVIDER_LEASE_MS: "1000",
-    }, { logger: createLogger("bayad", "debug", { write: (line: string) => void logLines.push(line) }) });
-    project = await api.newProject("Live shop");
-    const put = await api.admin("PUT", `/admin/v1/projects/${project.projectId}/provider-accounts/live`, {
-      provider: "paymongo",
-      secretKey,
-      paymentMethodTypes: ["gcash", "qrph", "card"],
-    });
-    expect(put.status).toBeLessThan(300);
-    providerAccountId = put.body.data.providerAccountId;
+  const suite = paymongoLiveSuite({
+    project: "Live shop",
+    paymentMethodTypes: ["gcash", "qrph", "card"],
+    env: LOST_ANSWER_SETTINGS,
+    logger: createLogger("bayad", "debug", { write: (line: string) => void logLines.push(line) }),
   });
-  afterAll(async () => {
-    await api?.close();
-    await sim?.close();
-  });
+  const { live, secretKey } = suite;
 
-  const live = (method: string, path: string, body?: unknown) => api.request(method, path, { body, credential: project.liveKey });
 
   async function liveCheckout() {
     const created = await live("POST", "/api/v1/payments/checkouts", {
@@ -61,7 +37,7 @@ describe("live mode on PayMongo", () => {
     expect(created.body.data.status).toBe("pending");
     // The payer pays on PayMongo's page: the checkout URL is the session's, not Bayad's sandbox.
     const checkoutUrl = new URL(created.body.data.checkoutUrl as string);
-    expect(checkoutUrl.origin).toBe(new URL(sim.url).origin);
+    expect(checkoutUrl.origin).toBe(new URL(suite.sim.url).origin);
     const sessionId = checkoutUrl.pathname.split("/").pop()!;
     expect(sessionId).toMatch(/^cs_/);
     return { checkoutId: created.body.data.checkoutId as string, sessionId };
@@ -75,15 +51,15 @@ describe("live mode on PayMongo", () => {
   }
 
   it("takes a checkout at PayMongo, is told by the signed webhook that it was paid, and refunds it at PayMongo", async () => {
-    sim.setWebhookDelivery({ mode: "deliver" });
+    suite.sim.setWebhookDelivery({ mode: "deliver" });
     const { checkoutId, sessionId } = await liveCheckout();
-    const session = sim.find(sessionId) as { attributes: { metadata: Record<string, string>; reference_number: string } };
+    const session = suite.sim.find(sessionId) as { attributes: { metadata: Record<string, string>; reference_number: string } };
     expect(session.attributes.metadata.bayad_resource_id).toBe(checkoutId);
 
-    const { paymentId } = await sim.payCheckoutSession(sessionId, { method: "gcash" });
-    await sim.flushDeliveries();
+    const { paymentId } = await suite.sim.payCheckoutSession(sessionId, { method: "gcash" });
+    await suite.sim.flushDeliveries();
     // Delivered to the account's webhook URL and taken (2xx) by the gateway, signed as PayMongo signs.
-    const delivered = sim.deliveries().filter((delivery) => delivery.type === "checkout_session.payment.paid" && delivery.url.endsWith(`/provider-webhooks/paymongo/${providerAccountId}`));
+    const delivered = suite.sim.deliveries().filter((delivery) => delivery.type === "checkout_session.payment.paid" && delivery.url.endsWith(`/provider-webhooks/paymongo/${suite.providerAccountId}`));
     expect(delivered.at(-1)?.status).toBe(200);
     await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined));
     await eventually(async () => ((await feedRecord(checkoutId))?.status === "paid" ? true : undefined));
@@ -97,20 +73,20 @@ describe("live mode on PayMongo", () => {
     expect(refund.body.data.status).toBe("pending");
     const refundId = refund.body.data.refundId as string;
     // PayMongo holds one refund of that payment, made for this Bayad refund.
-    const providerRefundId = await eventually(() => findProviderRefund(sim, secretKey, paymentId, refundId));
-    await sim.settleRefund(providerRefundId, "succeeded");
-    await sim.flushDeliveries();
-    expect(sim.deliveries().some((delivery) => delivery.type === "payment.refund.updated" && delivery.status === 200)).toBe(true);
+    const providerRefundId = await eventually(() => findProviderRefund(suite.sim, secretKey, paymentId, refundId));
+    await suite.sim.settleRefund(providerRefundId, "succeeded");
+    await suite.sim.flushDeliveries();
+    expect(suite.sim.deliveries().some((delivery) => delivery.type === "payment.refund.updated" && delivery.status === 200)).toBe(true);
     await eventually(async () => ((await live("GET", `/api/v1/payments/refunds/${refundId}`)).body.data.status === "succeeded" ? true : undefined));
   });
 
   it("applies a delivery PayMongo sends twice once, answering the second as a duplicate", async () => {
-    sim.setWebhookDelivery({ mode: "duplicate" });
+    suite.sim.setWebhookDelivery({ mode: "duplicate" });
     try {
       const { checkoutId, sessionId } = await liveCheckout();
-      await sim.payCheckoutSession(sessionId);
-      await sim.flushDeliveries();
-      const paidDeliveries = sim.deliveries().filter((delivery) => delivery.type === "checkout_session.payment.paid" && delivery.url.endsWith(providerAccountId));
+      await suite.sim.payCheckoutSession(sessionId);
+      await suite.sim.flushDeliveries();
+      const paidDeliveries = suite.sim.deliveries().filter((delivery) => delivery.type === "checkout_session.payment.paid" && delivery.url.endsWith(suite.providerAccountId));
       const ofThisEvent = paidDeliveries.filter((delivery) => delivery.eventId === paidDeliveries.at(-1)!.eventId);
       expect(ofThisEvent.length).toBeGreaterThanOrEqual(2);
       expect(ofThisEvent.every((delivery) => delivery.status === 200)).toBe(true);
@@ -118,18 +94,18 @@ describe("live mode on PayMongo", () => {
       const checkout = (await live("GET", `/api/v1/payments/checkouts/${checkoutId}`)).body.data;
       // created → pending → paid: paid once, not twice.
       expect(checkout.aggregateVersion).toBe(3);
-      const events = api.platform.stores.payments.collection<{ _id: string; eventId: string }>({ name: "provider_events" });
+      const events = suite.api.platform.stores.payments.collection<{ _id: string; eventId: string }>({ name: "provider_events" });
       expect(await events.count({ eventId: ofThisEvent[0]!.eventId })).toBe(1);
     } finally {
-      sim.setWebhookDelivery({ mode: "deliver" });
+      suite.sim.setWebhookDelivery({ mode: "deliver" });
     }
   });
 
   it("settles a checkout and a refund whose webhooks were lost, by reading PayMongo", async () => {
-    sim.setWebhookDelivery({ mode: "drop" });
+    suite.sim.setWebhookDelivery({ mode: "drop" });
     try {
       const { checkoutId, sessionId } = await liveCheckout();
-      const { paymentId } = await sim.payCheckoutSession(sessionId);
+      const { paymentId } = await suite.sim.payCheckoutSession(sessionId);
       await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined), 20_000);
 
       const refund = await live("POST", "/api/v1/payments/refunds", {
@@ -138,11 +114,11 @@ describe("live mode on PayMongo", () => {
         reason: "duplicate",
       });
       const refundId = refund.body.data.refundId as string;
-      const providerRefundId = await eventually(() => findProviderRefund(sim, secretKey, paymentId, refundId));
-      await sim.settleRefund(providerRefundId, "succeeded");
+      const providerRefundId = await eventually(() => findProviderRefund(suite.sim, secretKey, paymentId, refundId));
+      await suite.sim.settleRefund(providerRefundId, "succeeded");
       await eventually(async () => ((await live("GET", `/api/v1/payments/refunds/${refundId}`)).body.data.status === "succeeded" ? true : undefined), 20_000);
     } finally {
-      sim.setWebhookDelivery({ mode: "deliver" });
+      suite.sim.setWebhookDelivery({ mode: "deliver" });
     }
   });
 
@@ -156,7 +132,7 @@ describe("live mode on PayMongo", () => {
     expect(created.status).toBe(201);
     const intent = created.body.data;
     expect(intent.status).toBe("awaiting_next_action");
-    expect(intent.qrCodeImageUrl).toMatch(new RegExp(`^${api.platform.gatewayUrl}/qrph/${intent.paymentIntentId}\\.png\\?token=`));
+    expect(intent.qrCodeImageUrl).toMatch(new RegExp(`^${suite.api.platform.gatewayUrl}/qrph/${intent.paymentIntentId}\\.png\\?token=`));
     const image = await fetch(intent.qrCodeImageUrl);
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/png");
@@ -166,12 +142,12 @@ describe("live mode on PayMongo", () => {
     expect((await fetch(intent.qrCodeImageUrl.replace(/token=.*/, "token=wrong"))).status).toBe(404);
 
     // The PayMongo intent behind it (Bayad keeps its id as the provider reference), paid by the payer's bank app.
-    const stored = await api.platform.stores.payments.collection<{ _id: string; providerReference: string }>({ name: "payment_intents" }).findOne({ _id: intent.paymentIntentId });
-    const providerIntent = sim.find(stored!.providerReference) as { attributes: { metadata: Record<string, string>; payment_method_allowed: string[] } };
+    const stored = await suite.api.platform.stores.payments.collection<{ _id: string; providerReference: string }>({ name: "payment_intents" }).findOne({ _id: intent.paymentIntentId });
+    const providerIntent = suite.sim.find(stored!.providerReference) as { attributes: { metadata: Record<string, string>; payment_method_allowed: string[] } };
     expect(providerIntent.attributes.metadata.bayad_resource_id).toBe(intent.paymentIntentId);
     expect(providerIntent.attributes.payment_method_allowed).toEqual(["qrph"]);
-    await sim.payPaymentIntent(stored!.providerReference, { method: "qrph" });
-    await sim.flushDeliveries();
+    await suite.sim.payPaymentIntent(stored!.providerReference, { method: "qrph" });
+    await suite.sim.flushDeliveries();
     await eventually(async () => ((await live("GET", `/api/v1/payments/intents/${intent.paymentIntentId}`)).body.data.status === "succeeded" ? true : undefined));
   });
 
@@ -184,36 +160,36 @@ describe("live mode on PayMongo", () => {
     };
     // PayMongo makes the session, and the answer never arrives: the adapter sends the create again
     // under the same Idempotency-Key, and PayMongo answers with that session.
-    sim.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: "reset", afterProcessing: true, times: 1 });
-    const created = await api.request("POST", "/api/v1/payments/checkouts", { body, idempotencyKey: newIdempotencyKey(), credential: project.liveKey });
+    suite.sim.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: "reset", afterProcessing: true, times: 1 });
+    const created = await suite.api.request("POST", "/api/v1/payments/checkouts", { body, idempotencyKey: newIdempotencyKey(), credential: suite.project.liveKey });
     expect(created.status).toBe(201);
     const settled = created.body.data;
     const sessionId = new URL(settled.checkoutUrl as string).pathname.split("/").pop()!;
-    const sessions = (sim.objects("checkout_session") as Array<{ id: string; attributes: { metadata: Record<string, string> | null } }>).filter(
+    const sessions = (suite.sim.objects("checkout_session") as Array<{ id: string; attributes: { metadata: Record<string, string> | null } }>).filter(
       (session) => session.attributes.metadata?.bayad_resource_id === settled.checkoutId,
     );
     expect(sessions.map((session) => session.id)).toEqual([sessionId]);
-    await sim.payCheckoutSession(sessionId);
-    await sim.flushDeliveries();
+    await suite.sim.payCheckoutSession(sessionId);
+    await suite.sim.flushDeliveries();
     await eventually(async () => ((await checkoutStatus(settled.checkoutId)) === "paid" ? true : undefined));
   });
 
   it("asks for a refund whose answer was lost again without refunding twice", async () => {
     const { checkoutId, sessionId } = await liveCheckout();
-    const { paymentId } = await sim.payCheckoutSession(sessionId);
-    await sim.flushDeliveries();
+    const { paymentId } = await suite.sim.payCheckoutSession(sessionId);
+    await suite.sim.flushDeliveries();
     await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined));
 
     // PayMongo makes the refund, and the answer never arrives.
-    sim.injectFault({ method: "POST", path: "/v1/refunds", status: "reset", afterProcessing: true, times: 1 });
+    suite.sim.injectFault({ method: "POST", path: "/v1/refunds", status: "reset", afterProcessing: true, times: 1 });
     const refund = await live("POST", "/api/v1/payments/refunds", { paymentId: checkoutId, amount: { amountMinor: 50_00, currency: "PHP" }, reason: "requested_by_customer" });
     expect(refund.status).toBe(201);
     const refundId = refund.body.data.refundId as string;
     // Asked again under the same Idempotency-Key, PayMongo answers with the refund it made, and makes none other.
-    const stored = api.platform.stores.payments.collection<{ _id: string; providerReference?: string }>({ name: "refunds" });
+    const stored = suite.api.platform.stores.payments.collection<{ _id: string; providerReference?: string }>({ name: "refunds" });
     await eventually(async () => ((await stored.findOne({ _id: refundId }))?.providerReference ? true : undefined), 20_000);
     const auth = { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` };
-    const atPaymongo = (await (await fetch(`${sim.url}/v1/refunds?payment_id=${paymentId}`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+    const atPaymongo = (await (await fetch(`${suite.sim.url}/v1/refunds?payment_id=${paymentId}`, { headers: auth })).json()) as { data: Array<{ id: string }> };
     expect(atPaymongo.data).toHaveLength(1);
     expect((await stored.findOne({ _id: refundId }))?.providerReference).toBe(atPaymongo.data[0]!.id);
   });
@@ -223,7 +199,7 @@ describe("live mode on PayMongo", () => {
     const response = await live("POST", "/api/v1/payments/intents", { referenceId, amount: { amountMinor: 100_00, currency: "PHP" } });
     expectError(response, 422, "PROVIDER_REJECTED");
     expect(response.body.error.message).toMatch(/checkout/);
-    expect(await api.platform.stores.payments.collection({ name: "payment_intents" }).count({ referenceId })).toBe(0);
+    expect(await suite.api.platform.stores.payments.collection({ name: "payment_intents" }).count({ referenceId })).toBe(0);
   });
 
   it("refuses a delivery whose signature does not verify with 401, and changes nothing", async () => {
@@ -244,7 +220,7 @@ describe("live mode on PayMongo", () => {
     });
     // Signed with a secret that is not the webhook's.
     const forged = createHmac("sha256", "whsk_not_the_secret").update(`${now}.${body}`).digest("hex");
-    const response = await api.request("POST", `/provider-webhooks/paymongo/${providerAccountId}`, {
+    const response = await suite.api.request("POST", `/provider-webhooks/paymongo/${suite.providerAccountId}`, {
       rawBody: body,
       credential: null,
       idempotencyKey: null,
@@ -256,29 +232,29 @@ describe("live mode on PayMongo", () => {
   });
 
   it("shows the account without its secrets", async () => {
-    const account = await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/live`);
+    const account = await suite.api.admin("GET", `/admin/v1/projects/${suite.project.projectId}/provider-accounts/live`);
     expect(account.status).toBe(200);
-    expect(account.body.data).toMatchObject({ providerAccountId, provider: "paymongo", secretKeyLast4: secretKey.slice(-4), webhook: { status: "enabled" } });
+    expect(account.body.data).toMatchObject({ providerAccountId: suite.providerAccountId, provider: "paymongo", secretKeyLast4: secretKey.slice(-4), webhook: { status: "enabled" } });
     const text = JSON.stringify(account.body);
     expect(text).not.toContain(secretKey);
     expect(text).not.toMatch(/whsk_/);
   });
 
   it("enables again a webhook PayMongo disabled", async () => {
-    const account = await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/live`);
+    const account = await suite.api.admin("GET", `/admin/v1/projects/${suite.project.projectId}/provider-accounts/live`);
     const webhookId = account.body.data.webhook.webhookId as string;
     const auth = { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` };
-    const disabled = await fetch(`${sim.url}/v1/webhooks/${webhookId}/disable`, { method: "POST", headers: auth });
+    const disabled = await fetch(`${suite.sim.url}/v1/webhooks/${webhookId}/disable`, { method: "POST", headers: auth });
     expect(disabled.status).toBe(200);
     await eventually(async () => {
-      const webhook = (await (await fetch(`${sim.url}/v1/webhooks/${webhookId}`, { headers: auth })).json()) as { data: { attributes: { status: string } } };
+      const webhook = (await (await fetch(`${suite.sim.url}/v1/webhooks/${webhookId}`, { headers: auth })).json()) as { data: { attributes: { status: string } } };
       return webhook.data.attributes.status === "enabled" ? true : undefined;
     }, 20_000);
   });
 
   it("logs neither the account's secret key nor its webhook secret", async () => {
-    const account = await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/live`);
-    const webhook = sim.find(account.body.data.webhook.webhookId as string) as { attributes: { secret_key: string } };
+    const account = await suite.api.admin("GET", `/admin/v1/projects/${suite.project.projectId}/provider-accounts/live`);
+    const webhook = suite.sim.find(account.body.data.webhook.webhookId as string) as { attributes: { secret_key: string } };
     const webhookSecret = webhook.attributes.secret_key;
     expect(webhookSecret).toMatch(/^whsk_/);
     // The earlier tests logged the put, deliveries, applications and reconciliation rounds.
@@ -293,24 +269,24 @@ describe("live mode on PayMongo", () => {
 
   it("registers the webhook again when PayMongo no longer has it, and its deliveries verify", async () => {
     // The account as it would stand if PayMongo had lost its webhook: it names one PayMongo does not have.
-    const accounts = api.platform.stores.payments.collection<{ _id: string; webhook: { webhookId: string } }>({ name: "provider_accounts" });
-    await accounts.updateOne({ _id: providerAccountId }, { $set: { "webhook.webhookId": "hook_gone000000000000000000" } });
+    const accounts = suite.api.platform.stores.payments.collection<{ _id: string; webhook: { webhookId: string } }>({ name: "provider_accounts" });
+    await accounts.updateOne({ _id: suite.providerAccountId }, { $set: { "webhook.webhookId": "hook_gone000000000000000000" } });
     const registered = await eventually(async () => {
-      const account = (await accounts.findOne({ _id: providerAccountId }))!;
+      const account = (await accounts.findOne({ _id: suite.providerAccountId }))!;
       return account.webhook.webhookId !== "hook_gone000000000000000000" ? account.webhook.webhookId : undefined;
     }, 20_000);
     expect(registered).toMatch(/^hook_/);
-    expect((await api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/live`)).body.data.webhook.webhookId).toBe(registered);
+    expect((await suite.api.admin("GET", `/admin/v1/projects/${suite.project.projectId}/provider-accounts/live`)).body.data.webhook.webhookId).toBe(registered);
     const { checkoutId, sessionId } = await liveCheckout();
-    await sim.payCheckoutSession(sessionId);
-    await sim.flushDeliveries();
-    expect(sim.deliveries().filter((delivery) => delivery.type === "checkout_session.payment.paid").at(-1)?.status).toBe(200);
+    await suite.sim.payCheckoutSession(sessionId);
+    await suite.sim.flushDeliveries();
+    expect(suite.sim.deliveries().filter((delivery) => delivery.type === "checkout_session.payment.paid").at(-1)?.status).toBe(200);
     await eventually(async () => ((await checkoutStatus(checkoutId)) === "paid" ? true : undefined));
   });
 
   it("answers PROVIDER_NOT_CONFIGURED for a live key of a project without a provider account", async () => {
-    const other = await api.newProject("No account");
-    const response = await api.request("POST", "/api/v1/payments/checkouts", {
+    const other = await suite.api.newProject("No account");
+    const response = await suite.api.request("POST", "/api/v1/payments/checkouts", {
       credential: other.liveKey,
       body: { referenceId: unique("order"), amount: { amountMinor: 100_00, currency: "PHP" }, successUrl: "https://a.example/ok", cancelUrl: "https://a.example/no" },
     });

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
-import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { describe, expect, it } from "vitest";
+import { eventually, expectError, unique } from "../test-support/harness.js";
+import { paymongoLiveSuite } from "../test-support/paymongo-live.js";
 
 const DAY_MS = 86_400_000;
 
@@ -12,42 +11,17 @@ const DAY_MS = 86_400_000;
  * refund behind.
  */
 describe("refund rules on PayMongo", () => {
-  let sim: PaymongoSimulator;
-  let api: TestPlatform;
-  let project: { projectId: string; liveKey: string; testKey: string };
-  const secretKey = `sk_live_${randomBytes(16).toString("hex")}`;
-  const auth = { Authorization: `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}` };
+  const suite = paymongoLiveSuite({ project: "Rules shop", paymentMethodTypes: ["gcash", "qrph", "card", "paymaya"] });
+  const { live, ownerAuth: auth } = suite;
 
-  beforeAll(async () => {
-    sim = await startPaymongoSimulator({ retrySchedule: [50, 50, 50] });
-    api = await startTestPlatform({
-      PAYMONGO_API_BASE: sim.url,
-      SECRETS_KEY: randomBytes(32).toString("hex"),
-      PROVIDER_RECONCILE_AFTER: "1s",
-      PROVIDER_RECONCILE_INTERVAL: "1s",
-    });
-    project = await api.newProject("Rules shop");
-    const put = await api.admin("PUT", `/admin/v1/projects/${project.projectId}/provider-accounts/live`, {
-      provider: "paymongo",
-      secretKey,
-      paymentMethodTypes: ["gcash", "qrph", "card", "paymaya"],
-    });
-    expect(put.status).toBeLessThan(300);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await sim?.close();
-  });
-
-  const live = (method: string, path: string, body?: unknown) => api.request(method, path, { body, credential: project.liveKey });
   const refund = (paymentId: string, amountMinor: number) =>
     live("POST", "/api/v1/payments/refunds", { paymentId, amount: { amountMinor, currency: "PHP" }, reason: "requested_by_customer" });
   const storedRefunds = (paymentId: string) =>
-    api.platform.stores.payments.collection<{ _id: string; status: string }>({ name: "refunds" }).find({ paymentId });
+    suite.api.platform.stores.payments.collection<{ _id: string; status: string }>({ name: "refunds" }).find({ paymentId });
 
   /** The refunds PayMongo holds of its payment `paymentId`. */
   async function paymongoRefunds(paymentId: string) {
-    const list = (await (await fetch(`${sim.url}/v1/refunds?payment_id=${paymentId}`, { headers: auth })).json()) as { data: Array<{ id: string; attributes: { status: string } }> };
+    const list = (await (await fetch(`${suite.sim.url}/v1/refunds?payment_id=${paymentId}`, { headers: auth })).json()) as { data: Array<{ id: string; attributes: { status: string } }> };
     return list.data;
   }
 
@@ -62,15 +36,15 @@ describe("refund rules on PayMongo", () => {
     expect(created.status).toBe(201);
     const checkoutId = created.body.data.checkoutId as string;
     const sessionId = new URL(created.body.data.checkoutUrl as string).pathname.split("/").pop()!;
-    if (beforeBayadKnows) sim.setWebhookDelivery({ mode: "drop" });
+    if (beforeBayadKnows) suite.sim.setWebhookDelivery({ mode: "drop" });
     try {
-      const { paymentId } = await sim.payCheckoutSession(sessionId, { method });
+      const { paymentId } = await suite.sim.payCheckoutSession(sessionId, { method });
       await beforeBayadKnows?.(paymentId);
-      await sim.flushDeliveries();
+      await suite.sim.flushDeliveries();
       await eventually(async () => ((await live("GET", `/api/v1/payments/checkouts/${checkoutId}`)).body.data.status === "paid" ? true : undefined), 20_000);
       return { checkoutId, paymentId };
     } finally {
-      sim.setWebhookDelivery({ mode: "deliver" });
+      suite.sim.setWebhookDelivery({ mode: "deliver" });
     }
   }
 
@@ -93,9 +67,9 @@ describe("refund rules on PayMongo", () => {
     });
     expect(created.status).toBe(201);
     const intentId = created.body.data.paymentIntentId as string;
-    const stored = await api.platform.stores.payments.collection<{ _id: string; providerReference: string }>({ name: "payment_intents" }).findOne({ _id: intentId });
-    const { paymentId } = await sim.payPaymentIntent(stored!.providerReference, { method: "qrph" });
-    await sim.flushDeliveries();
+    const stored = await suite.api.platform.stores.payments.collection<{ _id: string; providerReference: string }>({ name: "payment_intents" }).findOne({ _id: intentId });
+    const { paymentId } = await suite.sim.payPaymentIntent(stored!.providerReference, { method: "qrph" });
+    await suite.sim.flushDeliveries();
     await eventually(async () => ((await live("GET", `/api/v1/payments/intents/${intentId}`)).body.data.status === "succeeded" ? true : undefined), 20_000);
 
     const refused = await refund(intentId, 180_00);
@@ -120,8 +94,8 @@ describe("refund rules on PayMongo", () => {
       return made.length === 1 ? made : undefined;
     });
 
-    await sim.settleRefund(atPaymongo[0]!.id, "succeeded");
-    await sim.flushDeliveries();
+    await suite.sim.settleRefund(atPaymongo[0]!.id, "succeeded");
+    await suite.sim.flushDeliveries();
     await eventually(async () => ((await live("GET", `/api/v1/payments/refunds/${first.body.data.refundId}`)).body.data.status === "succeeded" ? true : undefined));
     expect((await refund(checkoutId, 50_00)).status).toBe(201);
   });
@@ -136,7 +110,7 @@ describe("refund rules on PayMongo", () => {
   });
 
   it("refuses a refund past its window, from the payment time PayMongo reported", async () => {
-    const { checkoutId, paymentId } = await paidCheckout("card", 300_00, (id) => sim.setPaymentPaidAt(id, new Date(Date.now() - 61 * DAY_MS)));
+    const { checkoutId, paymentId } = await paidCheckout("card", 300_00, (id) => suite.sim.setPaymentPaidAt(id, new Date(Date.now() - 61 * DAY_MS)));
     const late = await refund(checkoutId, 100_00);
     expectError(late, 422, "REFUND_WINDOW_PASSED");
     expect(late.body.error.details).toEqual([expect.stringMatching(/within 60 days .*\(rule: refund_window_passed\)$/)]);
@@ -146,7 +120,7 @@ describe("refund rules on PayMongo", () => {
 
   it("answers PayMongo's own refusal (its balance) as a 4xx with PayMongo's code, leaving nothing pending and the amount refundable", async () => {
     const { checkoutId, paymentId } = await paidCheckout("gcash");
-    sim.injectFault({ method: "POST", path: "/v1/refunds", status: 400, code: "available_balance_insufficient" });
+    suite.sim.injectFault({ method: "POST", path: "/v1/refunds", status: 400, code: "available_balance_insufficient" });
     const refused = await refund(checkoutId, 100_00);
     expectError(refused, 422, "REFUND_NOT_ALLOWED");
     expect(refused.body.error.details).toContain("provider: available_balance_insufficient");
@@ -163,7 +137,7 @@ describe("refund rules on PayMongo", () => {
   it("answers a payment PayMongo says is past its window with its code, failing the refund", async () => {
     const { checkoutId, paymentId } = await paidCheckout("gcash");
     // PayMongo's payment is older than what it told Bayad (a clock, a late webhook): only PayMongo knows.
-    await sim.setPaymentPaidAt(paymentId, new Date(Date.now() - 200 * DAY_MS));
+    await suite.sim.setPaymentPaidAt(paymentId, new Date(Date.now() - 200 * DAY_MS));
     const refused = await refund(checkoutId, 100_00);
     expectError(refused, 422, "REFUND_WINDOW_PASSED");
     expect(refused.body.error.details).toContain("provider: allowed_date_exceeded");

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from "@bayad/webhooks-service/testing";
-import { eventually, expectError, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+import { eventually, expectError, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
+import { pressOnRedirectPage } from "../test-support/redirect-page.js";
 
 /**
  * Consumers are told that money moved: endpoints registered through the API receive signed
@@ -136,6 +137,45 @@ describe("webhooks", () => {
     expect(count("succeeded")).toBeGreaterThanOrEqual(2);
     expect(metrics).toMatch(/^bayad_webhook_delivery_duration_seconds_bucket/m);
     expect(metrics).toMatch(/^bayad_webhook_oldest_pending_seconds/m);
+  });
+
+  it("tells of a GCash intent's redirect page (payment_intent.requires_action), then processing and succeeded once the payer pays there", async () => {
+    receiver = await startWebhookReceiver();
+    const project = await api.newProject();
+    const types = ["payment_intent.requires_action", "payment_intent.processing", "payment_intent.succeeded"];
+    const endpoint = await newEndpoint(api, receiver.url, types, project.testKey);
+    const created = await api.request("POST", "/api/v1/payments/intents", {
+      body: { referenceId: unique("order"), amount: { amountMinor: 1500_00, currency: "PHP" }, paymentMethod: { type: "gcash" }, returnUrl: "https://shop.example.ph/orders/7" },
+      credential: project.testKey,
+    });
+    expect(created.status).toBe(201);
+    const intentId = created.body.data.paymentIntentId as string;
+
+    // The intent as the API answered its creation, the page to send the payer to included.
+    const [waiting] = await deliveryAbout(receiver, "payment_intent.requires_action", intentId);
+    const announced = verified(waiting!, endpoint.secret) as Delivered & { data: { nextAction: { type: string; url: string } } };
+    expect(announced.data).toEqual(created.body.data);
+    expect(announced.data).toMatchObject({ status: "requires_action", paymentMethod: { type: "gcash" } });
+    expect(announced.data.nextAction.type).toBe("redirect");
+
+    // The payer opens the announced page and pays.
+    expect((await pressOnRedirectPage(announced.data.nextAction.url, "pay")).status).toBe(303);
+    const [processing] = await deliveryAbout(receiver, "payment_intent.processing", intentId);
+    const [succeeded] = await deliveryAbout(receiver, "payment_intent.succeeded", intentId);
+    expect(verified(processing!, endpoint.secret).data).toMatchObject({ status: "processing", paymentMethod: { type: "gcash" }, aggregateVersion: 2 });
+    expect(verified(processing!, endpoint.secret).data).not.toHaveProperty("nextAction");
+    const read = await api.request("GET", `/api/v1/payments/intents/${intentId}`, { credential: project.testKey });
+    expect(verified(succeeded!, endpoint.secret).data).toEqual(read.body.data);
+    expect(read.body.data.status).toBe("succeeded");
+
+    // A QR Ph code ready for its payer is announced alike, with the image to show.
+    const qr = await api.request("POST", "/api/v1/payments/intents/qrph", {
+      body: { referenceId: unique("qr"), amount: { amountMinor: 250_00, currency: "PHP" } },
+      credential: project.testKey,
+    });
+    expect(qr.status).toBe(201);
+    const [code] = await deliveryAbout(receiver, "payment_intent.requires_action", qr.body.data.paymentIntentId);
+    expect(verified(code!, endpoint.secret).data).toMatchObject({ status: "requires_action", qrCodeImageUrl: qr.body.data.qrCodeImageUrl });
   });
 
   it("signs with both secrets for a day after a rotation", async () => {
