@@ -1,6 +1,5 @@
-import { fromBinary } from "@bufbuild/protobuf";
-import { EventSchema, RefundStatus, type Event } from "@bayad/proto";
-import { traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
+import { RefundStatus, type Event } from "@bayad/proto";
+import { eventMessageHandler, traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
 import type { Logger } from "@bayad/kit";
 import { recordLinkRefund, type LinkRefund } from "./payment-links/link-refunds.js";
 import type { PaymentLinksDeps } from "./payment-links/payment-links.js";
@@ -24,19 +23,12 @@ export function linkRefundOf(event: Event): LinkRefund | null {
 
 /** Records each succeeded refund of a link on the link; acknowledges once written (an undecodable message is logged and acknowledged). */
 export function linkRefundsMessageHandler(deps: { paymentLinks: PaymentLinksDeps; logger: Logger }): MessageHandler {
-  return async (message) => {
-    let event: Event;
-    try {
-      event = fromBinary(EventSchema, message.payload);
-    } catch (error) {
-      deps.logger.error({ err: error, subject: message.subject, eventId: message.eventId }, "undecodable event skipped");
-      return;
-    }
+  return eventMessageHandler(deps.logger, async (event) => {
     const refund = linkRefundOf(event);
     if (refund && (await recordLinkRefund(deps.paymentLinks, refund))) {
       deps.logger.debug({ eventId: event.eventId, linkId: refund.linkId, refundId: refund.refundId }, "link refund recorded");
     }
-  };
+  });
 }
 
 export function startLinkRefundsConsumer(options: { bus: EventBus; paymentLinks: PaymentLinksDeps; logger: Logger }): Promise<Consumption> {

@@ -1,6 +1,4 @@
-import { fromBinary } from "@bufbuild/protobuf";
-import { EventSchema, type Event } from "@bayad/proto";
-import { traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
+import { eventMessageHandler, traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
 import type { Logger } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createPaymentRecordsRepository } from "./records/payment-records-repository.js";
@@ -25,14 +23,7 @@ export interface RecordsConsumerOptions {
  */
 export function recordsMessageHandler(deps: ProjectionDeps & { logger: Logger }): MessageHandler {
   const { logger } = deps;
-  return async (message) => {
-    let event: Event;
-    try {
-      event = fromBinary(EventSchema, message.payload);
-    } catch (error) {
-      logger.error({ err: error, subject: message.subject, eventId: message.eventId }, "undecodable event skipped");
-      return;
-    }
+  return eventMessageHandler(logger, async (event, message) => {
     let record: ProjectedRecord | null;
     try {
       record = recordFromEvent(event);
@@ -52,7 +43,7 @@ export function recordsMessageHandler(deps: ProjectionDeps & { logger: Logger })
       logger.warn({ err: error, eventId: event.eventId, redelivered: message.redelivered }, "projection failed; the event will be redelivered");
       throw error;
     }
-  };
+  });
 }
 
 /** Consumes every event from the bus into the `payment_records` projection. */

@@ -1,6 +1,4 @@
-import { fromBinary } from "@bufbuild/protobuf";
-import { EventSchema, type Event } from "@bayad/proto";
-import { traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
+import { eventMessageHandler, traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
 import type { Logger } from "@bayad/kit";
 import { recordEvent } from "./events/webhook-events.js";
 import type { WebhooksDeps } from "./webhooks-deps.js";
@@ -21,14 +19,7 @@ export interface WebhooksConsumerOptions {
  * taken (undecodable, malformed) is logged and acknowledged: it would fail forever otherwise.
  */
 export function webhooksMessageHandler(deps: WebhooksDeps, logger: Logger): MessageHandler {
-  return async (message) => {
-    let event: Event;
-    try {
-      event = fromBinary(EventSchema, message.payload);
-    } catch (error) {
-      logger.error({ err: error, subject: message.subject, eventId: message.eventId }, "undecodable event skipped");
-      return;
-    }
+  return eventMessageHandler(logger, async (event, message) => {
     try {
       const recorded = await recordEvent(deps, event);
       if (recorded.outcome === "malformed") {
@@ -41,7 +32,7 @@ export function webhooksMessageHandler(deps: WebhooksDeps, logger: Logger): Mess
       logger.warn({ err: error, eventId: event.eventId, redelivered: message.redelivered }, "event not recorded; it will be redelivered");
       throw error;
     }
-  };
+  });
 }
 
 /** Consumes every event from the bus into `webhook_events` and the first attempts of its deliveries. */

@@ -1,7 +1,6 @@
-import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { EventSchema, InvoiceStatus, PaymentLinkStatus, type Event, type ProviderPayment } from "@bayad/proto";
-import { traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
+import { InvoiceStatus, PaymentLinkStatus, type Event, type ProviderPayment } from "@bayad/proto";
+import { eventMessageHandler, traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
 import { isEnvironment, type Logger } from "@bayad/kit";
 import type { HostedPaymentRecord, HostedPaymentsRepository } from "./hosted-payments-repository.js";
 
@@ -52,20 +51,13 @@ export function hostedPaymentOf(event: Event): HostedPaymentRecord | null {
  * undecodable message is logged and acknowledged, since it would fail forever.
  */
 export function hostedPaymentsMessageHandler(deps: { repository: HostedPaymentsRepository; logger: Logger }): MessageHandler {
-  return async (message) => {
-    let event: Event;
-    try {
-      event = fromBinary(EventSchema, message.payload);
-    } catch (error) {
-      deps.logger.error({ err: error, subject: message.subject, eventId: message.eventId }, "undecodable event skipped");
-      return;
-    }
+  return eventMessageHandler(deps.logger, async (event) => {
     const paid = hostedPaymentOf(event);
     if (!paid) return;
     if (await deps.repository.recordPaid(paid)) {
       deps.logger.debug({ eventId: event.eventId, paymentId: paid._id, kind: paid.kind }, "paid hosted payment recorded: refundable");
     }
-  };
+  });
 }
 
 export function startHostedPaymentsConsumer(options: { bus: EventBus; repository: HostedPaymentsRepository; logger: Logger }): Promise<Consumption> {
