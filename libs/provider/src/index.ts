@@ -67,12 +67,10 @@ export type {
 export {
   paymongoRefundRefusal,
   paymongoRefundRefusalOf,
-  PAYMONGO_REFUND_RULES,
-  PAYMONGO_MINIMUM_REFUND_MINOR,
   type PaymongoRefundRule,
   type PaymongoMethodRefunds,
 } from "./paymongo/paymongo-refund-rules.js";
-export { nextActionOf, paymentsOf, refundsOf, paymentStateOf as paymongoPaymentOf } from "./paymongo/paymongo-resources.js";
+export { refundsOf, refundStateOf } from "./paymongo/paymongo-resources.js";
 export { PaymongoRejectedError, PaymongoKeyRefusedError, type PaymongoErrorItem } from "./paymongo/paymongo-errors.js";
 export { createPaymongoAccountSetup, type ProviderAccountSetup, type PaymongoAccountSetupOptions } from "./paymongo/paymongo-account-setup.js";
 export { verifyPaymongoSignature, type PaymongoSignatureInput, type PaymongoSignatureResult } from "./paymongo/paymongo-signature.js";

@@ -12,7 +12,7 @@ import type { PaymongoClient } from "./paymongo-client.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
 import { assertPaymongoAmount } from "./paymongo-amount-limits.js";
 import { PaymongoRejectedError, providerUnavailable } from "./paymongo-errors.js";
-import { objectAt, paymentIntentStateOf, paymongoText, resourceOf, textAt, type PaymongoResource } from "./paymongo-resources.js";
+import { paymentIntentStateOf, paymongoText, resourceOf, type PaymongoResource } from "./paymongo-resources.js";
 import { readQrDataUrl } from "./qr-data-url.js";
 
 /**
@@ -111,7 +111,7 @@ async function startRedirect(
   const state = paymentIntentStateOf(attached);
   // A failed attach sends the intent back to awaiting_payment_method with last_payment_error [O].
   if (state.status === "awaiting_payment_method" && state.lastPaymentError) return { providerReference: intent.id, declined: true };
-  const redirectUrl = textAt(objectAt(attached.attributes, "next_action.redirect") ?? {}, "url");
+  const redirectUrl = state.nextAction?.type === "redirect" ? state.nextAction.url : undefined;
   return { providerReference: intent.id, declined: false, ...(redirectUrl !== undefined ? { redirectUrl } : {}) };
 }
 
@@ -155,16 +155,6 @@ export async function createRedirectWithPaymongo(
   return { providerReference: started.providerReference, outcome: "awaiting_payer", redirectUrl: started.redirectUrl, pageToken: "" };
 }
 
-/** next_action.code.image_url [O]; other spellings seen in third-party code are read as well. */
-function qrImageOf(attached: PaymongoResource): string | undefined {
-  const nextAction = objectAt(attached.attributes, "next_action") ?? {};
-  return (
-    textAt(objectAt(nextAction, "code") ?? {}, "image_url") ??
-    textAt(objectAt(nextAction, "qr_code") ?? {}, "image_url") ??
-    textAt(nextAction, "image_url")
-  );
-}
-
 export async function createQrPhWithPaymongo(deps: IntentDeps, request: QrPhRequest, metadata: Record<string, string>, keyOf: StepKey): Promise<QrPhCode> {
   const operation = "createQrPh";
   assertPaymongoAmount("payment_intent", "qrph", request.amount.amountMinor);
@@ -177,7 +167,9 @@ export async function createQrPhWithPaymongo(deps: IntentDeps, request: QrPhRequ
     keyOf,
   );
   const attached = await attach(deps, intent.id, { payment_method: methodId }, operation, keyOf);
-  const image = qrImageOf(attached);
+  // next_action.code.image_url [O] (other spellings read too: see nextActionOf).
+  const nextAction = paymentIntentStateOf(attached).nextAction;
+  const image = nextAction?.type === "qr" ? nextAction.imageUrl : undefined;
   // Nobody has this code, so nobody can pay it: a retry may safely make another.
   if (image === undefined) throw providerUnavailable("PayMongo answered the QR Ph attach without a QR image.");
   const qr = readQrDataUrl(image);

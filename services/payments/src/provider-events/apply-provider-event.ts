@@ -1,5 +1,13 @@
 import { AppError, type Logger } from "@bayad/kit";
-import { parsePaymongoEvent, PaymongoKeyRefusedError, type PaymongoProvider } from "@bayad/provider";
+import {
+  BAYAD_RESOURCE_ID,
+  parsePaymongoEvent,
+  PaymongoKeyRefusedError,
+  refundsOf,
+  refundStateOf,
+  type PaymongoProvider,
+  type PaymongoRefundState,
+} from "@bayad/provider";
 import type { CheckoutsDeps } from "../checkouts/checkouts.js";
 import type { PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
 import type { RefundsDeps } from "../refunds/refunds.js";
@@ -97,10 +105,10 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
     }
     case "payment.refund.updated":
       // A Refund ([O] current docs); the older table said a Payment, which carries its refunds: either is read.
-      return isObject(event.data) && text(event.data.type) === "payment" ? refundsOf(deps, accountId, data, read, cause) : refund(deps, accountId, event.data, read, cause);
+      return refunds(deps, accountId, event.data.type === "payment" ? refundsOf(data) : [refundStateOf(event.data)], read, cause);
     case "payment.refunded":
       // The payment, with its refunds: each is read back as its own update would be.
-      return refundsOf(deps, accountId, data, read, cause);
+      return refunds(deps, accountId, refundsOf(data), read, cause);
     case "link.payment.paid":
       // A payment link's or an invoice's PayMongo link: the links and billing services own those
       // and this service cannot move them; their own provider reconcilers read the link at
@@ -119,18 +127,16 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
 /** Reads Bayad's resource `resourceId` back at the provider (unless its account is paused) and says what that came to. */
 type Read = (resourceId: string, settle: (provider: PaymongoProvider) => Promise<Settled>) => Promise<AppliedAs>;
 
-async function refundsOf(deps: ApplyDeps, accountId: string, payment: Attributes, read: Read, cause: string): Promise<AppliedAs> {
-  const refunds = Array.isArray(payment.refunds) ? payment.refunds : [];
+async function refunds(deps: ApplyDeps, accountId: string, hinted: PaymongoRefundState[], read: Read, cause: string): Promise<AppliedAs> {
   const results: AppliedAs[] = [];
-  for (const item of refunds) results.push(await refund(deps, accountId, item, read, cause));
+  for (const item of hinted) results.push(await refund(deps, accountId, item, read, cause));
   return results.includes("applied") ? "applied" : results.includes("rejected") ? "rejected" : "ignored";
 }
 
 /** The hint: Bayad's refund named in the refund's metadata, and PayMongo's refund id (read when Bayad has not recorded one yet). */
-async function refund(deps: ApplyDeps, accountId: string, item: unknown, read: Read, cause: string): Promise<AppliedAs> {
-  const refundId = bayadIdOf(attributesOf(item));
-  const providerRefundId = idOf(item);
+async function refund(deps: ApplyDeps, accountId: string, hinted: PaymongoRefundState, read: Read, cause: string): Promise<AppliedAs> {
+  const refundId = hinted.metadata[BAYAD_RESOURCE_ID];
   const record = refundId ? await deps.refunds.repository.findByIdForProvider(refundId) : null;
   if (!record || record.providerAccountId !== accountId || record.status !== "pending") return "ignored";
-  return read(record._id, (p) => settleRefundFromProvider(deps, p, record, cause, providerRefundId));
+  return read(record._id, (p) => settleRefundFromProvider(deps, p, record, cause, hinted.id));
 }
