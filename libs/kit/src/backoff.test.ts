@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay, jitteredBackoff, lostRaceBackoff } from "./backoff.js";
+import { backoffDelay, doublingDelay, jitteredBackoff, lostRaceBackoff } from "./backoff.js";
 
 const settings = { initialDelayMs: 100, maxDelayMs: 5_000 };
 
@@ -46,5 +46,13 @@ describe("lostRaceBackoff", () => {
     expect(backoffDelay(lostRaceBackoff, 1)).toBeLessThanOrEqual(1);
     for (let lost = 1; lost <= 50; lost++) expect(backoffDelay(lostRaceBackoff, lost)).toBeLessThanOrEqual(100);
     expect(backoffDelay(lostRaceBackoff, 50)).toBeGreaterThanOrEqual(50);
+  });
+});
+
+describe("doublingDelay", () => {
+  it("starts at the initial delay, doubles with each failure in a row, and stops at the cap, without jitter", () => {
+    const settings = { initialDelayMs: 60_000, maxDelayMs: 300_000 };
+    expect([1, 2, 3, 4, 5].map((failures) => doublingDelay(settings, failures))).toEqual([60_000, 120_000, 240_000, 300_000, 300_000]);
+    expect(doublingDelay(settings, 0)).toBe(60_000);
   });
 });

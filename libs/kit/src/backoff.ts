@@ -31,6 +31,15 @@ export function backoffDelay(settings: BackoffSettings, failures: number): numbe
   return options.generator(Math.max(0, failures - 1), options)[0];
 }
 
+/**
+ * The delay after `failures` failures in a row (at least 1) without jitter: the initial delay,
+ * doubling, capped. For waits that are stored and shown (an account's `pausedUntil`, a resource's
+ * next read), where one lease holder decides them, so nothing needs spreading apart.
+ */
+export function doublingDelay(settings: BackoffSettings, failures: number): number {
+  return Math.min(settings.initialDelayMs * 2 ** Math.max(0, failures - 1), settings.maxDelayMs);
+}
+
 /** The same schedule as a cockatiel backoff, for a cockatiel retry policy. */
 export function jitteredBackoff(settings: BackoffSettings): ExponentialBackoff<number> {
   return new ExponentialBackoff(exponentialOptions(settings));

@@ -48,7 +48,7 @@ export {
   type MetricsSource,
 } from "./metrics.js";
 export { pause } from "./pause.js";
-export { backoffDelay, jitteredBackoff, lostRaceBackoff, pauseAfterLostRace, type BackoffSettings } from "./backoff.js";
+export { backoffDelay, doublingDelay, jitteredBackoff, lostRaceBackoff, pauseAfterLostRace, type BackoffSettings } from "./backoff.js";
 export { constantTimeEquals } from "./constant-time.js";
 export { keyedDigest, sealText, openSealed } from "./secrets.js";
 export { createCursorCodec, type CursorCodec, type CursorScope, type PagePosition } from "./listing-cursor.js";

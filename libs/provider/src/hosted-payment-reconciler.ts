@@ -1,4 +1,4 @@
-import { AppError, Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
+import { AppError, Counter, doublingDelay, metricOnce, type Logger, type Registry } from "@bayad/kit";
 import { PaymongoKeyRefusedError } from "./paymongo/paymongo-errors.js";
 import type { PaymongoProvider } from "./paymongo/paymongo-provider.js";
 import type { PaymongoPaymentState } from "./paymongo/paymongo-resources.js";
@@ -87,7 +87,7 @@ export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOpt
   const waiting = (key: string, at: number) => (waits.get(key)?.nextAt ?? 0) > at;
   const wait = (key: string, at: number, firstMs: number, maxMs: number, untilMs?: number) => {
     const failures = (waits.get(key)?.failures ?? 0) + 1;
-    const nextAt = untilMs ?? at + Math.min(firstMs * 2 ** (failures - 1), maxMs);
+    const nextAt = untilMs ?? at + doublingDelay({ initialDelayMs: firstMs, maxDelayMs: maxMs }, failures);
     waits.set(key, { failures, nextAt });
     return { failures, nextAt: new Date(nextAt) };
   };

@@ -1,4 +1,4 @@
-import type { Logger } from "@bayad/kit";
+import { doublingDelay, type Logger } from "@bayad/kit";
 import type { Outbox } from "@bayad/events";
 import type { Session, Store } from "@bayad/store";
 import { providerAccountToProto, type ProviderAccountRecord } from "./provider-account.js";
@@ -19,7 +19,7 @@ export interface AccountStatusDeps {
  * sooner than a minute, and only once per pause.
  */
 export function keyRefusalBackoffMs(refusals: number): number {
-  return Math.min(60_000 * 2 ** Math.max(0, refusals - 1), 6 * 3_600_000);
+  return doublingDelay({ initialDelayMs: 60_000, maxDelayMs: 6 * 3_600_000 }, refusals);
 }
 
 /** Whether the account may be asked of the provider now (active, and past any Retry-After). */

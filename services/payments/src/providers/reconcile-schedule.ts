@@ -1,3 +1,4 @@
+import { doublingDelay } from "@bayad/kit";
 import type { Collection, Filter } from "@bayad/store";
 
 /**
@@ -36,7 +37,7 @@ export function dueForReconciliation(now: Date, skipAccounts: readonly string[])
 export const reconciliationOrder = { "reconcile.nextAt": 1, createdAt: 1 } as const;
 
 export function failureBackoffMs(failures: number, intervalMs: number): number {
-  return Math.min(Math.max(intervalMs, 1_000) * 2 ** Math.max(0, failures - 1), MAX_BACKOFF_MS);
+  return doublingDelay({ initialDelayMs: Math.max(intervalMs, 1_000), maxDelayMs: MAX_BACKOFF_MS }, failures);
 }
 
 /** Records a read: `open` (it worked; nothing final) or a failure (`error` names it). */
