@@ -73,7 +73,12 @@ export {
 export { refundsOf, refundStateOf } from "./paymongo/paymongo-resources.js";
 export { PaymongoRejectedError, PaymongoKeyRefusedError, type PaymongoErrorItem } from "./paymongo/paymongo-errors.js";
 export { createPaymongoAccountSetup, type ProviderAccountSetup, type PaymongoAccountSetupOptions } from "./paymongo/paymongo-account-setup.js";
-export { verifyPaymongoSignature, type PaymongoSignatureInput, type PaymongoSignatureResult } from "./paymongo/paymongo-signature.js";
+export {
+  verifyPaymongoSignature,
+  type PaymongoSignatureInput,
+  type PaymongoSignatureRefusal,
+  type PaymongoSignatureResult,
+} from "./paymongo/paymongo-signature.js";
 export { parsePaymongoEvent, PAYMONGO_WEBHOOK_EVENTS, type PaymongoEvent } from "./paymongo/paymongo-event.js";
 export {
   assertPaymongoAmount,

@@ -20,6 +20,7 @@ import { createProviderEventsRepository } from "./provider-events/provider-event
 import { startProviderEventApplier } from "./provider-events/provider-event-applier.js";
 import { createHostedPaymentsRepository } from "./hosted-payments/hosted-payments-repository.js";
 import { startHostedPaymentsConsumer } from "./hosted-payments/hosted-payments-consumer.js";
+import { registerProviderWebhookMetrics } from "./provider-events/provider-webhook-metrics.js";
 
 export interface PaymentsServerOptions {
   store: Store;
@@ -106,6 +107,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
       events: providerEvents,
       secretsKey: config.secretsKey,
       logger,
+      metrics: registerProviderWebhookMetrics(options.metrics),
       now: () => new Date(),
       received: () => void applier.drain(),
     },

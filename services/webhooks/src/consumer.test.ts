@@ -36,6 +36,7 @@ describe("webhooks consumer", () => {
       config: { secretsKey: SECRETS_KEY, allowPrivateTargets: false, eventRetentionMs: 86_400_000, retryScheduleMs: [0, 1_000] },
       publicUrl: (path) => `https://pay.example.ph${path}`,
       now: () => new Date(),
+      resolveHost: async () => [],
       scheduled: () => void scheduled++,
     };
     attempts = store.collection<WebhookDeliveryRecord>(webhookDeliveriesCollection);

@@ -8,7 +8,7 @@ import { startWebhooksConsumer, WEBHOOKS_DURABLE_NAME } from "./consumer.js";
 import { createWebhookDeliveriesRepository } from "./deliveries/webhook-deliveries-repository.js";
 import { startDispatcher, type Dispatcher } from "./dispatch/dispatcher.js";
 import { createSender } from "./dispatch/sender.js";
-import type { Resolver } from "./dispatch/target-policy.js";
+import { systemResolver, type Resolver } from "./dispatch/target-policy.js";
 import { createWebhookEndpointsRepository } from "./endpoints/webhook-endpoints-repository.js";
 import { createWebhookEventsRepository } from "./events/webhook-events-repository.js";
 import { registerWebhooksMetrics } from "./metrics.js";
@@ -28,7 +28,7 @@ export interface WebhooksServerOptions {
   port?: number;
   /** The gateway's URL when PUBLIC_URL is unset (`npm start`: known once the gateway listens). */
   publicUrl?: () => string | undefined;
-  /** How delivery resolves host names before checking their addresses (the system's resolver; tests give their own). */
+  /** How registration and delivery resolve host names before checking their addresses (the system's resolver; tests give their own). */
   resolveHost?: Resolver;
 }
 
@@ -62,6 +62,7 @@ export async function startWebhooksServer(options: WebhooksServerOptions): Promi
   const events = createWebhookEventsRepository(store);
   const publicUrl = publicUrlOf(config, options.publicUrl);
   const now = () => new Date();
+  const resolveHost = options.resolveHost ?? systemResolver;
   let dispatcher: Dispatcher | undefined;
   const deps: WebhooksDeps = {
     store,
@@ -73,6 +74,7 @@ export async function startWebhooksServer(options: WebhooksServerOptions): Promi
     config,
     publicUrl,
     now,
+    resolveHost,
     scheduled: () => dispatcher?.nudge(),
   };
   const service = createWebhooksService(deps);
@@ -83,7 +85,7 @@ export async function startWebhooksServer(options: WebhooksServerOptions): Promi
     const oldest = await deliveries.oldestDue(at);
     return oldest ? Math.max(0, (at.getTime() - oldest.getTime()) / 1000) : 0;
   });
-  const sender = createSender({ timeoutMs: config.timeoutMs, ...(options.resolveHost ? { resolve: options.resolveHost } : {}) });
+  const sender = createSender({ timeoutMs: config.timeoutMs, resolve: resolveHost });
   dispatcher = startDispatcher({
     deps: {
       store,

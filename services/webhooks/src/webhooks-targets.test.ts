@@ -49,6 +49,7 @@ describe("webhook targets", () => {
       ["http://localhost:3000/hooks", "test", /^url: localhost is this machine/],
       ["http://192.168.1.20/hooks", "test", /^url: 192\.168\.1\.20 is a private address/],
       ["http://100.64.0.1/hooks", "test", /^url: 100\.64\.0\.1 is a carrier-grade NAT address/],
+      ["http://[64:ff9b::a00:7]/hooks", "test", /^url: 64:ff9b::a00:7 is a private address \(NAT64 for 10\.0\.0\.7\)/],
     ];
     for (const [url, environment, detail] of refused) {
       const error = await create(harness, project, url, environment);
@@ -73,12 +74,49 @@ describe("webhook targets", () => {
     const project = newProject();
     expect(await create(harness, project, "http://127.0.0.1:8080/hooks", "test")).toMatchObject({ url: "http://127.0.0.1:8080/hooks" });
     expect(await create(harness, project, "http://localhost:3000/hooks", "test")).toMatchObject({ url: "http://localhost:3000/hooks" });
+    expect(await create(harness, project, "http://192.168.1.20/hooks", "test")).toMatchObject({ url: "http://192.168.1.20/hooks" });
+    expect(await create(harness, project, "http://[fd12:3456::1]/hooks", "test")).toMatchObject({ url: "http://[fd12:3456::1]/hooks" });
     expect(await create(harness, project, "https://127.0.0.1:8443/hooks", "live")).toMatchObject({ code: "WEBHOOK_URL_NOT_ALLOWED" });
     expect(await create(harness, project, "https://localhost/hooks", "live")).toMatchObject({ code: "WEBHOOK_URL_NOT_ALLOWED" });
     expect(await create(harness, project, "http://169.254.169.254/latest/meta-data", "test")).toMatchObject({
       code: "WEBHOOK_URL_NOT_ALLOWED",
       details: [expect.stringMatching(/cloud metadata/)],
     });
+  });
+
+  it("refuses link-local, CGNAT and metadata targets even where private targets are allowed, also inside NAT64, 6to4 and Teredo addresses", async () => {
+    const resolveHost: Resolver = async (hostname) => {
+      if (hostname === "metadata.google.internal") return [{ address: "169.254.169.254", family: 4 }];
+      if (hostname === "dual.bayad.example") return [{ address: "203.0.113.10", family: 4 }, { address: "64:ff9b::6464:64c8", family: 6 }];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+    };
+    harness = await startHarness(quickEnv, { resolveHost });
+    const project = newProject();
+    const refused: Array<[string, string]> = [
+      ["http://169.254.170.2/v2/credentials", "169.254.170.2 is a cloud metadata address"],
+      ["http://100.100.100.200/latest/meta-data", "100.100.100.200 is a cloud metadata address"],
+      ["http://192.0.0.192/opc/v1/instance", "192.0.0.192 is a cloud metadata address"],
+      ["http://[fd00:ec2::254]/latest/meta-data", "fd00:ec2::254 is a cloud metadata address"],
+      ["http://169.254.10.1/hooks", "169.254.10.1 is a link-local address"],
+      ["http://[fe80::1]/hooks", "fe80::1 is a link-local address"],
+      ["http://100.64.0.1/hooks", "100.64.0.1 is a carrier-grade NAT address"],
+      ["http://[64:ff9b::a9fe:a9fe]/hooks", "64:ff9b::a9fe:a9fe is a cloud metadata address (NAT64 for 169.254.169.254)"],
+      ["http://[64:ff9b:1::a9fe:aa02]/hooks", "64:ff9b:1::a9fe:aa02 is a cloud metadata address (NAT64 for 169.254.170.2)"],
+      ["http://[2002:a9fe:a9fe::]/hooks", "2002:a9fe:a9fe:: is a cloud metadata address (6to4 for 169.254.169.254)"],
+      ["http://[2001:0:4136:e378:8000:63bf:5601:5601]/hooks", "2001:0:4136:e378:8000:63bf:5601:5601 is a cloud metadata address (Teredo client 169.254.169.254)"],
+      ["http://[::ffff:a9fe:a9fe]/hooks", "::ffff:a9fe:a9fe is a cloud metadata address (IPv4-mapped 169.254.169.254)"],
+      ["http://metadata.google.internal/computeMetadata/v1/", "169.254.169.254 is a cloud metadata address (an address of metadata.google.internal)"],
+      ["http://dual.bayad.example/hooks", "64:ff9b::6464:64c8 is a cloud metadata address (NAT64 for 100.100.100.200) (an address of dual.bayad.example)"],
+    ];
+    for (const [url, reason] of refused) {
+      expect(await create(harness, project, url, "test"), url).toMatchObject({
+        code: "WEBHOOK_URL_NOT_ALLOWED",
+        details: [`url: ${reason}, which webhooks may not reach`],
+      });
+    }
+    expect((await harness.client.listWebhookEndpoints({}, as(project, "test", null))).webhookEndpoints).toEqual([]);
+    // A name that does not resolve yet is judged at each delivery instead.
+    expect(await create(harness, project, "http://later.bayad.example/hooks", "test")).toMatchObject({ url: "http://later.bayad.example/hooks" });
   });
 
   it("refuses at delivery an address registered while it was allowed: the attempt fails and nothing is sent", async () => {
@@ -107,9 +145,12 @@ describe("webhook targets", () => {
   it("checks every address a host name resolves to when the delivery connects", async () => {
     receiver = await startWebhookReceiver();
     const port = new URL(receiver.url).port;
-    // A host name that resolves to loopback: DNS can say anything, whatever the name looks like.
+    // A host name public when registered that then resolves to loopback (DNS rebinding): DNS can
+    // say anything, whatever the name looks like, and say something else the next time.
+    const dns: Record<string, string> = { "hooks.bayad.example": "203.0.113.10", "metadata.bayad.example": "203.0.113.11" };
     const resolveHost: Resolver = async (hostname) => {
-      if (hostname === "hooks.bayad.example") return [{ address: "127.0.0.1", family: 4 }];
+      const address = dns[hostname];
+      if (address !== undefined) return [{ address, family: 4 }];
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
     };
     // One attempt per event: a retry of the refused one must not reach the receiver once allowed.
@@ -119,6 +160,7 @@ describe("webhook targets", () => {
     const created = await harness.client.createWebhookEndpoint({ url, enabledEvents: ["*"] }, as(project));
     const endpointId = created.webhookEndpoint!.webhookEndpointId;
     const missing = await harness.client.createWebhookEndpoint({ url: `http://nowhere.bayad.example:${port}/hooks`, enabledEvents: ["*"] }, as(project));
+    dns["hooks.bayad.example"] = "127.0.0.1";
 
     const refused = paidCheckoutEvent(project);
     await harness.bus.publish(messageOf(refused));
@@ -142,5 +184,18 @@ describe("webhook targets", () => {
     await harness.bus.publish(messageOf(allowed));
     await eventually(() => receiver!.deliveriesOf(allowed.eventId)[0]);
     expect(receiver.deliveriesOf(refused.eventId)).toEqual([]);
+
+    // A name rebound to a metadata address is refused whatever the switch says.
+    const other = await harness.client.createWebhookEndpoint({ url: `http://metadata.bayad.example:${port}/hooks`, enabledEvents: ["*"] }, as(project));
+    dns["metadata.bayad.example"] = "169.254.170.2";
+    const rebound = paidCheckoutEvent(project);
+    await harness.bus.publish(messageOf(rebound));
+    const [metadata] = await eventually(async () => {
+      const listed = (await harness!.client.listWebhookDeliveries({ webhookEndpointId: other.webhookEndpoint!.webhookEndpointId, eventId: rebound.eventId }, as(project, "test", null))).deliveries;
+      return listed[0]?.status === WebhookDeliveryStatus.FAILED ? listed : undefined;
+    });
+    expect(metadata!.error).toBe("refused: 169.254.170.2 is a cloud metadata address");
+    expect(metadata!.responseStatusCode).toBeUndefined();
+    expect(receiver.deliveriesOf(rebound.eventId).map((delivery) => delivery.headers.host)).toEqual([`hooks.bayad.example:${port}`]);
   });
 });

@@ -202,32 +202,70 @@ describe("live mode on PayMongo", () => {
     expect(await suite.api.platform.stores.payments.collection({ name: "payment_intents" }).count({ referenceId })).toBe(0);
   });
 
-  it("refuses a delivery whose signature does not verify with 401, and changes nothing", async () => {
+  it("refuses every delivery it cannot verify with one 401 saying nothing of why, counts the reason, and changes nothing", async () => {
     const { checkoutId, sessionId } = await liveCheckout();
     const now = Math.floor(Date.now() / 1000);
-    const body = JSON.stringify({
-      data: {
-        id: `evt_${randomBytes(12).toString("hex")}`,
-        type: "event",
-        attributes: {
-          type: "checkout_session.payment.paid",
-          livemode: true,
-          data: { id: sessionId, type: "checkout_session", attributes: { metadata: { bayad_resource_id: checkoutId }, payments: [{ id: "pay_forged", type: "payment", attributes: { status: "paid" } }] } },
-          created_at: now,
-          updated_at: now,
+    const eventOf = (livemode: boolean) =>
+      JSON.stringify({
+        data: {
+          id: `evt_${randomBytes(12).toString("hex")}`,
+          type: "event",
+          attributes: {
+            type: "checkout_session.payment.paid",
+            livemode,
+            data: { id: sessionId, type: "checkout_session", attributes: { metadata: { bayad_resource_id: checkoutId }, payments: [{ id: "pay_forged", type: "payment", attributes: { status: "paid" } }] } },
+            created_at: now,
+            updated_at: now,
+          },
         },
-      },
-    });
-    // Signed with a secret that is not the webhook's.
-    const forged = createHmac("sha256", "whsk_not_the_secret").update(`${now}.${body}`).digest("hex");
-    const response = await suite.api.request("POST", `/provider-webhooks/paymongo/${suite.providerAccountId}`, {
-      rawBody: body,
-      credential: null,
-      idempotencyKey: null,
-      headers: { "Content-Type": "application/json", "Paymongo-Signature": `t=${now},te=,li=${forged}` },
-      unchecked: true,
-    });
-    expectError(response, 401, "INVALID_CREDENTIALS");
+      });
+    const body = eventOf(true);
+    const testEvent = eventOf(false);
+    const account = await suite.api.admin("GET", `/admin/v1/projects/${suite.project.projectId}/provider-accounts/live`);
+    const webhookSecret = (suite.sim.find(account.body.data.webhook.webhookId as string) as { attributes: { secret_key: string } }).attributes.secret_key;
+    const sign = (secret: string, t: number, payload: string) => createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex");
+    const ours = `/provider-webhooks/paymongo/${suite.providerAccountId}`;
+    const attempts: Array<[reason: string, path: string, signature: string | undefined, payload: string]> = [
+      // Signed with a secret that is not the webhook's.
+      ["mismatch", ours, `t=${now},te=,li=${sign("whsk_not_the_secret", now, body)}`, body],
+      ["missing_header", ours, undefined, body],
+      ["malformed_header", ours, `t=${now},li=not-hex`, body],
+      ["timestamp_too_old", ours, `t=${now - 3600},te=,li=${sign(webhookSecret, now - 3600, body)}`, body],
+      ["wrong_mode", ours, `t=${now},te=${sign(webhookSecret, now, body)},li=`, body],
+      ["event_mode_mismatch", ours, `t=${now},te=,li=${sign(webhookSecret, now, testEvent)}`, testEvent],
+      ["unknown_account", "/provider-webhooks/paymongo/pa_NoSuchAccount0123456789ab", `t=${now},te=,li=${sign(webhookSecret, now, body)}`, body],
+      ["unknown_account", "/provider-webhooks/paymongo/nope", `t=${now},te=,li=${sign(webhookSecret, now, body)}`, body],
+    ];
+    const refusals = async () => {
+      const text = await (await fetch(suite.api.platform.metricsUrl)).text();
+      return (reason: string) => Number(new RegExp(`^bayad_provider_webhook_refusals_total\\{provider="paymongo",reason="${reason}"\\} (\\d+)$`, "m").exec(text)?.[1]);
+    };
+    const before = await refusals();
+    const answers: unknown[] = [];
+    for (const [reason, path, signature, payload] of attempts) {
+      const response = await suite.api.request("POST", path, {
+        rawBody: payload,
+        credential: null,
+        idempotencyKey: null,
+        headers: { "Content-Type": "application/json", ...(signature !== undefined ? { "Paymongo-Signature": signature } : {}) },
+        unchecked: true,
+      });
+      expectError(response, 401, "INVALID_CREDENTIALS");
+      const { meta: _meta, ...answer } = response.body as { meta: unknown };
+      answers.push(answer);
+      expect(answer, reason).toEqual({ success: false, error: { code: "INVALID_CREDENTIALS", message: "The signature could not be verified." } });
+    }
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    const after = await refusals();
+    for (const reason of ["mismatch", "missing_header", "malformed_header", "timestamp_too_old", "wrong_mode", "event_mode_mismatch"]) {
+      expect(after(reason) - before(reason), reason).toBe(1);
+    }
+    expect(after("unknown_account") - before("unknown_account")).toBe(2);
+    // The log says why; never with the secret or a signature.
+    const refusedLines = logLines.filter((line) => line.includes("provider webhook refused"));
+    expect(refusedLines.some((line) => line.includes('"reason":"timestamp_too_old"'))).toBe(true);
+    expect(refusedLines.join("\n")).not.toContain(webhookSecret);
+    expect(refusedLines.join("\n")).not.toContain(sign(webhookSecret, now, body));
     expect(await checkoutStatus(checkoutId)).toBe("pending");
   });
 

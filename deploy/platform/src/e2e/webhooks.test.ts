@@ -234,7 +234,7 @@ describe("webhooks", () => {
     expect(receiver.received.map((received) => received.headers["webhook-id"])).not.toContain(ourEvents[0]!.id);
   });
 
-  it("refuses targets a webhook must not reach: private, loopback and metadata addresses, and plain http for live", async () => {
+  it("refuses targets a webhook must not reach: private, loopback and metadata addresses, and plain http for live; link-local, CGNAT and metadata ones even in test mode", async () => {
     const project = await api.newProject();
     const refused = [
       ["http://127.0.0.1:8080/hooks", project.liveKey],
@@ -244,6 +244,12 @@ describe("webhooks", () => {
       ["https://localhost/hooks", project.liveKey],
       ["http://hooks.example.ph/bayad", project.liveKey],
       ["https://169.254.169.254/latest/meta-data", project.testKey],
+      // npm start lets test-mode endpoints reach loopback and private addresses, never these.
+      ["http://169.254.170.2/v2/credentials", project.testKey],
+      ["http://100.100.100.200/latest/meta-data", project.testKey],
+      ["http://169.254.10.1/hooks", project.testKey],
+      ["http://[64:ff9b::a9fe:a9fe]/hooks", project.testKey],
+      ["http://[2002:a9fe:a9fe::]/hooks", project.testKey],
     ] as const;
     for (const [url, credential] of refused) {
       const response = await api.request("POST", endpoints, { body: { url, enabledEvents: ["*"] }, credential });

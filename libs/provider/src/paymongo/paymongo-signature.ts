@@ -13,7 +13,20 @@ export interface PaymongoSignatureInput {
   toleranceSeconds?: number;
 }
 
-export type PaymongoSignatureResult = { valid: true; timestamp: number } | { valid: false; reason: string };
+/**
+ * Why a signature was refused, as a stable code (a metric label, a log field). It is for the
+ * operator only: told to the sender, each would say what to fix next.
+ */
+export type PaymongoSignatureRefusal =
+  | "missing_header"
+  | "malformed_header"
+  | "wrong_mode"
+  | "timestamp_too_old"
+  | "timestamp_in_future"
+  | "mismatch"
+  | "no_secret";
+
+export type PaymongoSignatureResult = { valid: true; timestamp: number } | { valid: false; reason: PaymongoSignatureRefusal };
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 
@@ -39,25 +52,25 @@ function fieldsOf(header: string): Map<string, string> | undefined {
  * event must not move a live account.
  */
 export function verifyPaymongoSignature(input: PaymongoSignatureInput): PaymongoSignatureResult {
-  if (input.header === undefined || input.header.trim() === "") return { valid: false, reason: "the Paymongo-Signature header is missing" };
-  if (input.secret === "") return { valid: false, reason: "no webhook secret to check with" };
+  if (input.header === undefined || input.header.trim() === "") return { valid: false, reason: "missing_header" };
+  if (input.secret === "") return { valid: false, reason: "no_secret" };
   const fields = fieldsOf(input.header);
-  if (!fields) return { valid: false, reason: "the Paymongo-Signature header is malformed" };
+  if (!fields) return { valid: false, reason: "malformed_header" };
   const t = fields.get("t");
-  if (t === undefined || !/^\d{1,12}$/.test(t)) return { valid: false, reason: "the Paymongo-Signature header has no valid timestamp (t)" };
-  const field = input.livemode ? "li" : "te";
-  const given = fields.get(field) ?? "";
-  if (given === "") return { valid: false, reason: `the Paymongo-Signature header has no ${field} signature for ${input.livemode ? "live" : "test"} mode` };
-  if (!HEX_SHA256.test(given)) return { valid: false, reason: `the ${field} signature is not a hex SHA-256 digest` };
+  if (t === undefined || !/^\d{1,12}$/.test(t)) return { valid: false, reason: "malformed_header" };
+  // Only the account's mode's field counts: an empty one means the event was signed for the other mode.
+  const given = fields.get(input.livemode ? "li" : "te") ?? "";
+  if (given === "") return { valid: false, reason: "wrong_mode" };
+  if (!HEX_SHA256.test(given)) return { valid: false, reason: "malformed_header" };
 
   const timestamp = Number(t);
   const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = input.toleranceSeconds ?? 300;
-  if (timestamp < now - tolerance) return { valid: false, reason: "the signature's timestamp is too old" };
-  if (timestamp > now + tolerance) return { valid: false, reason: "the signature's timestamp is in the future" };
+  if (timestamp < now - tolerance) return { valid: false, reason: "timestamp_too_old" };
+  if (timestamp > now + tolerance) return { valid: false, reason: "timestamp_in_future" };
 
   const expected = createHmac("sha256", input.secret).update(`${t}.`).update(input.rawBody).digest();
   // Both are 32 bytes here (the hex was checked above), as timingSafeEqual requires.
-  if (!timingSafeEqual(expected, Buffer.from(given, "hex"))) return { valid: false, reason: "the signature does not match" };
+  if (!timingSafeEqual(expected, Buffer.from(given, "hex"))) return { valid: false, reason: "mismatch" };
   return { valid: true, timestamp };
 }

@@ -3,6 +3,7 @@ import { parsePaymongoEvent, verifyPaymongoSignature } from "@bayad/provider";
 import type { AccountProviders } from "../providers/account-providers.js";
 import { openWebhookSecret } from "../provider-accounts/provider-secrets.js";
 import type { ProviderEventsRepository } from "./provider-events-repository.js";
+import type { ProviderWebhookMetrics, ProviderWebhookRefusal } from "./provider-webhook-metrics.js";
 
 export interface ReceiveDeps {
   accounts: AccountProviders;
@@ -10,6 +11,7 @@ export interface ReceiveDeps {
   /** SECRETS_KEY: opens the account's webhook secret. */
   secretsKey: string | undefined;
   logger: Logger;
+  metrics: ProviderWebhookMetrics;
   now: () => Date;
   /** Called once a new event is stored, to apply it without waiting for the applier's next round. */
   received: () => void;
@@ -24,18 +26,30 @@ export interface ProviderDelivery {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** Enough of a sender's account id to find it in the log, not a place to store a payload. */
+const LOGGED_ID_LENGTH = 80;
+
 /**
  * Takes one webhook delivery: the account's webhook secret must verify the signature over the
- * exact bytes received (else 401 and nothing is stored), the event's mode must be the account's,
- * and the event is stored once (a redelivery answers as the first did). It is applied afterwards,
- * so the provider gets its 2xx quickly whatever applying costs.
+ * exact bytes received, and the event's mode must be the account's; it is then stored once (a
+ * redelivery answers as the first did) and applied afterwards, so the provider gets its 2xx
+ * quickly whatever applying costs.
+ *
+ * Every refusal, an unknown account included, is the same 401 with one message and no details:
+ * a prober learns nothing about what to fix or which accounts exist. The reason goes to the log
+ * and to `bayad_provider_webhook_refusals_total`, never the secret or the signature.
  */
 export async function receiveProviderEvent(deps: ReceiveDeps, delivery: ProviderDelivery): Promise<{ eventId: string; duplicate: boolean }> {
-  const notFound = new AppError("RESOURCE_NOT_FOUND", "No such provider webhook.");
-  if (delivery.provider !== "paymongo") throw notFound;
-  const found = await deps.accounts.paymongoOf(delivery.providerAccountId);
-  if (!found) throw notFound;
+  if (delivery.provider !== "paymongo") throw new AppError("RESOURCE_NOT_FOUND", "No such provider webhook.");
+  // Before the account is looked up: a 503 only for known accounts would tell which ones exist.
   if (deps.secretsKey === undefined) throw new AppError("SERVICE_UNAVAILABLE", "SECRETS_KEY is not set: provider webhooks cannot be verified.");
+  const refuse = (reason: ProviderWebhookRefusal): AppError => {
+    deps.metrics.refused(delivery.provider, reason);
+    deps.logger.warn({ provider: delivery.provider, providerAccountId: delivery.providerAccountId.slice(0, LOGGED_ID_LENGTH), reason }, "provider webhook refused");
+    return new AppError("INVALID_CREDENTIALS", "The signature could not be verified.");
+  };
+  const found = await deps.accounts.paymongoOf(delivery.providerAccountId);
+  if (!found) throw refuse("unknown_account");
   const { account } = found;
   const livemode = account.environment === "live";
   const verdict = verifyPaymongoSignature({
@@ -44,10 +58,7 @@ export async function receiveProviderEvent(deps: ReceiveDeps, delivery: Provider
     secret: openWebhookSecret(account, deps.secretsKey),
     livemode,
   });
-  if (!verdict.valid) {
-    deps.logger.warn({ providerAccountId: account._id, reason: verdict.reason }, "provider webhook refused: signature");
-    throw new AppError("INVALID_CREDENTIALS", "The webhook's signature does not verify.", { details: [`Paymongo-Signature: ${verdict.reason}`] });
-  }
+  if (!verdict.valid) throw refuse(verdict.reason);
   let body: string;
   let event: ReturnType<typeof parsePaymongoEvent>;
   try {
@@ -56,11 +67,8 @@ export async function receiveProviderEvent(deps: ReceiveDeps, delivery: Provider
   } catch {
     throw new AppError("VALIDATION_FAILED", "The webhook's body is not a PayMongo event.", { details: ["body: not a PayMongo event"] });
   }
-  if (event.livemode !== livemode) {
-    throw new AppError("VALIDATION_FAILED", `A ${event.livemode ? "live" : "test"} event reached a ${account.environment} account.`, {
-      details: ["body: data.attributes.livemode does not match the account's environment"],
-    });
-  }
+  // Signed for this account yet of the other mode: not an event this account may take.
+  if (event.livemode !== livemode) throw refuse("event_mode_mismatch");
   const stored = await deps.events.insert(
     { providerAccountId: account._id, eventId: event.id, type: event.type, livemode, body },
     deps.now(),

@@ -1,5 +1,8 @@
 import { lookup as dnsLookup } from "node:dns/promises";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
+import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
+import { embeddedIpv4 } from "./embedded-ipv4.js";
 
 /**
  * Where a webhook may be sent. Bayad posts to URLs its users choose, from inside its own network,
@@ -9,132 +12,82 @@ import { BlockList, isIP, type LookupFunction } from "node:net";
  * cannot pass), and IP literals are checked directly.
  */
 
+/** Every address a metadata service answers on: what a cloud gives its machines credentials from. */
+const metadataAddresses = [
+  "169.254.169.254/32", // AWS, Azure, GCP (metadata.google.internal), Oracle, OpenStack, DigitalOcean, …
+  "169.254.170.2/32", // AWS ECS task credentials
+  "169.254.170.23/32", // AWS EKS Pod Identity
+  "100.100.100.200/32", // Alibaba Cloud
+  "192.0.0.192/32", // Oracle Cloud (legacy)
+  "168.63.129.16/32", // Azure WireServer: a public address, so nothing else would refuse it
+  "fd00:ec2::254/128", // AWS IMDS over IPv6
+  "fd00:ec2::23/128", // AWS EKS Pod Identity over IPv6
+  "fd20:ce::254/128", // GCP metadata over IPv6
+];
+
 interface Range {
   /** Why an address in it is refused: "<address> is <what>". */
   what: string;
-  /** Whether WEBHOOKS_ALLOW_PRIVATE_TARGETS lets test-mode endpoints reach it. */
+  /**
+   * Whether WEBHOOKS_ALLOW_PRIVATE_TARGETS lets test-mode endpoints reach it: loopback, RFC 1918
+   * and unique local addresses only, where a developer's receiver runs. Link-local and CGNAT
+   * ranges hold metadata and platform services, so no switch opens them.
+   */
   privateTarget: boolean;
-  subnets: Array<[network: string, prefix: number, type: "ipv4" | "ipv6"]>;
+  cidrs: string[];
 }
 
 /** Checked in order: an address is refused for the first range it falls in. */
 const ranges: Range[] = [
-  {
-    what: "a cloud metadata address",
-    privateTarget: false,
-    subnets: [
-      ["169.254.169.254", 32, "ipv4"],
-      ["fd00:ec2::254", 128, "ipv6"],
-    ],
-  },
-  {
-    what: "a loopback address",
-    privateTarget: true,
-    subnets: [
-      ["127.0.0.0", 8, "ipv4"],
-      ["::1", 128, "ipv6"],
-    ],
-  },
-  {
-    what: "an unspecified address",
-    privateTarget: false,
-    subnets: [
-      ["0.0.0.0", 8, "ipv4"],
-      ["::", 128, "ipv6"],
-    ],
-  },
-  {
-    what: "a private address",
-    privateTarget: true,
-    subnets: [
-      ["10.0.0.0", 8, "ipv4"],
-      ["172.16.0.0", 12, "ipv4"],
-      ["192.168.0.0", 16, "ipv4"],
-    ],
-  },
-  {
-    what: "a link-local address",
-    privateTarget: true,
-    subnets: [
-      ["169.254.0.0", 16, "ipv4"],
-      ["fe80::", 10, "ipv6"],
-    ],
-  },
-  { what: "a carrier-grade NAT address", privateTarget: true, subnets: [["100.64.0.0", 10, "ipv4"]] },
-  { what: "a unique local address", privateTarget: true, subnets: [["fc00::", 7, "ipv6"]] },
-  {
-    what: "a multicast address",
-    privateTarget: false,
-    subnets: [
-      ["224.0.0.0", 4, "ipv4"],
-      ["ff00::", 8, "ipv6"],
-    ],
-  },
+  { what: "a cloud metadata address", privateTarget: false, cidrs: metadataAddresses },
+  { what: "a loopback address", privateTarget: true, cidrs: ["127.0.0.0/8", "::1/128"] },
+  { what: "an unspecified address", privateTarget: false, cidrs: ["0.0.0.0/8", "::/128"] },
+  { what: "a private address", privateTarget: true, cidrs: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"] },
+  { what: "a unique local address", privateTarget: true, cidrs: ["fc00::/7"] },
+  { what: "a link-local address", privateTarget: false, cidrs: ["169.254.0.0/16", "fe80::/10"] },
+  { what: "a carrier-grade NAT address", privateTarget: false, cidrs: ["100.64.0.0/10"] },
+  { what: "a multicast address", privateTarget: false, cidrs: ["224.0.0.0/4", "ff00::/8"] },
   {
     what: "a reserved address",
     privateTarget: false,
-    subnets: [
-      ["192.0.0.0", 24, "ipv4"],
-      ["198.18.0.0", 15, "ipv4"],
-      ["240.0.0.0", 4, "ipv4"],
-      // IPv4-compatible IPv6 (deprecated): ::a.b.c.d. IPv4-mapped ones (::ffff:a.b.c.d) are
-      // checked as their IPv4 address by BlockList itself.
-      ["::", 96, "ipv6"],
-    ],
+    // IETF protocol assignments, benchmarking, class E and broadcast; IPv6 site-local (deprecated, still private) and discard.
+    cidrs: ["192.0.0.0/24", "198.18.0.0/15", "240.0.0.0/4", "fec0::/10", "100::/64"],
   },
 ];
 
-const checked = ranges.map((range) => {
-  const list = new BlockList();
-  for (const [network, prefix, type] of range.subnets) list.addSubnet(network, prefix, type);
-  return { ...range, list };
-});
-
-/** NAT64's well-known prefix: the last 32 bits are an IPv4 address, checked as that address. */
-const nat64 = new BlockList();
-nat64.addSubnet("64:ff9b::", 96, "ipv6");
-
-function embeddedIpv4(address: string): string | undefined {
-  if (isIP(address) !== 6 || !nat64.check(address, "ipv6")) return undefined;
-  const groups = expandIpv6(address);
-  const high = groups[6];
-  const low = groups[7];
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
-}
-
-/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail included). */
-function expandIpv6(address: string): number[] {
-  let text = address;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1].split(".").map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split("::") as [string, string | undefined];
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  const middle = tail === undefined ? [] : new Array<string>(8 - left.length - right.length).fill("0");
-  return [...left, ...middle, ...right].map((group) => parseInt(group, 16));
-}
+const rangeList: Record<string, Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>> = Object.fromEntries(
+  ranges.map((range) => [range.what, range.cidrs.map((cidr) => ipaddr.parseCIDR(cidr))]),
+);
+const switchable = new Set(ranges.filter((range) => range.privateTarget).map((range) => range.what));
+const REACHABLE = "reachable";
 
 export interface TargetPolicy {
-  /** Whether loopback, private, link-local, CGNAT and unique local addresses may be reached. */
+  /** Whether loopback, RFC 1918 private and unique local addresses may be reached. */
   allowPrivate: boolean;
+}
+
+/** What `address` is when `policy` refuses it, else undefined. */
+function refusedAs(address: ipaddr.IPv4 | ipaddr.IPv6, policy: TargetPolicy): string | undefined {
+  const what = ipaddr.subnetMatch(address, rangeList, REACHABLE);
+  return what === REACHABLE || (policy.allowPrivate && switchable.has(what)) ? undefined : what;
 }
 
 /**
  * Why `address` (an IP address) may not be reached under `policy`, as "<address> is <what>", or
- * undefined when it may.
+ * undefined when it may. An IPv6 address that leads to an IPv4 one (mapped, NAT64, 6to4,
+ * Teredo) is refused as that IPv4 address would be.
  */
 export function refusedAddress(address: string, policy: TargetPolicy): string | undefined {
-  const type = isIP(address);
-  if (type === 0) return `${address} is not an IP address`;
-  const family = type === 4 ? "ipv4" : "ipv6";
-  for (const range of checked) {
-    if (range.list.check(address, family)) return range.privateTarget && policy.allowPrivate ? undefined : `${address} is ${range.what}`;
+  if (isIP(address) === 0) return `${address} is not an IP address`;
+  const parsed = ipaddr.parse(address);
+  const what = refusedAs(parsed, policy);
+  if (what !== undefined) return `${address} is ${what}`;
+  if (parsed.kind() === "ipv4") return undefined;
+  for (const { ipv4, how } of embeddedIpv4(parsed as ipaddr.IPv6)) {
+    const inside = refusedAs(ipaddr.IPv4.parse(ipv4), policy);
+    if (inside !== undefined) return `${address} is ${inside} (${how} ${ipv4})`;
   }
-  const ipv4 = embeddedIpv4(address);
-  return ipv4 === undefined ? undefined : refusedAddress(ipv4, policy)?.replace(ipv4, address);
+  return undefined;
 }
 
 /** An address a webhook may not reach: the connection is not made. */
@@ -180,6 +133,32 @@ export function guardedLookup(policy: TargetPolicy, resolve: Resolver = systemRe
       (error: unknown) => reply(error instanceof Error ? error : new Error(String(error)), options.all ? [] : ""),
     );
   };
+}
+
+/** How long registration waits for a host name's addresses before leaving the judgement to delivery. */
+const REGISTRATION_LOOKUP_MS = 3_000;
+
+/**
+ * Why a host name may not be reached, judged by every address it resolves to now, or undefined.
+ * A name that does not resolve (yet, or not in time) is not refused here: each delivery resolves
+ * it again and judges what it gets then.
+ */
+export async function refusedHost(hostname: string, policy: TargetPolicy, resolve: Resolver): Promise<string | undefined> {
+  const timer = new AbortController();
+  const gaveUp = delay(REGISTRATION_LOOKUP_MS, [], { signal: timer.signal }).catch(() => []);
+  let resolved: ResolvedAddress[];
+  try {
+    resolved = await Promise.race([resolve(hostname), gaveUp]);
+  } catch {
+    return undefined;
+  } finally {
+    timer.abort();
+  }
+  for (const { address } of resolved) {
+    const refusal = refusedAddress(address, policy);
+    if (refusal) return `${refusal} (an address of ${hostname})`;
+  }
+  return undefined;
 }
 
 /** The host of a URL as an IP address when it is one (brackets of IPv6 literals removed), else undefined. */

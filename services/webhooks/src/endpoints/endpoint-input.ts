@@ -1,6 +1,6 @@
 import { AppError, type Environment } from "@bayad/kit";
 import { webhookEventTypes, isWebhookEventType } from "@bayad/public-resources";
-import { ipLiteralOf, isLocalhostName, refusedAddress, type TargetPolicy } from "../dispatch/target-policy.js";
+import { ipLiteralOf, isLocalhostName, refusedAddress, refusedHost, type Resolver, type TargetPolicy } from "../dispatch/target-policy.js";
 import { ALL_EVENTS } from "./webhook-endpoint.js";
 
 export const MAX_URL_LENGTH = 2048;
@@ -31,24 +31,24 @@ export function targetPolicyOf(environment: Environment, allowPrivateTargets: bo
 
 /**
  * Why Bayad will not post to `url` (a well-formed one) for an endpoint of `environment`, if it
- * will not: live endpoints need https, and a target written as an address Bayad must not reach
- * (loopback, private, metadata, …) or as localhost is refused now. A host name is checked again
- * at each delivery, against every address it resolves to then.
+ * will not: live endpoints need https, and a target Bayad must not reach (loopback, private,
+ * metadata, …), written as an address, as localhost, or as a name resolving to one, is refused
+ * now. A host name is checked again at each delivery, against every address it resolves to then.
  */
-export function urlRefusal(url: string, environment: Environment, policy: TargetPolicy): string | undefined {
+export async function urlRefusal(url: string, environment: Environment, policy: TargetPolicy, resolve: Resolver): Promise<string | undefined> {
   const parsed = new URL(url);
   if (environment === "live" && parsed.protocol !== "https:") return "url: must use https for a live endpoint";
   if (isLocalhostName(parsed.hostname) && !policy.allowPrivate) return `url: ${parsed.hostname} is this machine, which webhooks may not reach`;
   const address = ipLiteralOf(parsed);
-  const refusal = address !== undefined ? refusedAddress(address, policy) : undefined;
+  const refusal = address !== undefined ? refusedAddress(address, policy) : await refusedHost(parsed.hostname, policy, resolve);
   return refusal ? `url: ${refusal}, which webhooks may not reach` : undefined;
 }
 
 /** Checks a URL's form (400) and then its target (422 WEBHOOK_URL_NOT_ALLOWED). */
-export function checkUrl(url: string, environment: Environment, policy: TargetPolicy): void {
+export async function checkUrl(url: string, environment: Environment, policy: TargetPolicy, resolve: Resolver): Promise<void> {
   const problem = urlProblem(url);
   if (problem) throw new AppError("VALIDATION_FAILED", undefined, { details: [problem] });
-  const refusal = urlRefusal(url, environment, policy);
+  const refusal = await urlRefusal(url, environment, policy, resolve);
   if (refusal) throw new AppError("WEBHOOK_URL_NOT_ALLOWED", undefined, { details: [refusal] });
 }
 

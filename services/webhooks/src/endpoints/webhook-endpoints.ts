@@ -51,7 +51,7 @@ export async function getWebhookEndpoint(deps: WebhooksDeps, caller: Scope, endp
  */
 export async function createWebhookEndpoint(deps: WebhooksDeps, caller: Mutating, input: CreateWebhookEndpointInput): Promise<EndpointWithSecret> {
   refuseProblems([urlProblem(input.url), enabledEventsProblem(input.enabledEvents), descriptionProblem(input.description), metadataProblem(input.metadata)]);
-  checkUrl(input.url, caller.environment, targetPolicyOf(caller.environment, deps.config.allowPrivateTargets));
+  await checkUrl(input.url, caller.environment, targetPolicyOf(caller.environment, deps.config.allowPrivateTargets), deps.resolveHost);
   const withSecret = (record: WebhookEndpointRecord): EndpointWithSecret => ({
     endpoint: endpointView(record),
     secret: openSigningSecret(deps.config.secretsKey, record._id, currentSecret(record.secrets)),
@@ -121,7 +121,7 @@ export async function updateWebhookEndpoint(
     input.enabledEvents !== undefined ? enabledEventsProblem(input.enabledEvents) : undefined,
     input.description !== undefined ? descriptionProblem(input.description) : undefined,
   ]);
-  if (input.url !== undefined) checkUrl(input.url, caller.environment, targetPolicyOf(caller.environment, deps.config.allowPrivateTargets));
+  if (input.url !== undefined) await checkUrl(input.url, caller.environment, targetPolicyOf(caller.environment, deps.config.allowPrivateTargets), deps.resolveHost);
   return actOnce<WebhookEndpointView>(deps.keys, caller, "updateWebhookEndpoint", endpointId, (claim) =>
     deps.store.transaction(async (session) => {
       const current = await deps.endpoints.findById(caller, endpointId, session);
