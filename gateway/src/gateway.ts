@@ -86,7 +86,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const apiKeys = createApiKeys(store, { logger });
   const dashboardSessions = createDashboardSessions(store, { secret: config.secret, ttlMs: config.dashboardSessionTtlMs });
   const checkAdminKey = createAdminKeyCheck(config.adminApiKey);
-  const records = createIdempotencyRecords(store, { secret: config.secret });
+  const records = createIdempotencyRecords(store, {
+    secret: config.secret,
+    secretResponses: new Set(operations.filter((spec) => spec.secretResponse).map((spec) => spec.operationId)),
+  });
   // In the gateway's store, so every replica sharing it counts against the same limits.
   const rateLimiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.secret, "rate-limit", key), now: () => new Date() });
   const devIssuer = config.tokens.devIssuer
@@ -100,6 +103,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       })
     : undefined;
   await store.ensureIndexes();
+  const resealed = await records.sealClearSecretResponses();
+  if (resealed > 0) logger.info({ count: resealed }, "idempotency records kept in clear by an earlier version sealed");
 
   const clients = createServiceClients(options.services);
   // Known once listening when PUBLIC_URL is unset; only read while serving requests.

@@ -1,8 +1,22 @@
 import { randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
 import { chmod, copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import * as tar from "tar";
 import { backupEmbeddedStore, embeddedDataFileName } from "@bayad/store";
+import { BackupError } from "./backup-error.js";
+import {
+  archiveFormatOf,
+  decryptedStream,
+  encryptedStream,
+  encryptionName,
+  type BackupEncryption,
+  type BackupKeys,
+} from "./backup-encryption.js";
+
+export { BackupError } from "./backup-error.js";
 
 /**
  * `bayad backup` and `bayad restore`: a DATA_DIR (deploy/platform/src/data-dir) in one file and
@@ -10,8 +24,9 @@ import { backupEmbeddedStore, embeddedDataFileName } from "@bayad/store";
  * store (an LMDB directory) per component, in a directory named after it.
  *
  * The file is a gzipped tar archive: `backup.json` (what it holds), `secrets.json`, and
- * `<component>/data.mdb` for each store. Neither lock.mdb nor bayad.pid is kept: they describe
- * the processes using the directory, not its data.
+ * `<component>/data.mdb` for each store, encrypted with age unless the operator asked for it in
+ * clear (backup-encryption.ts). Neither lock.mdb nor bayad.pid is kept: they describe the
+ * processes using the directory, not its data.
  */
 
 /** Names shared with deploy/platform/src/data-dir (the CLI may not import the launcher). */
@@ -31,22 +46,21 @@ interface Manifest {
   stores: string[];
 }
 
-/** Something the operator must fix (a path, a running platform): one line, exit status 1. */
-export class BackupError extends Error {}
-
 export interface BackupOutcome {
   file: string;
   stores: string[];
   bytes: number;
+  encryption: ReturnType<typeof encryptionName>;
 }
 
 /**
  * Copies the data of the platform using `dataDir` (running or not) into `file`: each store from
  * one LMDB read snapshot, the snapshots taken together, and secrets.json, without which the
- * restored data's sealed records and keys cannot be opened. The file is readable by its owner
- * only, and appears whole or not at all (written aside, flushed, then renamed into place).
+ * restored data's sealed records and keys cannot be opened. The archive is streamed through the
+ * encryption into the file, which is readable by its owner only, and appears whole or not at all
+ * (written aside, flushed, then renamed into place).
  */
-export async function backupDataDir(dataDir: string, file: string): Promise<BackupOutcome> {
+export async function backupDataDir(dataDir: string, file: string, encryption: BackupEncryption): Promise<BackupOutcome> {
   const source = resolve(dataDir);
   const target = resolve(file);
   const stores = await storesIn(source);
@@ -70,10 +84,9 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
     const manifest: Manifest = { format: archiveFormat, version: archiveVersion, createdAt: new Date().toISOString(), stores };
     await writeFile(join(staging, manifestName), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
 
-    // Created empty with mode 0600 first: tar then writes into it, and the mode stays.
-    await (await open(partial, "wx", 0o600)).close();
     const entries = [manifestName, secretsFileName, ...stores.map((name) => `${name}/${embeddedDataFileName}`)];
-    await tar.create({ gzip: true, cwd: staging, portable: true, file: partial }, entries);
+    const archive = Readable.from(tar.create({ gzip: true, cwd: staging, portable: true }, entries));
+    await pipeline(await encryptedStream(archive, encryption), createWriteStream(partial, { flags: "wx", mode: 0o600 }));
     const written = await open(partial, "r+");
     try {
       await written.sync();
@@ -81,7 +94,7 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
       await written.close();
     }
     await rename(partial, target);
-    return { file: target, stores, bytes: (await stat(target)).size };
+    return { file: target, stores, bytes: (await stat(target)).size, encryption: encryptionName(encryption) };
   } catch (error) {
     await rm(partial, { force: true });
     throw error;
@@ -90,15 +103,26 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
   }
 }
 
+export interface RestoreOutcome {
+  dir: string;
+  stores: string[];
+  /** How the backup was encrypted: "none" for one made in clear. */
+  encryption: "passphrase" | "recipient" | "none";
+}
+
 /**
  * Unpacks a backup into `dir`, a DATA_DIR for `npm start`: refused when `dir` exists and is not
- * empty (a platform using it holds bayad.pid there), so nothing is ever overwritten. The files
- * are unpacked beside it and renamed into place, so a failed restore leaves no half directory.
+ * empty (a platform using it holds bayad.pid there), so nothing is ever overwritten. An
+ * encrypted backup is opened with `keys` (its first bytes say which it needs). The files are
+ * unpacked beside `dir` and renamed into place, so a failed restore (a wrong key, an altered
+ * file) leaves no half directory.
  */
-export async function restoreDataDir(file: string, dir: string): Promise<{ dir: string; stores: string[] }> {
+export async function restoreDataDir(file: string, dir: string, keys: BackupKeys = {}): Promise<RestoreOutcome> {
   const source = resolve(file);
   const target = resolve(dir);
   if (!(await isFile(source))) throw new BackupError(`${source} is not a file`);
+  const format = await archiveFormatOf(source);
+  if (format.kind === "unknown") throw new BackupError(`${source} is not a readable Bayad backup (neither age-encrypted nor gzip)`);
   const existing = await readdir(target).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     if (error.code === "ENOTDIR") throw new BackupError(`${target} is a file, not a directory`);
@@ -114,9 +138,12 @@ export async function restoreDataDir(file: string, dir: string): Promise<{ dir: 
   const staging = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.restoring`);
   try {
     await mkdir(staging, { mode: 0o700 });
+    const archive = format.kind === "age" ? await decryptedStream(source, format, keys) : createReadStream(source);
+    // age authenticates every chunk it passes on: a failure of its stream is an altered or cut file.
+    let altered = false;
+    if (format.kind === "age") archive.once("error", () => (altered = true));
     const unexpected: string[] = [];
-    await tar.extract({
-      file: source,
+    const unpack = tar.extract({
       cwd: staging,
       strict: true,
       // Only what a backup holds; node-tar already refuses absolute paths and "..".
@@ -125,8 +152,10 @@ export async function restoreDataDir(file: string, dir: string): Promise<{ dir: 
         if (!wanted) unexpected.push(path);
         return wanted;
       },
-    }).catch((error: unknown) => {
-      throw new BackupError(`${source} is not a readable Bayad backup (${error instanceof Error ? error.message : String(error)})`);
+    });
+    await pipeline(archive, unpack).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new BackupError(altered ? `${source} is damaged or was altered (${reason})` : `${source} is not a readable Bayad backup (${reason})`);
     });
     if (unexpected.length > 0) throw new BackupError(`${source} is not a Bayad backup: it holds ${unexpected.slice(0, 3).join(", ")}`);
     const manifest = await readManifest(source, join(staging, manifestName));
@@ -140,7 +169,7 @@ export async function restoreDataDir(file: string, dir: string): Promise<{ dir: 
     // An empty directory given as the target is replaced (rename cannot go over a non-empty one).
     if (existing !== undefined) await rmdir(target);
     await rename(staging, target);
-    return { dir: target, stores: manifest.stores };
+    return { dir: target, stores: manifest.stores, encryption: format.kind === "gzip" ? "none" : format.opensWith === "passphrase" ? "passphrase" : "recipient" };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

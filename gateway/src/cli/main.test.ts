@@ -391,12 +391,12 @@ describe("runCli", () => {
     const file = join(dir, "backup.tgz");
 
     const backup = capture();
-    expect(await runCli(["backup", "--to", file, "--data-dir", dir, "--json"], {}, fetch, backup)).toBe(0);
-    expect(JSON.parse(backup.stdout.join("\n"))).toEqual({ file, stores: [], bytes: expect.any(Number) });
+    expect(await runCli(["backup", "--to", file, "--data-dir", dir, "--unencrypted", "--json"], {}, fetch, backup)).toBe(0);
+    expect(JSON.parse(backup.stdout.join("\n"))).toEqual({ file, stores: [], bytes: expect.any(Number), encryption: "none" });
 
     const restore = capture();
     expect(await runCli(["restore", "--from", file, "--to", join(dir, "restored"), "--json"], {}, fetch, restore)).toBe(0);
-    expect(JSON.parse(restore.stdout.join("\n"))).toEqual({ dir: join(dir, "restored"), stores: [] });
+    expect(JSON.parse(restore.stdout.join("\n"))).toEqual({ dir: join(dir, "restored"), stores: [], encryption: "none" });
   });
 
   describe("events list", () => {

@@ -4,7 +4,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError, defaultUrl, describe, reportFailure, required, type CliIo, type Values } from "./cli-support.js";
-import { BackupError, backupDataDir, restoreDataDir } from "./data-dir-backup.js";
+import { runDataDirCommand } from "./data-dir-commands.js";
 import { runEventsList } from "./events-list.js";
 import { runListen } from "./listen.js";
 
@@ -29,8 +29,6 @@ const processIo: CliIo = {
   },
 };
 
-/** DATA_DIR's default, as `npm start` resolves it (deploy/platform/src/data-dir). */
-const defaultDataDir = ".bayad";
 const requestTimeoutMs = 30_000;
 
 const usage = `Usage: bayad <command> [options] [--json]
@@ -64,12 +62,16 @@ Operator commands (ADMIN_API_KEY):
       Replace the development token issuer's signing key now; tokens it signed keep working
       until they expire.
   backup --to <file> [--data-dir <dir>]
+         (--passphrase-file <file> | --recipient <age1…> | --unencrypted)
       Copy the data of the platform using DATA_DIR (running or stopped) into one file: each
-      store as it stood at one moment, and secrets.json. The file (mode 0600) holds the
-      platform's secrets and admin key: keep it private. Needs no admin key.
-  restore --from <file> --to <dir>
+      store as it stood at one moment, and secrets.json, which holds the platform's secrets
+      and admin key. The file (mode 0600) is encrypted with age, to the passphrase in <file>
+      ("-": standard input) or to one or more recipients' public keys; --unencrypted writes
+      it in clear. Needs no admin key.
+  restore --from <file> --to <dir> [--passphrase-file <file> | --identity-file <file>]
       Unpack a backup into <dir>, which must not exist or be empty; then start with
-      DATA_DIR=<dir>.
+      DATA_DIR=<dir>. An encrypted backup needs its passphrase, or an age identity file
+      (AGE-SECRET-KEY-1…) of one of its recipients.
 
 Developer commands (a project API key: --api-key or BAYAD_API_KEY; --gateway or BAYAD_URL):
   listen --forward-to <url> [--events <type,type>]
@@ -329,54 +331,6 @@ export async function runCli(
     return 1;
   }
   return printOutcome(response, url, io, summarize);
-}
-
-/** `backup` and `restore`: files on this machine, no gateway involved. */
-async function runDataDirCommand(
-  name: "backup" | "restore",
-  args: readonly string[],
-  env: Record<string, string | undefined>,
-  io: CliIo,
-): Promise<number> {
-  let values: Values;
-  try {
-    const options: NonNullable<ParseArgsConfig["options"]> =
-      name === "backup"
-        ? { to: { type: "string" }, "data-dir": { type: "string" }, json: { type: "boolean" } }
-        : { from: { type: "string" }, to: { type: "string" }, json: { type: "boolean" } };
-    values = parseArgs({ args: [...args], options, strict: true, allowPositionals: false }).values;
-    required(values, name === "backup" ? "to" : "from");
-    required(values, "to");
-  } catch (error) {
-    return reportFailure(error, io);
-  }
-  const json = values.json === true;
-  try {
-    if (name === "backup") {
-      const dataDir = typeof values["data-dir"] === "string" && values["data-dir"].trim() !== "" ? values["data-dir"].trim() : env.DATA_DIR?.trim() || defaultDataDir;
-      const outcome = await backupDataDir(dataDir, required(values, "to"));
-      if (json) io.out(JSON.stringify(outcome, null, 2));
-      else io.out(`Backed up ${storesText(outcome.stores)} and secrets.json to ${outcome.file} (${outcome.bytes} bytes).`);
-      if (!json) io.out("The file holds the platform's secrets and admin key: keep it private.");
-    } else {
-      const outcome = await restoreDataDir(required(values, "from"), required(values, "to"));
-      if (json) {
-        io.out(JSON.stringify(outcome, null, 2));
-      } else {
-        io.out(`Restored ${storesText(outcome.stores)} and secrets.json into ${outcome.dir}.`);
-        io.out(`Start on it with DATA_DIR=${outcome.dir} npm start.`);
-      }
-    }
-    return 0;
-  } catch (error) {
-    io.err(`error: ${error instanceof BackupError ? error.message : describe(error)}`);
-    return 1;
-  }
-}
-
-/** "6 stores (billing, gateway, …)", or "no store" (a DATA_DIR whose stores are in MongoDB). */
-function storesText(stores: readonly string[]): string {
-  return stores.length === 0 ? "no store" : `${stores.length} store${stores.length === 1 ? "" : "s"} (${stores.join(", ")})`;
 }
 
 async function printOutcome(response: Response, url: URL, io: CliIo, summarize?: (data: unknown) => string): Promise<number> {

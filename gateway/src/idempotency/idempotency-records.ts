@@ -36,6 +36,11 @@ export interface IdempotencyRecord extends Doc {
    * not keep itself, and OTP answers name their destination masked (`+63*******4567`).
    */
   response?: string;
+  /**
+   * Instead of `response`, for an operation whose answer carries a secret (x-secret-response: a
+   * webhook signing secret): its JSON sealed like the request, opened only to replay it.
+   */
+  sealedResponse?: string;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -71,17 +76,22 @@ export type BeginResult = { started: true; attempt: string; createdAt: Date } | 
 const beginTurns = 5;
 
 const requestPurpose = "idempotency-request";
+const responsePurpose = "idempotency-response";
 
 /** How many ids the replay hint (see begin) remembers, in each of its two generations. */
 const recentIdsPerGeneration = 5_000;
 
-/**
- * The only code that knows the `idempotency_records` collection. `secret` (GATEWAY_SECRET) seals
- * the requests it keeps.
- */
-export function createIdempotencyRecords(store: Store, options: { secret: string }) {
+export interface IdempotencyRecordsOptions {
+  /** GATEWAY_SECRET: seals the requests it keeps, and the answers that carry a secret. */
+  secret: string;
+  /** The operations whose answers carry a secret (x-secret-response): kept sealed. */
+  secretResponses: ReadonlySet<string>;
+}
+
+/** The only code that knows the `idempotency_records` collection. */
+export function createIdempotencyRecords(store: Store, options: IdempotencyRecordsOptions) {
   const records = store.collection<IdempotencyRecord>(idempotencyCollection);
-  const { secret } = options;
+  const { secret, secretResponses } = options;
   /**
    * Ids this process claimed or found taken lately. A claim seals its request (~10 µs) before it
    * learns whether the key is taken, which a replay does not need: a key seen lately is most
@@ -141,12 +151,14 @@ export function createIdempotencyRecords(store: Store, options: { secret: string
       throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
     },
 
-    /** Settles the record with its response, if `attempt` still holds it; the request is no longer needed. */
-    async complete(id: string, attempt: string, response: StoredResponse): Promise<void> {
-      await records.updateOne(
-        { _id: id, attempt },
-        { $set: { state: "completed", response: JSON.stringify(response) }, $unset: { request: true } },
-      );
+    /**
+     * Settles the record with the response of its operation, if `attempt` still holds it; the
+     * request is no longer needed.
+     */
+    async complete(id: string, attempt: string, operationId: string, response: StoredResponse): Promise<void> {
+      const json = JSON.stringify(response);
+      const kept = secretResponses.has(operationId) ? { sealedResponse: sealText(secret, responsePurpose, id, json) } : { response: json };
+      await records.updateOne({ _id: id, attempt }, { $set: { state: "completed", ...kept }, $unset: { request: true } });
     },
 
     /** Gives the key up, if `attempt` still holds it: the request was turned away untouched. */
@@ -187,11 +199,30 @@ export function createIdempotencyRecords(store: Store, options: { secret: string
       if (record.request === undefined) throw new Error(`idempotency record ${record._id} has no stored request`);
       return openSealed(secret, requestPurpose, record._id, record.request);
     },
+
+    /** The response a completed record replays, opened when it was kept sealed. */
+    responseOf(record: IdempotencyRecord): StoredResponse {
+      const json = record.sealedResponse === undefined ? record.response : openSealed(secret, responsePurpose, record._id, record.sealedResponse);
+      if (json === undefined) throw new Error(`idempotency record ${record._id} has no stored response`);
+      return JSON.parse(json) as StoredResponse;
+    },
+
+    /**
+     * Seals the answers kept in clear, before sealing began, by operations whose answers carry a
+     * secret, so that an upgraded store holds none for the rest of their window. Returns how many.
+     */
+    async sealClearSecretResponses(): Promise<number> {
+      if (secretResponses.size === 0) return 0;
+      const clear = await records.find({ operationId: { $in: [...secretResponses] }, response: { $exists: true } });
+      for (const record of clear) {
+        await records.updateOne(
+          { _id: record._id, response: record.response },
+          { $set: { sealedResponse: sealText(secret, responsePurpose, record._id, record.response!) }, $unset: { response: true } },
+        );
+      }
+      return clear.length;
+    },
   };
 }
 
 export type IdempotencyRecords = ReturnType<typeof createIdempotencyRecords>;
-
-export function storedResponseOf(record: IdempotencyRecord): StoredResponse {
-  return JSON.parse(record.response ?? "null") as StoredResponse;
-}

@@ -4,7 +4,7 @@ import type { OperationSpec } from "../openapi/document.js";
 import type { ValidatedInput } from "../openapi/request-validator.js";
 import type { OperationRunner } from "../routes/operation.js";
 import { canonicalJson, idempotencyRecordId, requestFingerprint } from "./fingerprint.js";
-import { storedResponseOf, type IdempotencyRecords, type StoredResponse } from "./idempotency-records.js";
+import type { IdempotencyRecords, StoredResponse } from "./idempotency-records.js";
 import { settleOutcome } from "./outcome.js";
 import type { Reconciler } from "./reconciler.js";
 
@@ -66,7 +66,7 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
           details: ["Idempotency-Key: was first used with a different request"],
         });
       }
-      if (existing.state === "completed") return { response: storedResponseOf(existing), replayed: true };
+      if (existing.state === "completed") return { response: records.responseOf(existing), replayed: true };
       if (existing.state === "in_progress" && existing.leaseUntil.getTime() > Date.now()) {
         throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
       }
@@ -79,7 +79,7 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
     const outcome = await settleOutcome(() => options.run(spec.operationId, input, keyed), caller.correlationId);
     await options.afterOutcome?.(spec.operationId);
     if (outcome.known) {
-      await records.complete(id, begun.attempt, outcome.response);
+      await records.complete(id, begun.attempt, spec.operationId, outcome.response);
       return { response: outcome.response, replayed: false };
     }
     if ("refused" in outcome || "invalid" in outcome) {

@@ -10,6 +10,7 @@ const secret = "gateway-secret-for-reconciler-tests-0001";
 const retryBaseMs = 1_000;
 const maxRetryDelayMs = 5 * 60_000;
 const logger = createLogger("test", "silent");
+const secretResponses = new Set(["rotateWebhookEndpointSecret"]);
 
 let store: Store;
 
@@ -19,13 +20,13 @@ beforeEach(() => {
 afterEach(() => store.close());
 
 /** A key whose request is stored (sealed) and claimable at once, as after a crash. */
-async function unsettledRecord(records: ReturnType<typeof createIdempotencyRecords>, id = "rec_1") {
+async function unsettledRecord(records: ReturnType<typeof createIdempotencyRecords>, id = "rec_1", operationId = "verifyOtp") {
   const begun = await records.begin({
     id,
     projectId: "prj_1",
     environment: "test",
     idempotencyKey: "key-for-reconciler-tests",
-    operationId: "verifyOtp",
+    operationId,
     fingerprint: "fp",
     request: canonicalJson({ params: {}, query: {}, body: { otpId: "otp_1", code: "123456" } }),
     leaseMs: 0,
@@ -39,7 +40,7 @@ const raw = () => store.collection<IdempotencyRecord>({ name: "idempotency_recor
 
 describe("createReconciler", () => {
   it("waits longer after each reconciliation that still fails (doubling, jittered, capped at 5 minutes)", async () => {
-    const records = createIdempotencyRecords(store, { secret });
+    const records = createIdempotencyRecords(store, { secret, secretResponses });
     const inputs: unknown[] = [];
     const run: OperationRunner = async (_operationId, input) => {
       inputs.push(input);
@@ -67,12 +68,26 @@ describe("createReconciler", () => {
     expect(inputs[0]).toEqual({ params: {}, query: {}, body: { otpId: "otp_1", code: "123456" } });
   });
 
+  it("settles an operation whose answer carries a secret with that answer sealed, and replays it opened", async () => {
+    const records = createIdempotencyRecords(store, { secret, secretResponses });
+    const answer = { status: 200, body: { success: true, data: { webhookEndpointId: "we_1", secret: "whsec_c2VjcmV0LXNpZ25pbmcta2V5LWJ5dGVz" } } };
+    const reconciler = createReconciler({ records, run: async () => answer, leaseMs: 30_000, intervalMs: 60_000, retryBaseMs, logger });
+    const id = await unsettledRecord(records, "rec_rotate", "rotateWebhookEndpointSecret");
+
+    await reconciler.reconcileNow(id);
+
+    const stored = (await raw().findOne({ _id: id }))!;
+    expect(stored.state).toBe("completed");
+    expect(JSON.stringify(stored)).not.toContain("whsec_");
+    expect(records.responseOf(stored)).toEqual(answer);
+  });
+
   it("releases a record whose request was sealed under another secret: no request can find it any more", async () => {
-    const id = await unsettledRecord(createIdempotencyRecords(store, { secret: "an-earlier-gateway-secret-0000000000" }));
+    const id = await unsettledRecord(createIdempotencyRecords(store, { secret: "an-earlier-gateway-secret-0000000000", secretResponses }));
     expect(JSON.stringify(await raw().findOne({ _id: id }))).not.toContain("123456");
     let runs = 0;
     const reconciler = createReconciler({
-      records: createIdempotencyRecords(store, { secret }),
+      records: createIdempotencyRecords(store, { secret, secretResponses }),
       run: async () => {
         runs++;
         return { status: 200, body: {} };

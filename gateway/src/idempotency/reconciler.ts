@@ -57,7 +57,7 @@ export function createReconciler(options: ReconcilerOptions) {
     };
     const outcome = await settleOutcome(() => options.run(record.operationId, input, caller), caller.correlationId);
     if (outcome.known) {
-      await records.complete(record._id, record.attempt, outcome.response);
+      await records.complete(record._id, record.attempt, record.operationId, outcome.response);
       logger.info({ operationId: record.operationId, status: outcome.response.status }, "idempotency key reconciled");
       return;
     }

@@ -28,6 +28,8 @@ export interface OpenApiOperation {
   "x-scopes"?: string[];
   "x-credential"?: "service_token";
   "x-test-mode-only"?: boolean;
+  /** Its answer carries a secret (a schema marked `x-secret`): kept sealed wherever it is kept. */
+  "x-secret-response"?: boolean;
 }
 
 /** One operation of the document, as the gateway mounts it. */
@@ -47,6 +49,8 @@ export interface OperationSpec {
   testModeOnly: boolean;
   /** Which idempotency rules apply, or null when the operation takes no Idempotency-Key. */
   idempotency: null | "payment" | "otp";
+  /** Its answer carries a secret, so the idempotency record keeps it sealed (x-secret-response). */
+  secretResponse: boolean;
   operation: OpenApiOperation;
 }
 
@@ -93,6 +97,7 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
         credential: operation["x-credential"] ?? "any",
         testModeOnly: operation["x-test-mode-only"] === true,
         idempotency: takesKey ? ((operation.tags ?? []).includes("OTP") ? "otp" : "payment") : null,
+        secretResponse: operation["x-secret-response"] === true,
         operation,
       });
     }

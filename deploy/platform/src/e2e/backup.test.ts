@@ -9,8 +9,9 @@ import { bannerOf, temporaryPlatforms, type PrintedBanner } from "../test-suppor
 
 /**
  * `bayad backup` copies a running platform's DATA_DIR (every store from one snapshot, and
- * secrets.json) into one file while the platform goes on writing, and `bayad restore` unpacks it
- * into a new DATA_DIR on which `npm start` finds everything again: the keys and the data.
+ * secrets.json) into one encrypted file while the platform goes on writing, and `bayad restore`
+ * opens and unpacks it into a new DATA_DIR on which `npm start` finds everything again: the keys
+ * and the data.
  */
 
 /** The real CLI binary (`npm run admin`), built. */
@@ -82,27 +83,30 @@ describe("bayad backup and restore", () => {
     })();
     await eventually(async () => (written.length >= 3 ? true : undefined));
     const writtenBefore = [...written];
-    const backupFile = join(platforms.parent(), "backups", "bayad.tgz");
+    const backupFile = join(platforms.parent(), "backups", "bayad.age");
     mkdirSync(join(platforms.parent(), "backups"));
-    const backup = await bayad(["backup", "--to", backupFile, "--data-dir", dataDir]);
+    const passphraseFile = join(platforms.parent(), "passphrase.txt");
+    writeFileSync(passphraseFile, "kape at pandesal tuwing umaga\n", { mode: 0o600 });
+    const backup = await bayad(["backup", "--to", backupFile, "--data-dir", dataDir, "--passphrase-file", passphraseFile]);
     const writtenDuring = written.length;
     await eventually(async () => (written.length >= writtenDuring + 3 ? true : undefined));
     writing = false;
     await writer;
     expect(backup.stderr).toBe("");
     expect(backup.code).toBe(0);
-    expect(backup.stdout).toContain("keep it private");
-    // It holds the secrets: readable by its owner only.
+    expect(backup.stdout).toContain("encrypted with the passphrase");
+    // It holds the secrets: encrypted (age), and readable by its owner only.
+    expect(readFileSync(backupFile).subarray(0, 22).toString()).toBe("age-encryption.org/v1\n");
     expect(statSync(backupFile).mode & 0o777).toBe(0o600);
 
     // A restore never goes over a DATA_DIR: not the running platform's, nor any non-empty one.
-    const onRunning = await bayad(["restore", "--from", backupFile, "--to", dataDir]);
+    const onRunning = await bayad(["restore", "--from", backupFile, "--to", dataDir, "--passphrase-file", passphraseFile]);
     expect(onRunning.code).toBe(1);
     expect(onRunning.stderr).toContain(`in use by a Bayad process (pid ${first.child.pid})`);
     const occupied = join(platforms.parent(), "occupied");
     mkdirSync(occupied);
     writeFileSync(join(occupied, "notes.txt"), "keep me");
-    const onOccupied = await bayad(["restore", "--from", backupFile, "--to", occupied]);
+    const onOccupied = await bayad(["restore", "--from", backupFile, "--to", occupied, "--passphrase-file", passphraseFile]);
     expect(onOccupied.code).toBe(1);
     expect(onOccupied.stderr).toContain("is not empty");
     expect(statSync(join(occupied, "notes.txt")).isFile()).toBe(true);
@@ -111,7 +115,7 @@ describe("bayad backup and restore", () => {
     expect(await first.exited).toBe(0);
 
     const restoredDir = join(platforms.parent(), "restored");
-    const restore = await bayad(["restore", "--from", backupFile, "--to", restoredDir]);
+    const restore = await bayad(["restore", "--from", backupFile, "--to", restoredDir, "--passphrase-file", passphraseFile]);
     expect(restore.stderr).toBe("");
     expect(restore.code).toBe(0);
     expect(statSync(join(restoredDir, "secrets.json")).mode & 0o777).toBe(0o600);
@@ -153,7 +157,7 @@ describe("bayad backup and restore", () => {
   it("refuses a directory that is not a DATA_DIR, and a file that exists", async () => {
     const empty = join(platforms.parent(), "empty");
     mkdirSync(empty);
-    const notDataDir = await bayad(["backup", "--to", join(platforms.parent(), "b.tgz"), "--data-dir", empty]);
+    const notDataDir = await bayad(["backup", "--to", join(platforms.parent(), "b.tgz"), "--data-dir", empty, "--unencrypted"]);
     expect(notDataDir.code).toBe(1);
     expect(notDataDir.stderr).toContain("holds no secrets.json");
     const dataDir = join(platforms.parent(), "data");
@@ -161,7 +165,7 @@ describe("bayad backup and restore", () => {
     writeFileSync(join(dataDir, "secrets.json"), "{}");
     const earlier = join(platforms.parent(), "earlier.tgz");
     writeFileSync(earlier, "an earlier backup");
-    const overwrite = await bayad(["backup", "--to", earlier, "--data-dir", dataDir]);
+    const overwrite = await bayad(["backup", "--to", earlier, "--data-dir", dataDir, "--unencrypted"]);
     expect(overwrite.code).toBe(1);
     expect(overwrite.stderr).toContain("exists: choose another file");
     expect(readFileSync(earlier, "utf8")).toBe("an earlier backup");

@@ -16,12 +16,12 @@ export interface ChannelSenders {
 
 /** OTP_EMAIL_SENDER / OTP_SMS_SENDER routing: a real provider or the shared development outbox. */
 export function createChannelSenders(
-  config: { email: EmailSenderConfig; sms: SmsSenderConfig },
+  config: { email: EmailSenderConfig; sms: SmsSenderConfig; hashSecret: string },
   store: Store,
   now: () => Date,
 ): ChannelSenders {
   let devOutbox: DevOutbox | undefined;
-  const outbox = () => (devOutbox ??= createDevOutbox(store, { now }));
+  const outbox = () => (devOutbox ??= createDevOutbox(store, { secret: config.hashSecret, now }));
   const email = config.email.kind === "smtp" ? createSmtpSender(config.email.smtp) : outbox();
   const sms = config.sms.kind === "semaphore" ? createSemaphoreSender(config.sms.semaphore) : outbox();
   return {

@@ -3,11 +3,13 @@ import { createEmbeddedStore } from "@bayad/store";
 import { createClock } from "../test-support/otp-harness.js";
 import { createDevOutbox } from "./dev-outbox.js";
 
+const secret = "otp-hash-secret-for-dev-outbox-tests-0001";
+
 describe("development outbox", () => {
   it("keeps messages instead of sending them and lists a recipient's newest first", async () => {
     const store = createEmbeddedStore();
     const clock = createClock();
-    const outbox = createDevOutbox(store, { now: clock.now });
+    const outbox = createDevOutbox(store, { secret, now: clock.now });
     await store.ensureIndexes();
     const message = (otpId: string, recipient: string) => ({ channel: "sms" as const, recipient, subject: "s", body: `body ${otpId}`, otpId });
 
@@ -21,5 +23,21 @@ describe("development outbox", () => {
     expect(listed.map((m) => m.otpId)).toEqual(["otp_3", "otp_2", "otp_1"]);
     expect(listed[0]).toMatchObject({ recipient: "+639171234567", body: "body otp_3", channel: "sms" });
     expect(await outbox.list("+639170000000")).toEqual([]);
+  });
+
+  it("keeps each body sealed in the store, shown opened, and hides one it cannot open", async () => {
+    const store = createEmbeddedStore();
+    const outbox = createDevOutbox(store, { secret });
+    await store.ensureIndexes();
+    const body = "Your Bayad code is 482913. It expires in 5 minutes. Never share it.";
+
+    await outbox.send({ channel: "sms", recipient: "+639171234567", subject: "Your Bayad verification code", body, otpId: "otp_1" });
+
+    const stored = await store.collection({ name: "dev_messages" }).find({});
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain("482913");
+    expect((await outbox.list("+639171234567")).map((message) => message.body)).toEqual([body]);
+    // Under another OTP_HASH_SECRET the message cannot be opened, and is not shown.
+    expect(await createDevOutbox(store, { secret: `${secret}-changed` }).list("+639171234567")).toEqual([]);
   });
 });

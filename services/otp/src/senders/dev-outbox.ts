@@ -1,24 +1,32 @@
-import { randomBase62 } from "@bayad/kit";
+import { openSealed, randomBase62, sealText } from "@bayad/kit";
 import type { CollectionDef, Store } from "@bayad/store";
 import { recipientLookupKey, type OtpChannelName } from "../recipients/recipient.js";
 import type { OtpMessage, OtpSender } from "./sender.js";
 
 /**
- * A message the development outbox kept instead of sending. It holds the message as a mailbox
- * would: with the full recipient and the code in its body. That is the one place a code exists
- * in clear outside the recipient's phone or mailbox, which is why the outbox is only for
- * development and test mode, and why only operators (the admin API) can read it.
+ * A message of the development outbox, as the admin API shows it: as a mailbox would, with the
+ * full recipient and the code in its body. Only operators (the admin API) can read it, and the
+ * outbox is only for development and test mode.
  */
-export interface DevMessageRecord {
+export interface DevMessage {
   _id: string;
   otpId: string;
   channel: OtpChannelName;
   recipient: string;
-  /** The recipient as the admin query spells it (see recipientLookupKey). */
-  lookupKey: string;
   subject: string;
   body: string;
   sentAt: Date;
+}
+
+/**
+ * A message as `dev_messages` keeps it: its body, the one place a code would be in clear
+ * outside the recipient's phone or mailbox, sealed (kit's sealText under OTP_HASH_SECRET, bound
+ * to the message id), so that a copy of the store or a backup gives no code away.
+ */
+interface DevMessageRecord extends Omit<DevMessage, "body"> {
+  /** The recipient as the admin query spells it (see recipientLookupKey). */
+  lookupKey: string;
+  sealedBody: string;
   /** Orders messages taken within the same millisecond by this process. */
   sequence: number;
   /** Kept a day: the outbox is a development aid, not an archive. */
@@ -34,36 +42,52 @@ const devMessagesCollection: CollectionDef = {
 };
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
+const SEAL_PURPOSE = "otp-dev-message";
 
 export interface DevOutbox extends OtpSender {
   /** The messages held for `recipient` (any spelling of it), newest first. */
-  list(recipient: string): Promise<DevMessageRecord[]>;
+  list(recipient: string): Promise<DevMessage[]>;
 }
 
-/** The sender of one-process mode: stores each message in `dev_messages` instead of sending it. */
-export function createDevOutbox(store: Store, options: { now?: () => Date } = {}): DevOutbox {
+/**
+ * The sender of one-process mode: stores each message in `dev_messages` instead of sending it.
+ * `secret` (OTP_HASH_SECRET) seals the bodies.
+ */
+export function createDevOutbox(store: Store, options: { secret: string; now?: () => Date }): DevOutbox {
   const messages = store.collection<DevMessageRecord>(devMessagesCollection);
   const now = options.now ?? (() => new Date());
   let sequence = 0;
   return {
     async send(message: OtpMessage) {
       const sentAt = now();
+      const _id = `devmsg_${randomBase62(24)}`;
       await messages.insertOne({
-        _id: `devmsg_${randomBase62(24)}`,
+        _id,
         otpId: message.otpId,
         channel: message.channel,
         recipient: message.recipient,
         lookupKey: recipientLookupKey(message.recipient),
         subject: message.subject,
-        body: message.body,
+        sealedBody: sealText(options.secret, SEAL_PURPOSE, _id, message.body),
         sentAt,
         sequence: ++sequence,
         purgeAt: new Date(sentAt.getTime() + KEEP_MS),
       });
     },
 
-    list(recipient: string) {
-      return messages.find({ lookupKey: recipientLookupKey(recipient) }, { sort: { sentAt: -1, sequence: -1 }, limit: 100 });
+    async list(recipient: string) {
+      const found = await messages.find({ lookupKey: recipientLookupKey(recipient) }, { sort: { sentAt: -1, sequence: -1 }, limit: 100 });
+      return found.flatMap(({ _id, otpId, channel, recipient: to, subject, sealedBody, sentAt }) => {
+        let body: string;
+        try {
+          body = openSealed(options.secret, SEAL_PURPOSE, _id, sealedBody);
+        } catch {
+          // Sealed under an OTP_HASH_SECRET since changed (its code no longer verifies either), or
+          // kept in clear by an earlier version: not shown, and gone within the day.
+          return [];
+        }
+        return [{ _id, otpId, channel, recipient: to, subject, body, sentAt }];
+      });
     },
   };
 }

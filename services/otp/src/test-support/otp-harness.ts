@@ -39,7 +39,7 @@ export async function createHarness(
 ): Promise<Harness> {
   const store = options.store ?? createEmbeddedStore();
   const clock = options.clock ?? createClock();
-  const outbox = createDevOutbox(store, { now: clock.now });
+  const outbox = createDevOutbox(store, { secret: SECRET, now: clock.now });
   const defaults = readOtpConfig({ OTP_HASH_SECRET: SECRET });
   const deps = createOtpDeps({
     store,
