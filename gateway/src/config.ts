@@ -1,6 +1,7 @@
 import { ConfigError, envBool, envInt, envOptional, envSecret, envString, envUrl, randomBase62, type Env, type RateLimitSetting } from "@bayad/kit";
 import type { RateLimitSettings } from "./middleware/rate-limit.js";
 import { readHttpServerSettings, type HttpServerSettings } from "./http-server.js";
+import { readTrustProxy, type TrustProxy } from "./http/client-address.js";
 
 export interface GatewayConfig {
   host: string;
@@ -30,6 +31,12 @@ export interface GatewayConfig {
   metrics: { host: string; port: number };
   /** How long a dashboard sign-in lasts (DASHBOARD_SESSION_HOURS, default 8): then the operator signs in again. */
   dashboardSessionTtlMs: number;
+  /** How long a dashboard session lasts unused (DASHBOARD_SESSION_IDLE_MINUTES, default 30). */
+  dashboardSessionIdleMs: number;
+  /** Wrong admin keys a minute at sign-in, from all addresses together (DASHBOARD_SIGN_IN_GLOBAL_FAILURES, default 200). */
+  dashboardSignInGlobalFailures: RateLimitSetting;
+  /** TRUST_PROXY: when X-Forwarded-For names the client (http/client-address.ts); off by default. */
+  trustProxy: TrustProxy;
   /** RATE_LIMIT_{CREDENTIAL,PROJECT}_{READS,WRITES} and their _WINDOW_SECONDS (README, "Rate limits"). */
   rateLimits: RateLimitSettings;
   idempotency: {
@@ -87,6 +94,12 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       port: envInt(env, "METRICS_PORT", 9464, { min: 0, max: 65535 }),
     },
     dashboardSessionTtlMs: envInt(env, "DASHBOARD_SESSION_HOURS", 8, { min: 1, max: 720 }) * hour,
+    dashboardSessionIdleMs: envInt(env, "DASHBOARD_SESSION_IDLE_MINUTES", 30, { min: 2, max: 43_200 }) * 60_000,
+    dashboardSignInGlobalFailures: {
+      limit: envInt(env, "DASHBOARD_SIGN_IN_GLOBAL_FAILURES", 200, { min: 1, max: 1_000_000 }),
+      windowSeconds: 60,
+    },
+    trustProxy: readTrustProxy(env),
     rateLimits: {
       credential: { reads: readLimit(env, "RATE_LIMIT_CREDENTIAL_READS", 100), writes: readLimit(env, "RATE_LIMIT_CREDENTIAL_WRITES", 50) },
       project: { reads: readLimit(env, "RATE_LIMIT_PROJECT_READS", 200), writes: readLimit(env, "RATE_LIMIT_PROJECT_WRITES", 100) },

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type Router from "@koa/router";
+import type { Context } from "koa";
 import { createRateLimiter, createRateLimitLeases, keyedDigest, serveMetrics, traceStore, type Logger, type MetricsServer, type Registry } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createGatewayApp } from "./app.js";
@@ -35,7 +36,10 @@ import { hostedInvoiceRoutes } from "./sandbox/hosted-invoice.js";
 import { hostedPaymentLinkRoutes } from "./sandbox/hosted-payment-link.js";
 import { publicUrlResolver, webhookEventTypes } from "@bayad/public-resources";
 import { createDashboardSessions } from "./dashboard/dashboard-sessions.js";
-import { dashboardSessionAuthenticator, dashboardSessionRoutes, signInLimit } from "./dashboard/session-routes.js";
+import { dashboardSessionAuthenticator, dashboardSessionHandlers, dashboardSessionRoutes } from "./dashboard/session-routes.js";
+import { sessionCookieKind } from "./dashboard/session-cookie.js";
+import { createSignInLimits } from "./dashboard/sign-in-limits.js";
+import { requestClientAddress } from "./http/client-address.js";
 import { dashboardFileRoutes } from "./dashboard/dashboard-files.js";
 
 export interface GatewayOptions {
@@ -84,7 +88,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const projects = createProjects(store, { cursorSecret: config.secret });
   const apiKeys = createApiKeys(store, { logger });
-  const dashboardSessions = createDashboardSessions(store, { secret: config.secret, ttlMs: config.dashboardSessionTtlMs });
+  const dashboardSessions = createDashboardSessions(store, {
+    secret: config.secret,
+    adminKey: config.adminApiKey,
+    ttlMs: config.dashboardSessionTtlMs,
+    idleMs: config.dashboardSessionIdleMs,
+  });
   const checkAdminKey = createAdminKeyCheck(config.adminApiKey);
   const records = createIdempotencyRecords(store, {
     secret: config.secret,
@@ -110,9 +119,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // Known once listening when PUBLIC_URL is unset; only read while serving requests.
   let publicBaseUrl = config.publicUrl ?? "";
   const publicUrl = publicUrlResolver(() => publicBaseUrl);
+  const cookieKind = (ctx: Context) => sessionCookieKind(ctx, publicBaseUrl);
   const handlers = {
     ...healthRoutes(store, clients),
     ...adminRoutes({ projects, apiKeys, devIssuer, providerAccounts: clients.providerAccounts }),
+    ...dashboardSessionHandlers(dashboardSessions),
     ...paymentsRoutes(clients.payments, publicUrl, routedResources(clients), clients.webhooks ? webhookEventTypes : undefined),
     // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.
     ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl) : {}),
@@ -160,7 +171,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         external: config.tokens.external,
       }).verify,
       checkAdminKey,
-      dashboardSession: dashboardSessionAuthenticator(dashboardSessions),
+      dashboardSession: dashboardSessionAuthenticator(dashboardSessions, cookieKind),
       projectExists: async (projectId) => (await projects.get(projectId)) !== null,
     },
     rateLimits: {
@@ -179,9 +190,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       dashboardSessionRoutes({
         sessions: dashboardSessions,
         checkAdminKey,
-        secureCookies: (ctx) => ctx.secure || publicBaseUrl.startsWith("https:"),
+        cookieKind,
         bodyLimitBytes: config.bodyLimitBytes,
-        countSignIn: (clientAddress) => rateLimiter.charge([{ scope: "dashboard-sign-in", setting: signInLimit, key: clientAddress }]),
+        clientAddress: (ctx) => requestClientAddress(config.trustProxy, ctx.req),
+        signInLimits: createSignInLimits({
+          limiter: rateLimiter,
+          globalFailures: config.dashboardSignInGlobalFailures,
+          logger,
+          metrics: options.metrics,
+        }),
       })(router);
       dashboardFileRoutes()(router);
       hostedCheckoutRoutes(clients.payments)(router);

@@ -27,6 +27,7 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
   if (component === "gateway") {
     required.push("ADMIN_API_KEY", "GATEWAY_SECRET", "DEV_TOKEN_ISSUER", "PAYMENTS_URL", "BILLING_URL", "LINKS_URL", "RECORDS_URL", "OTP_URL", "WEBHOOKS_URL");
     optional.push("PUBLIC_URL", "JWKS_URL", "JWT_ISSUER", "JWT_AUDIENCE");
+    if (values.gateway.ingress.enabled || values.gateway.trustProxy) required.push("TRUST_PROXY");
     return { required, optional };
   }
   if (component !== "otp") {
@@ -263,5 +264,20 @@ describe.each(rendered)("with $name", (r) => {
   it("renders NOTES.txt completely", () => {
     expect(r.notes).toContain(`release ${r.releaseName}`);
     expect(r.notes).not.toMatch(/<no value>|\{\{/);
+  });
+});
+
+describe.runIf(ready)("the client address behind the ingress (TRUST_PROXY)", () => {
+  const trustProxy = (name: string) =>
+    envOf(pods(rendered.find((r) => r.name === name)!.manifests).find((p) => p.component === "gateway")!.spec.containers[0]).get("TRUST_PROXY")?.value;
+  it("believes X-Forwarded-For from one hop, the ingress controller, when the chart's ingress is on", () => {
+    expect(trustProxy("production example")).toBe("1");
+  });
+  it("believes no X-Forwarded-For without the ingress, as the gateway's own default", () => {
+    expect(trustProxy("default values")).toBeUndefined();
+    expect(trustProxy("everything off")).toBeUndefined();
+  });
+  it("passes the proxies' CIDRs on as given", () => {
+    expect(trustProxy("everything on")).toBe("10.42.0.0/16, 192.0.2.10, fd00:42::/64");
   });
 });

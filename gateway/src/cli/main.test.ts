@@ -165,6 +165,21 @@ describe("runCli", () => {
     expect(recorded[0]).toMatchObject({ method: "POST", url: "/admin/v1/signing-keys/rotate", body: undefined });
   });
 
+  it("ends every dashboard session with sessions revoke --all, and needs --all", async () => {
+    reply = envelope(200, { success: true, data: { revoked: 3 } });
+    const io = capture();
+
+    expect(await runCli(["sessions", "revoke", "--all"], env(), fetch, io)).toBe(0);
+
+    expect(recorded[0]).toMatchObject({ method: "POST", url: "/admin/v1/dashboard-sessions/revoke", authorization: `Bearer ${adminKey}`, body: undefined });
+    expect(io.stdout.join("\n")).toBe("Ended 3 dashboard sessions.");
+
+    const bare = capture();
+    expect(await runCli(["sessions", "revoke"], env(), fetch, bare)).toBe(2);
+    expect(bare.stderr.join("\n")).toContain("--all");
+    expect(recorded).toHaveLength(1);
+  });
+
   it("mints a service token with scopes as a list and the TTL as a number", async () => {
     reply = envelope(201, { success: true, data: { accessToken: "a.b.c", expiresAt: "2030-01-01T00:00:00.000Z" } });
     const io = capture();
@@ -372,6 +387,7 @@ describe("runCli", () => {
     ["api-keys list", ["api-keys", "list", "--project", "prj_abc"]],
     ["api-keys revoke", ["api-keys", "revoke", "key_1", "--project", "prj_abc"]],
     ["signing-keys rotate", ["signing-keys", "rotate"]],
+    ["sessions revoke", ["sessions", "revoke", "--all"]],
     ["service-tokens create", ["service-tokens", "create", "--project", "p", "--environment", "test", "--subject", "s", "--scopes", "otp:read", "--ttl", "60"]],
   ])("takes --json on %s and prints the answer's data as JSON", async (_label, argv) => {
     const data = { answered: "yes" };

@@ -61,6 +61,8 @@ Operator commands (ADMIN_API_KEY):
   signing-keys rotate
       Replace the development token issuer's signing key now; tokens it signed keep working
       until they expire.
+  sessions revoke --all
+      End every dashboard session, on every gateway replica: each operator signs in again.
   backup --to <file> [--data-dir <dir>]
          (--passphrase-file <file> | --recipient <age1…> | --unencrypted)
       Copy the data of the platform using DATA_DIR (running or stopped) into one file: each
@@ -167,6 +169,18 @@ const commands: Record<string, Command> = {
   "signing-keys rotate": {
     options: {},
     toRequest: () => ({ method: "POST", path: "admin/v1/signing-keys/rotate" }),
+  },
+  "sessions revoke": {
+    options: { all: { type: "boolean" } },
+    toRequest: (values) => {
+      // Explicit, so that ending one session can be added later without changing what this does.
+      if (values.all !== true) throw new UsageError("sessions revoke needs --all: it ends every dashboard session");
+      return { method: "POST", path: "admin/v1/dashboard-sessions/revoke" };
+    },
+    summarize: (data) => {
+      const { revoked } = data as { revoked: number };
+      return `Ended ${revoked} dashboard session${revoked === 1 ? "" : "s"}.`;
+    },
   },
   "service-tokens create": {
     options: {

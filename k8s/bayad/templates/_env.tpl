@@ -119,6 +119,11 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
 - name: PUBLIC_URL
   value: {{ . | quote }}
 {{- end }}
+{{- /* Behind the chart's ingress the controller is the one hop whose X-Forwarded-For is believed. */}}
+{{- with .Values.gateway.trustProxy | default (ternary "1" "" .Values.gateway.ingress.enabled) }}
+- name: TRUST_PROXY
+  value: {{ . | quote }}
+{{- end }}
 {{- with .Values.gateway.jwt.jwksUrl }}
 - name: JWKS_URL
   value: {{ . | quote }}

@@ -49,6 +49,8 @@ const everythingOn = {
   },
   gateway: {
     publicUrl: "https://staging.bayad.example.ph",
+    // The ingress controller's pods and the load balancer before it, by address.
+    trustProxy: "10.42.0.0/16, 192.0.2.10, fd00:42::/64",
     devTokenIssuer: true,
     jwt: { jwksUrl: "https://auth.example.ph/jwks.json", issuer: "https://auth.example.ph/", audience: "bayad" },
     service: { type: "LoadBalancer", port: 443, annotations: { "service.beta.kubernetes.io/aws-load-balancer-internal": "true" } },

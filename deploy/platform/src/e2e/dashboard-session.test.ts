@@ -1,3 +1,9 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, newIdempotencyKey, startTestPlatform, unique, type TestPlatform } from "../test-support/harness.js";
 
@@ -5,8 +11,11 @@ import { expectError, newIdempotencyKey, startTestPlatform, unique, type TestPla
  * The dashboard's session: the admin key exchanged for an HttpOnly, SameSite=Strict cookie; the
  * cookie standing for the admin key on admin operations and, naming a project and environment,
  * on the project's operations; CSRF on every change; sign-out ending the session on the server.
- * And the same acting-for with the admin key itself, for operators using curl.
+ * And the same acting-for with the admin key itself, for operators using curl. Sessions end
+ * with the admin key they were made with, and all at once with `bayad sessions revoke --all`.
  */
+
+const cliPath = createRequire(import.meta.url).resolve("@bayad/gateway").replace(/index\.js$/, "cli/main.js");
 
 let api: TestPlatform;
 let project: { projectId: string; testKey: string; liveKey: string };
@@ -228,14 +237,14 @@ describe("behind https", () => {
     await secure?.close();
   });
 
-  it("marks the session cookie Secure when the public URL is https", async () => {
+  it("names the session cookie __Host- and marks it Secure when the public URL is https", async () => {
     const reply = await fetch(`${secure.platform.gatewayUrl}/dashboard/api/session`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ adminKey: secure.platform.adminApiKey }),
     });
     expect(reply.status).toBe(201);
-    expect(reply.headers.get("Set-Cookie")).toMatch(/; Secure$/);
+    expect(reply.headers.get("Set-Cookie")).toMatch(/^__Host-bayad_dashboard_session=[A-Za-z0-9_-]{43}; Path=\/; .*; Secure$/);
   });
 
   it("limits sign-in attempts per client address: 20 a minute, then 429 even for the right key", async () => {
@@ -252,5 +261,42 @@ describe("behind https", () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("RATE_LIMITED");
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(refused.headers.get("Set-Cookie")).toBeNull();
+  });
+});
+
+describe("ending sessions", () => {
+  it("refuses a session made with the old admin key after a restart with a new one", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "bayad-session-key-"));
+    try {
+      const before = await startTestPlatform({ DATA_DIR: dataDir, ADMIN_API_KEY: "adm_old_key_0123456789abcdef" });
+      const signedIn = await fetch(`${before.platform.gatewayUrl}/dashboard/api/session`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ adminKey: "adm_old_key_0123456789abcdef" }),
+      });
+      expect(signedIn.status).toBe(201);
+      const cookie = (signedIn.headers.get("Set-Cookie") ?? "").split(";")[0] ?? "";
+      await before.close();
+
+      const after = await startTestPlatform({ DATA_DIR: dataDir, ADMIN_API_KEY: "adm_new_key_0123456789abcdef" });
+      try {
+        const refused = await fetch(`${after.platform.gatewayUrl}/admin/v1/projects`, { headers: { Cookie: cookie } });
+        expect(refused.status).toBe(401);
+        expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("AUTHENTICATION_REQUIRED");
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("ends every session with bayad sessions revoke --all", async () => {
+    const sessions = [await signIn(), await signIn()];
+    const { stdout } = await promisify(execFile)(process.execPath, [cliPath, "sessions", "revoke", "--all"], {
+      env: { PATH: process.env.PATH ?? "", ADMIN_API_KEY: api.platform.adminApiKey, BAYAD_URL: api.platform.gatewayUrl },
+    });
+    expect(stdout).toMatch(/^Ended \d+ dashboard sessions?\.$/m);
+    for (const { cookie } of sessions) expectError((await call("GET", "/dashboard/api/session", { cookie })) as any, 401, "AUTHENTICATION_REQUIRED");
   });
 });

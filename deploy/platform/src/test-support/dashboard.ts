@@ -5,7 +5,10 @@ import type { BrowserContext, Page } from "playwright-core";
  * labels, roles and text on the page. Other suites may add helpers at the end of this file.
  */
 
-/** The session cookie's name (gateway/src/dashboard/session-cookie.ts). */
+/**
+ * The session cookie's name for a gateway on plain-http loopback, where these browsers reach it
+ * (gateway/src/dashboard/session-cookie.ts); anywhere else it is `__Host-bayad_dashboard_session`.
+ */
 export const sessionCookieName = "bayad_dashboard_session";
 
 /** The dashboard's address for an app path ("/payments"). */

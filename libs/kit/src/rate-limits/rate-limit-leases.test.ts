@@ -16,6 +16,7 @@ async function sharedLimiter() {
       counter.takes += 1;
       return inner.take(charges, calls);
     },
+    check: inner.check,
     charge: inner.charge,
   };
   const replica = () => createRateLimitLeases(limiter, { now: () => current });

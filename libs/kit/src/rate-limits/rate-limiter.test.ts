@@ -67,6 +67,17 @@ describe("rate limiter", () => {
     // Counted by none: the large limit still has 95.
     expect(refused.limits.map((limit) => limit.remaining)).toEqual([0, 95]);
   });
+
+  it("checks where a limit stands without counting anything, refusing once it is full", async () => {
+    const { clock, limiter } = await limiterWithClock();
+    const budget = { scope: "budget", setting: { limit: 2, windowSeconds: 60 }, key: "all" };
+
+    for (let i = 0; i < 3; i++) expect(await limiter.check([budget])).toMatchObject({ allowed: true, calls: 0, limits: [{ remaining: 2 }] });
+    await limiter.take([budget], 2);
+    expect(await limiter.check([budget])).toMatchObject({ allowed: false, retryAfterSeconds: 62 });
+    clock.advance(62_000);
+    expect(await limiter.check([budget])).toMatchObject({ allowed: true, limits: [{ remaining: 2 }] });
+  });
 });
 
 describe("rate limiter under concurrent calls", () => {

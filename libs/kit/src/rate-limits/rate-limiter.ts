@@ -44,7 +44,7 @@ export interface RateLimitState {
 }
 
 export type RateLimitOutcome =
-  | { allowed: true; /** How many calls were counted (1 to what was asked). */ calls: number; limits: RateLimitState[] }
+  | { allowed: true; /** How many calls were counted (1 to what was asked; 0 for a check). */ calls: number; limits: RateLimitState[] }
   | { allowed: false; /** Seconds until the fullest limit has room again (at least 1). */ retryAfterSeconds: number; limits: RateLimitState[] };
 
 export interface RateLimiter {
@@ -55,6 +55,11 @@ export interface RateLimiter {
    * limits before it have counted the calls (erring towards refusing).
    */
   take(charges: readonly RateLimitCharge[], calls?: number): Promise<RateLimitOutcome>;
+  /**
+   * Where every limit stands, counting nothing: refused when one of them is full. For a budget
+   * charged only by some outcomes (failures) but guarding every attempt.
+   */
+  check(charges: readonly RateLimitCharge[]): Promise<RateLimitOutcome>;
   /** Lets one call through every limit (take), or throws RATE_LIMITED with Retry-After. */
   charge(charges: readonly RateLimitCharge[]): Promise<void>;
 }
@@ -126,10 +131,22 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
     throw new AppError("SERVICE_UNAVAILABLE", "The rate limit could not be counted; retry shortly.");
   }
 
+  async function readAll(charges: readonly RateLimitCharge[]) {
+    const read = await Promise.all(charges.map((charge) => records.findOne({ _id: idOf(charge) })));
+    return { read, slices: read.map((record) => record?.slices ?? []) };
+  }
+
+  async function check(charges: readonly RateLimitCharge[]): Promise<RateLimitOutcome> {
+    const now = options.now().getTime();
+    const { slices } = await readAll(charges);
+    const full = charges.some((charge, i) => callsInWindow(slices[i], charge.setting, now).count >= charge.setting.limit);
+    if (full) return refusal(charges, slices, now);
+    return { allowed: true, calls: 0, limits: charges.map((charge, i) => stateOf(charge, slices[i], now)) };
+  }
+
   async function take(charges: readonly RateLimitCharge[], calls = 1): Promise<RateLimitOutcome> {
     const now = options.now().getTime();
-    const read = await Promise.all(charges.map((charge) => records.findOne({ _id: idOf(charge) })));
-    const slices = read.map((record) => record?.slices ?? []);
+    const { read, slices } = await readAll(charges);
     const room = charges.map((charge, i) => charge.setting.limit - callsInWindow(slices[i], charge.setting, now).count);
     if (room.some((left) => left <= 0)) return refusal(charges, slices, now);
     const counted = Math.min(calls, ...room);
@@ -143,6 +160,7 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
 
   return {
     take,
+    check,
     async charge(charges) {
       const outcome = await take(charges);
       if (!outcome.allowed) throw rateLimitedError(outcome.retryAfterSeconds);
