@@ -118,3 +118,11 @@ export function envKeyRing(env: Env, names: { single: string; ring: string }, mi
   }
   return ring;
 }
+
+/**
+ * SECRETS_KEYS, or SECRETS_KEY (every key at least 32 characters): seals provider accounts'
+ * secrets (payments seals; links and billing open them) and webhook endpoints' signing secrets.
+ */
+export function readSecretsKeys(env: Env): KeyRing | undefined {
+  return envKeyRing(env, { single: "SECRETS_KEY", ring: "SECRETS_KEYS" }, 32);
+}

@@ -15,6 +15,7 @@ export {
   envSecret,
   envDuration,
   envKeyRing,
+  readSecretsKeys,
   parseDuration,
   type Env,
 } from "./config.js";

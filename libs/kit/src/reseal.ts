@@ -1,6 +1,5 @@
-import type { Collection, Doc } from "@bayad/store";
-import type { KeyRing } from "./key-ring.js";
-import { resealText } from "./secrets.js";
+import type { Collection, Doc, Filter } from "@bayad/store";
+import { resealText, type SealingKeys } from "./secrets.js";
 
 /** One sealed value inside a document: where it sits (a dotted path), and what it was sealed for. */
 export interface SealedValue {
@@ -32,17 +31,18 @@ const pageSize = 200;
  * Safe beside traffic and beside another reseal: each write is conditional on the values it
  * replaces still being there, so a value changed meanwhile (by a rotation, a new put) is never
  * overwritten with a stale one; the document is read again instead. Running it twice changes
- * nothing the second time.
+ * nothing the second time. `filter` narrows the scan to the documents that may hold sealed values.
  */
 export async function resealCollection<T extends Doc>(
   collection: Collection<T>,
-  ring: KeyRing,
+  ring: SealingKeys,
   sealedValuesOf: (doc: T) => SealedValue[],
+  filter: Filter = {},
 ): Promise<ResealCounts> {
   let counts = noResealCounts;
   let after: string | undefined;
   for (;;) {
-    const page = await collection.find(after === undefined ? {} : { _id: { $gt: after } }, { sort: { _id: 1 }, limit: pageSize });
+    const page = await collection.find(after === undefined ? filter : { ...filter, _id: { $gt: after } }, { sort: { _id: 1 }, limit: pageSize });
     for (const doc of page) counts = addResealCounts(counts, await resealDocument(collection, ring, sealedValuesOf, doc));
     if (page.length < pageSize) return counts;
     after = page[page.length - 1]!._id;
@@ -51,7 +51,7 @@ export async function resealCollection<T extends Doc>(
 
 async function resealDocument<T extends Doc>(
   collection: Collection<T>,
-  ring: KeyRing,
+  ring: SealingKeys,
   sealedValuesOf: (doc: T) => SealedValue[],
   first: T,
 ): Promise<ResealCounts> {

@@ -58,5 +58,10 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
         ),
       };
     },
+
+    /** Operators only, like listDevMessages: the messages awaiting a resend, moved to OTP_HASH_SECRETS' newest key. */
+    async resealOtpMessages() {
+      return { counts: await deps.repository.resealSecrets(deps.sealingKeys) };
+    },
   };
 }

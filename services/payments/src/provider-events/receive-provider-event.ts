@@ -1,14 +1,13 @@
-import { AppError, type Logger } from "@bayad/kit";
-import { parsePaymongoEvent, verifyPaymongoSignature } from "@bayad/provider";
+import { AppError, type Logger, type SealingKeys } from "@bayad/kit";
+import { openProviderWebhookSecret, parsePaymongoEvent, verifyPaymongoSignature } from "@bayad/provider";
 import type { AccountProviders } from "../providers/account-providers.js";
-import { openWebhookSecret } from "../provider-accounts/provider-secrets.js";
 import type { ProviderEventsRepository } from "./provider-events-repository.js";
 
 export interface ReceiveDeps {
   accounts: AccountProviders;
   events: ProviderEventsRepository;
-  /** SECRETS_KEY: opens the account's webhook secret. */
-  secretsKey: string | undefined;
+  /** The SECRETS_KEYS ring: opens the account's webhook secret. */
+  secretsKey: SealingKeys | undefined;
   logger: Logger;
   now: () => Date;
   /** Called once a new event is stored, to apply it without waiting for the applier's next round. */
@@ -41,7 +40,7 @@ export async function receiveProviderEvent(deps: ReceiveDeps, delivery: Provider
   const verdict = verifyPaymongoSignature({
     header: delivery.signature || undefined,
     rawBody: Buffer.from(delivery.rawBody.buffer, delivery.rawBody.byteOffset, delivery.rawBody.byteLength),
-    secret: openWebhookSecret(account, deps.secretsKey),
+    secret: openProviderWebhookSecret(deps.secretsKey, account._id, account.webhook.secret),
     livemode,
   });
   if (!verdict.valid) {
