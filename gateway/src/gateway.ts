@@ -13,6 +13,7 @@ import { createCredentialVerifier } from "./auth/credential-verifier.js";
 import { createAdminKeyCheck } from "./auth/admin-key.js";
 import { createProjects } from "./admin/projects.js";
 import { createIdempotencyRecords } from "./idempotency/idempotency-records.js";
+import { createSecretsReseal } from "./admin/secrets-reseal.js";
 import { createReconciler } from "./idempotency/reconciler.js";
 import { createIdempotentExecution } from "./idempotency/idempotent-execution.js";
 import { createOperationRunner } from "./routes/operation.js";
@@ -86,14 +87,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const apiKeys = createApiKeys(store, { logger });
   const dashboardSessions = createDashboardSessions(store, { secret: config.secret, ttlMs: config.dashboardSessionTtlMs });
   const checkAdminKey = createAdminKeyCheck(config.adminApiKey);
-  const records = createIdempotencyRecords(store, { secret: config.secret });
+  const records = createIdempotencyRecords(store, { secret: config.secrets });
   // In the gateway's store, so every replica sharing it counts against the same limits.
   const rateLimiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.secret, "rate-limit", key), now: () => new Date() });
   const devIssuer = config.tokens.devIssuer
     ? await createDevTokenIssuer(store, {
         issuer: config.tokens.issuer,
         audience: config.tokens.audience,
-        secret: config.secret,
+        secret: config.secrets,
         rotationMs: config.tokens.devKeyRotationMs,
         logger,
         now: options.tokenIssuerClock,
@@ -107,7 +108,20 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const publicUrl = publicUrlResolver(() => publicBaseUrl);
   const handlers = {
     ...healthRoutes(store, clients),
-    ...adminRoutes({ projects, apiKeys, devIssuer, providerAccounts: clients.providerAccounts }),
+    ...adminRoutes({
+      projects,
+      apiKeys,
+      devIssuer,
+      providerAccounts: clients.providerAccounts,
+      resealSecrets: createSecretsReseal({
+        store,
+        keys: config.secrets,
+        records,
+        providerAccounts: clients.providerAccounts,
+        ...(clients.webhooks ? { webhooks: clients.webhooks } : {}),
+        ...(clients.otp ? { otp: clients.otp } : {}),
+      }),
+    }),
     ...paymentsRoutes(clients.payments, publicUrl, routedResources(clients), clients.webhooks ? webhookEventTypes : undefined),
     // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.
     ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl) : {}),

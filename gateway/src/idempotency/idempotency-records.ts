@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isDuplicateKeyError, type CollectionDef, type Doc, type Store } from "@bayad/store";
-import { AppError, openSealed, sealText, type Environment } from "@bayad/kit";
+import { AppError, openSealed, resealCollection, sealText, type Environment, type ResealCounts, type SealedValue, type SealingKeys } from "@bayad/kit";
 
 export type IdempotencyState = "in_progress" | "unknown" | "completed";
 
@@ -75,11 +75,16 @@ const requestPurpose = "idempotency-request";
 /** How many ids the replay hint (see begin) remembers, in each of its two generations. */
 const recentIdsPerGeneration = 5_000;
 
+/** What a record holds sealed, for a reseal. */
+function sealedValuesOf(record: IdempotencyRecord): SealedValue[] {
+  return record.request === undefined ? [] : [{ path: "request", purpose: requestPurpose, context: record._id, sealed: record.request }];
+}
+
 /**
- * The only code that knows the `idempotency_records` collection. `secret` (GATEWAY_SECRET) seals
- * the requests it keeps.
+ * The only code that knows the `idempotency_records` collection. `secret` (the GATEWAY_SECRETS
+ * ring) seals the requests it keeps.
  */
-export function createIdempotencyRecords(store: Store, options: { secret: string }) {
+export function createIdempotencyRecords(store: Store, options: { secret: SealingKeys }) {
   const records = store.collection<IdempotencyRecord>(idempotencyCollection);
   const { secret } = options;
   /**
@@ -173,6 +178,11 @@ export function createIdempotencyRecords(store: Store, options: { secret: string
         },
         { sort: { leaseUntil: 1 }, returnDocument: "after" },
       );
+    },
+
+    /** Seals what every record keeps sealed again under the ring's newest key (bayad secrets reseal). */
+    resealSecrets(): Promise<ResealCounts> {
+      return resealCollection(records, secret, sealedValuesOf);
     },
 
     find(id: string): Promise<IdempotencyRecord | null> {
