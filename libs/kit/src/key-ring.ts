@@ -30,12 +30,12 @@ export function singleKeyRing(key: string): KeyRing {
 
 /** The key that seals: the newest, the ring's last. */
 export function sealingKeyOf(ring: KeyRing): RingKey {
-  return ring.keys[ring.keys.length - 1]!;
+  return ring.keys[ring.keys.length - 1];
 }
 
 /** The key digests are keyed with: the ring's first, which a rotation keeps in place. */
 export function digestKeyOf(ring: KeyRing): string {
-  return ring.keys[0]!.key;
+  return ring.keys[0].key;
 }
 
 /**

@@ -45,7 +45,7 @@ export async function resealCollection<T extends Doc>(
     const page = await collection.find(after === undefined ? filter : { ...filter, _id: { $gt: after } }, { sort: { _id: 1 }, limit: pageSize });
     for (const doc of page) counts = addResealCounts(counts, await resealDocument(collection, ring, sealedValuesOf, doc));
     if (page.length < pageSize) return counts;
-    after = page[page.length - 1]!._id;
+    after = page[page.length - 1]._id;
   }
 }
 
