@@ -1,4 +1,19 @@
-import { ConfigError, envBool, envInt, envOptional, envSecret, envString, envUrl, randomBase62, type Env, type RateLimitSetting } from "@bayad/kit";
+import {
+  ConfigError,
+  digestKeyOf,
+  envBool,
+  envInt,
+  envKeyRing,
+  envOptional,
+  envSecret,
+  envString,
+  envUrl,
+  randomBase62,
+  singleKeyRing,
+  type Env,
+  type KeyRing,
+  type RateLimitSetting,
+} from "@bayad/kit";
 import type { RateLimitSettings } from "./middleware/rate-limit.js";
 import { readHttpServerSettings, type HttpServerSettings } from "./http-server.js";
 import { readTrustProxy, type TrustProxy } from "./http/client-address.js";
@@ -15,9 +30,14 @@ export interface GatewayConfig {
   /** True when ADMIN_API_KEY was unset and a key was generated for this run. */
   adminApiKeyGenerated: boolean;
   /**
-   * GATEWAY_SECRET (at least 32 characters, shared by replicas): keys the idempotency
-   * fingerprints and rate-limit keys (HMAC) and seals what the gateway keeps of requests and its
-   * token-signing keys (AES-256-GCM). Generated per run when unset.
+   * GATEWAY_SECRETS, or GATEWAY_SECRET (every key at least 32 characters, shared by replicas):
+   * the ring whose newest key seals what the gateway keeps of requests and its token-signing keys
+   * (AES-256-GCM; any key of the ring opens them). Generated per run when unset.
+   */
+  secrets: KeyRing;
+  /**
+   * The ring's first key: keys the idempotency record ids and fingerprints, dashboard sessions,
+   * listing cursors and rate-limit keys (HMAC), which must stay the same across a rotation.
    */
   secret: string;
   bodyLimitBytes: number;
@@ -79,13 +99,16 @@ export function readGatewayConfig(env: Env): GatewayConfig {
   }
   const jwksUrl = envUrl(env, "JWKS_URL");
   const rpcTimeoutMs = envInt(env, "RPC_TIMEOUT_MS", 10_000, { min: 100, max: 120_000 });
+  const secretNames = { single: "GATEWAY_SECRET", ring: "GATEWAY_SECRETS" };
+  const secrets = envKeyRing(env, secretNames, 32) ?? singleKeyRing(envSecret(env, secretNames.single, 32).value);
   return {
     host: envString(env, "HOST", "127.0.0.1"),
     port: envInt(env, "PORT", 8080, { min: 0, max: 65535 }),
     publicUrl: envUrl(env, "PUBLIC_URL"),
     adminApiKey: givenAdminKey ?? `adm_${randomBase62(32)}`,
     adminApiKeyGenerated: givenAdminKey === undefined,
-    secret: envSecret(env, "GATEWAY_SECRET", 32).value,
+    secrets,
+    secret: digestKeyOf(secrets),
     bodyLimitBytes: envInt(env, "BODY_LIMIT_BYTES", 65_536, { min: 1_024, max: 10_485_760 }),
     rpcTimeoutMs,
     http: readHttpServerSettings(env, rpcTimeoutMs),

@@ -14,6 +14,7 @@ import { createCredentialVerifier } from "./auth/credential-verifier.js";
 import { createAdminKeyCheck } from "./auth/admin-key.js";
 import { createProjects } from "./admin/projects.js";
 import { createIdempotencyRecords } from "./idempotency/idempotency-records.js";
+import { createSecretsReseal } from "./admin/secrets-reseal.js";
 import { createReconciler } from "./idempotency/reconciler.js";
 import { createIdempotentExecution } from "./idempotency/idempotent-execution.js";
 import { createOperationRunner } from "./routes/operation.js";
@@ -96,7 +97,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const checkAdminKey = createAdminKeyCheck(config.adminApiKey);
   const records = createIdempotencyRecords(store, {
-    secret: config.secret,
+    secret: config.secrets,
     secretResponses: new Set(operations.filter((spec) => spec.secretResponse).map((spec) => spec.operationId)),
   });
   // In the gateway's store, so every replica sharing it counts against the same limits.
@@ -105,15 +106,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ? await createDevTokenIssuer(store, {
         issuer: config.tokens.issuer,
         audience: config.tokens.audience,
-        secret: config.secret,
+        secret: config.secrets,
         rotationMs: config.tokens.devKeyRotationMs,
         logger,
         now: options.tokenIssuerClock,
       })
     : undefined;
   await store.ensureIndexes();
-  const resealed = await records.sealClearSecretResponses();
-  if (resealed > 0) logger.info({ count: resealed }, "idempotency records kept in clear by an earlier version sealed");
 
   const clients = createServiceClients(options.services);
   // Known once listening when PUBLIC_URL is unset; only read while serving requests.
@@ -122,7 +121,20 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const cookieKind = (ctx: Context) => sessionCookieKind(ctx, publicBaseUrl);
   const handlers = {
     ...healthRoutes(store, clients),
-    ...adminRoutes({ projects, apiKeys, devIssuer, providerAccounts: clients.providerAccounts }),
+    ...adminRoutes({
+      projects,
+      apiKeys,
+      devIssuer,
+      providerAccounts: clients.providerAccounts,
+      resealSecrets: createSecretsReseal({
+        store,
+        keys: config.secrets,
+        records,
+        providerAccounts: clients.providerAccounts,
+        ...(clients.webhooks ? { webhooks: clients.webhooks } : {}),
+        ...(clients.otp ? { otp: clients.otp } : {}),
+      }),
+    }),
     ...dashboardSessionHandlers(dashboardSessions),
     ...paymentsRoutes(clients.payments, publicUrl, routedResources(clients), clients.webhooks ? webhookEventTypes : undefined),
     // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.

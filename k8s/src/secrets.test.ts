@@ -47,6 +47,27 @@ describe.runIf(ready)("the chart's Secret", () => {
     expect(refs.find((ref) => ref.key === "mongodb-uri")).toBeDefined();
   });
 
+  it("gives each component a key ring instead of its single key once the values give one, never both", () => {
+    const ring = `legacy:${"a".repeat(40)},k2:${"b".repeat(40)}`;
+    const r = renderChart(chart, { overrides: [{ secrets: { secretsKeys: ring, gatewaySecrets: ring, otpHashSecrets: ring } }] });
+    expect(decode(ofKind(r.manifests, "Secret")[0]!, "secrets-keys")).toBe(ring);
+    const rings: Record<string, [string, string]> = { SECRETS_KEY: ["SECRETS_KEYS", "secrets-keys"], GATEWAY_SECRET: ["GATEWAY_SECRETS", "gateway-secrets"], OTP_HASH_SECRET: ["OTP_HASH_SECRETS", "otp-hash-secrets"] };
+    const users = { payments: ["SECRETS_KEY"], billing: ["SECRETS_KEY"], links: ["SECRETS_KEY"], webhooks: ["SECRETS_KEY"], gateway: ["GATEWAY_SECRET"], otp: ["OTP_HASH_SECRET"] };
+    for (const p of pods(r.manifests)) {
+      const env = envOf(p.spec.containers[0]);
+      for (const single of users[p.component as keyof typeof users] ?? []) {
+        const [variable, key] = rings[single]!;
+        expect(env.has(single), `${p.component} ${single}`).toBe(false);
+        expect(env.get(variable)!.valueFrom.secretKeyRef.key).toBe(key);
+      }
+    }
+    const existing = renderChart(chart, { overrides: [{ secrets: { existingSecret: "my-keys", existingSecretKeyRings: ["secrets-keys"] } }] });
+    const webhooks = pods(existing.manifests).find((p) => p.component === "webhooks")!;
+    expect(envOf(webhooks.spec.containers[0]).get("SECRETS_KEYS")!.valueFrom.secretKeyRef).toEqual({ name: "my-keys", key: "secrets-keys" });
+    const gateway = pods(existing.manifests).find((p) => p.component === "gateway")!;
+    expect(envOf(gateway.spec.containers[0]).get("GATEWAY_SECRET")!.valueFrom.secretKeyRef).toEqual({ name: "my-keys", key: "gateway-secret" });
+  });
+
   it("leaves the MongoDB URI to mongodb.existingSecret when set", () => {
     const r = renderChart(chart, { overrides: [{ mongodb: { existingSecret: "mongo", existingSecretKey: "uri" } }] });
     expect(Object.keys(ofKind(r.manifests, "Secret")[0]!.data)).not.toContain("mongodb-uri");

@@ -16,7 +16,7 @@ import { renderScenarios } from "./test-support/scenarios.js";
 const chart = loadChart();
 const ready = helmAvailable("the security rules");
 const rendered = ready ? renderScenarios(chart) : [];
-const secretVariables = ["MONGODB_URI", "ADMIN_API_KEY", "GATEWAY_SECRET", "SANDBOX_SECRET", "SECRETS_KEY", "OTP_HASH_SECRET", "RECORDS_CURSOR_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY", "OTEL_EXPORTER_OTLP_HEADERS"];
+const secretVariables = ["MONGODB_URI", "ADMIN_API_KEY", "GATEWAY_SECRET", "GATEWAY_SECRETS", "SANDBOX_SECRET", "SECRETS_KEY", "SECRETS_KEYS", "OTP_HASH_SECRET", "OTP_HASH_SECRETS", "RECORDS_CURSOR_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY", "OTEL_EXPORTER_OTLP_HEADERS"];
 
 describe.each(rendered)("with $name", (r) => {
   const all = pods(r.manifests);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { SignJWT, importJWK, type CryptoKey, type JWK } from "jose";
-import { AppError, isEnvironment, openSealed, type Environment, type Logger } from "@bayad/kit";
+import { AppError, isEnvironment, openSealed, type Environment, type Logger, type SealingKeys } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { allScopes, knownScopes } from "./caller.js";
 import { createSigningKeyStore, sealingPurpose, signingAlgorithm, type SigningKeySet } from "./signing-keys.js";
@@ -68,8 +68,8 @@ export interface DevTokenIssuer {
 export interface DevTokenIssuerOptions {
   issuer: string;
   audience: string;
-  /** GATEWAY_SECRET: the private keys are stored sealed under it. */
-  secret: string;
+  /** The GATEWAY_SECRETS ring: the private keys are stored sealed under its newest key. */
+  secret: SealingKeys;
   /** How long a key signs before it is replaced. */
   rotationMs: number;
   logger?: Logger;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { calculateJwkThumbprint, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from "jose";
-import { AppError } from "@bayad/kit";
+import { AppError, parseKeyRing, sealedKeyId } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { createApiKeys } from "./api-keys.js";
 import { createCredentialVerifier } from "./credential-verifier.js";
 import { createDevTokenIssuer, maxTtlSeconds, type DevTokenIssuer } from "./service-tokens.js";
-import { createSigningKeyStore, signingKeysCollection } from "./signing-keys.js";
+import { createSigningKeyStore, resealSigningKeys, signingKeysCollection } from "./signing-keys.js";
 
 const issuer = "https://bayad.test/dev-issuer";
 const audience = "bayad-gateway";
@@ -132,9 +132,27 @@ describe("the development issuer's signing key rotation", () => {
 
     for (const field of ["d", "p", "q", "dp", "dq", "qi", "privateJwk"]) expect(text).not.toContain(`"${field}":`);
     const keys = (record as unknown as { keys: { sealedPrivateJwk?: string }[] }).keys;
-    expect(keys[0]?.sealedPrivateJwk).toMatch(/^v1\./);
+    expect(keys[0]?.sealedPrivateJwk).toMatch(/^v2\.legacy\./);
     expect(keys[1]?.sealedPrivateJwk).toBeUndefined();
     devIssuer.close();
+  });
+
+  it("keeps signing with the same key once it is resealed under a new GATEWAY_SECRETS key and the old key is gone", async () => {
+    const store = await newStore();
+    const before = await createDevTokenIssuer(store, { issuer, audience, secret, rotationMs: 24 * hour });
+    const token = (await before.issue(request)).accessToken;
+    before.close();
+
+    const newer = "a-newer-gateway-secret-0123456789abcdef";
+    const rotating = parseKeyRing(`legacy:${secret},g2:${newer}`, 32);
+    expect(await resealSigningKeys(store, rotating)).toEqual({ resealed: 1, current: 0, unreadable: 0 });
+    expect(await resealSigningKeys(store, rotating)).toEqual({ resealed: 0, current: 1, unreadable: 0 });
+    const [record] = await store.collection(signingKeysCollection).find({});
+    expect(sealedKeyId((record as unknown as { keys: { sealedPrivateJwk: string }[] }).keys[0]!.sealedPrivateJwk)).toBe("g2");
+
+    const after = await createDevTokenIssuer(store, { issuer, audience, secret: parseKeyRing(`g2:${newer}`, 32), rotationMs: 24 * hour });
+    expect(kidOf((await after.issue(request)).accessToken)).toBe(kidOf(token));
+    after.close();
   });
 
   it("replaces a key sealed under another GATEWAY_SECRET, keeping it published", async () => {

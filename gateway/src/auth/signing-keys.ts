@@ -1,5 +1,5 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
-import { sealText } from "@bayad/kit";
+import { resealCollection, sealText, type ResealCounts, type SealingKeys } from "@bayad/kit";
 import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
 
 /**
@@ -48,8 +48,8 @@ interface LegacySigningKey {
 }
 
 export interface SigningKeyStoreOptions {
-  /** GATEWAY_SECRET: seals the private keys. */
-  secret: string;
+  /** The GATEWAY_SECRETS ring: its newest key seals the private keys. */
+  secret: SealingKeys;
   /** How long a retired key stays published: the longest lifetime of a token it may have signed. */
   retentionMs: number;
   now: () => Date;
@@ -63,6 +63,20 @@ export interface SigningKeyStore {
    * replica changed the set since, its set is returned instead and nothing is written.
    */
   rotate(from: SigningKeySet): Promise<SigningKeySet>;
+}
+
+/**
+ * Seals the stored private keys again under the ring's newest key (bayad secrets reseal), whether
+ * or not the development issuer is on. The set's version stays: which key signs does not change.
+ */
+export function resealSigningKeys(store: Store, keys: SealingKeys): Promise<ResealCounts> {
+  return resealCollection(store.collection<SigningKeySet | LegacySigningKey>(signingKeysCollection), keys, (set) =>
+    "keys" in set
+      ? set.keys.flatMap((key, index) =>
+          key.sealedPrivateJwk === undefined ? [] : [{ path: `keys.${index}.sealedPrivateJwk`, purpose: sealingPurpose, context: key.kid, sealed: key.sealedPrivateJwk }],
+        )
+      : [],
+  );
 }
 
 export function createSigningKeyStore(store: Store, options: SigningKeyStoreOptions): SigningKeyStore {

@@ -180,6 +180,20 @@ describe("runCli", () => {
     expect(recorded).toHaveLength(1);
   });
 
+  it("reseals every component's secrets and prints what each found", async () => {
+    const components = [
+      { component: "gateway", resealed: 2, current: 1, unreadable: 0 },
+      { component: "payments", resealed: 0, current: 4, unreadable: 1 },
+    ];
+    reply = envelope(200, { success: true, data: { components } });
+    const io = capture();
+
+    expect(await runCli(["secrets", "reseal"], env(), fetch, io)).toBe(0);
+
+    expect(recorded[0]).toMatchObject({ method: "POST", url: "/admin/v1/secrets/reseal", body: undefined });
+    expect(io.stdout.join("\n")).toBe("gateway   2 resealed, 1 already current, 0 unreadable\npayments  0 resealed, 4 already current, 1 unreadable");
+  });
+
   it("mints a service token with scopes as a list and the TTL as a number", async () => {
     reply = envelope(201, { success: true, data: { accessToken: "a.b.c", expiresAt: "2030-01-01T00:00:00.000Z" } });
     const io = capture();
@@ -388,6 +402,7 @@ describe("runCli", () => {
     ["api-keys revoke", ["api-keys", "revoke", "key_1", "--project", "prj_abc"]],
     ["signing-keys rotate", ["signing-keys", "rotate"]],
     ["sessions revoke", ["sessions", "revoke", "--all"]],
+    ["secrets reseal", ["secrets", "reseal"]],
     ["service-tokens create", ["service-tokens", "create", "--project", "p", "--environment", "test", "--subject", "s", "--scopes", "otp:read", "--ttl", "60"]],
   ])("takes --json on %s and prints the answer's data as JSON", async (_label, argv) => {
     const data = { answered: "yes" };

@@ -63,6 +63,11 @@ Operator commands (ADMIN_API_KEY):
       until they expire.
   sessions revoke --all
       End every dashboard session, on every gateway replica: each operator signs in again.
+  secrets reseal
+      Seal every stored secret again under the newest key of its ring (GATEWAY_SECRETS,
+      SECRETS_KEYS, OTP_HASH_SECRETS) and print, per component, how many values were resealed,
+      already current, or unreadable; once all say 0 resealed and 0 unreadable, the older keys
+      may leave the rings. Safe to repeat and while serving.
   backup --to <file> [--data-dir <dir>]
          (--passphrase-file <file> | --recipient <age1…> | --unencrypted)
       Copy the data of the platform using DATA_DIR (running or stopped) into one file: each
@@ -181,6 +186,14 @@ const commands: Record<string, Command> = {
       const { revoked } = data as { revoked: number };
       return `Ended ${revoked} dashboard session${revoked === 1 ? "" : "s"}.`;
     },
+  },
+  "secrets reseal": {
+    options: {},
+    toRequest: () => ({ method: "POST", path: "admin/v1/secrets/reseal" }),
+    summarize: (data) =>
+      (data as { components: Array<{ component: string; resealed: number; current: number; unreadable: number }> }).components
+        .map(({ component, resealed, current, unreadable }) => `${component.padEnd(9)} ${resealed} resealed, ${current} already current, ${unreadable} unreadable`)
+        .join("\n"),
   },
   "service-tokens create": {
     options: {

@@ -65,7 +65,7 @@ describe("createIdempotencyRecords", () => {
     expect(() => createIdempotencyRecords(store, { secret: `${secret}-changed`, secretResponses }).responseOf(stored)).toThrow();
   });
 
-  it("seals the secret answers an earlier version kept in clear, and leaves the others", async () => {
+  it("seals, on a reseal, the secret answers an earlier version kept in clear, and leaves the others", async () => {
     const before = createIdempotencyRecords(store, { secret, secretResponses: new Set() });
     const secretAnswer = answerOf({ secret: signingSecret });
     const otherAnswer = answerOf({ customerId: "cus_1" });
@@ -74,11 +74,11 @@ describe("createIdempotencyRecords", () => {
     expect(JSON.stringify(await raw().find({}))).toContain(signingSecret);
 
     const records = createIdempotencyRecords(store, { secret, secretResponses });
-    expect(await records.sealClearSecretResponses()).toBe(1);
+    expect(await records.resealSecrets()).toEqual({ resealed: 1, current: 0, unreadable: 0 });
 
     expect(JSON.stringify(await raw().find({}))).not.toContain(signingSecret);
     expect(records.responseOf((await raw().findOne({ _id: "rec_4" }))!)).toEqual(secretAnswer);
     expect((await raw().findOne({ _id: "rec_5" }))!.response).toBe(JSON.stringify(otherAnswer));
-    expect(await records.sealClearSecretResponses()).toBe(0);
+    expect(await records.resealSecrets()).toEqual({ resealed: 0, current: 1, unreadable: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isDuplicateKeyError, type CollectionDef, type Doc, type Store } from "@bayad/store";
-import { AppError, openSealed, sealText, type Environment } from "@bayad/kit";
+import { AppError, openSealed, resealCollection, sealText, type Environment, type ResealCounts, type SealedValue, type SealingKeys } from "@bayad/kit";
 
 export type IdempotencyState = "in_progress" | "unknown" | "completed";
 
@@ -81,9 +81,17 @@ const responsePurpose = "idempotency-response";
 /** How many ids the replay hint (see begin) remembers, in each of its two generations. */
 const recentIdsPerGeneration = 5_000;
 
+/** What a record holds sealed, for a reseal. */
+function sealedValuesOf(record: IdempotencyRecord): SealedValue[] {
+  const values: SealedValue[] = [];
+  if (record.request !== undefined) values.push({ path: "request", purpose: requestPurpose, context: record._id, sealed: record.request });
+  if (record.sealedResponse !== undefined) values.push({ path: "sealedResponse", purpose: responsePurpose, context: record._id, sealed: record.sealedResponse });
+  return values;
+}
+
 export interface IdempotencyRecordsOptions {
-  /** GATEWAY_SECRET: seals the requests it keeps, and the answers that carry a secret. */
-  secret: string;
+  /** The GATEWAY_SECRETS ring: seals the requests it keeps, and the answers that carry a secret. */
+  secret: SealingKeys;
   /** The operations whose answers carry a secret (x-secret-response): kept sealed. */
   secretResponses: ReadonlySet<string>;
 }
@@ -208,19 +216,25 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
     },
 
     /**
-     * Seals the answers kept in clear, before sealing began, by operations whose answers carry a
-     * secret, so that an upgraded store holds none for the rest of their window. Returns how many.
+     * Seals every sealed value again under the ring's newest key (bayad secrets reseal), and first
+     * the answers an earlier version kept in clear for operations whose answers carry a secret
+     * (counted as resealed). Left alone, those expire with their window.
      */
-    async sealClearSecretResponses(): Promise<number> {
-      if (secretResponses.size === 0) return 0;
-      const clear = await records.find({ operationId: { $in: [...secretResponses] }, response: { $exists: true } });
-      for (const record of clear) {
-        await records.updateOne(
-          { _id: record._id, response: record.response },
-          { $set: { sealedResponse: sealText(secret, responsePurpose, record._id, record.response!) }, $unset: { response: true } },
-        );
+    async resealSecrets(): Promise<ResealCounts> {
+      let sealedNow = 0;
+      if (secretResponses.size > 0) {
+        const clear = await records.find({ operationId: { $in: [...secretResponses] }, response: { $exists: true } });
+        for (const record of clear) {
+          const written = await records.updateOne(
+            { _id: record._id, response: record.response },
+            { $set: { sealedResponse: sealText(secret, responsePurpose, record._id, record.response!) }, $unset: { response: true } },
+          );
+          sealedNow += written.matched;
+        }
       }
-      return clear.length;
+      // What was sealed just now is found under the newest key below: count it once, as resealed.
+      const counts = await resealCollection(records, secret, sealedValuesOf);
+      return { ...counts, resealed: counts.resealed + sealedNow, current: Math.max(0, counts.current - sealedNow) };
     },
   };
 }

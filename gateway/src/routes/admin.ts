@@ -5,6 +5,7 @@ import type { createProjects, Project } from "../admin/projects.js";
 import type { OperationHandlers } from "./operation.js";
 import { providerAccountToJson } from "@bayad/public-resources";
 import type { ProviderAccountsClient } from "./provider-accounts.js";
+import type { createSecretsReseal } from "../admin/secrets-reseal.js";
 
 export interface AdminDeps {
   projects: ReturnType<typeof createProjects>;
@@ -13,6 +14,8 @@ export interface AdminDeps {
   devIssuer?: Awaited<ReturnType<typeof createDevTokenIssuer>>;
   /** The payments service's provider accounts. */
   providerAccounts: ProviderAccountsClient;
+  /** Moves every component's sealed values to the newest key of its ring. */
+  resealSecrets: ReturnType<typeof createSecretsReseal>;
 }
 
 /** A project as the admin API answers it. */
@@ -112,6 +115,10 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
 
     async rotateSigningKeys() {
       return { status: 200, data: { keys: await requireDevIssuer().rotate() } };
+    },
+
+    async resealSecrets(_input, { call }) {
+      return { status: 200, data: { components: await deps.resealSecrets(call) } };
     },
   };
 }

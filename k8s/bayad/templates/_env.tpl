@@ -43,11 +43,7 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
     secretKeyRef:
       name: {{ include "bayad.secretName" $root }}
       key: sandbox-secret
-- name: SECRETS_KEY
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "bayad.secretName" $root }}
-      key: secrets-key
+{{ include "bayad.env.keyRing" (dict "root" $root "single" "SECRETS_KEY" "ring" "SECRETS_KEYS" "value" "secretsKeys") }}
 {{- /* Payments, and the links and invoices of projects with a PayMongo account, call PayMongo. */}}
 - name: PAYMONGO_API_BASE
   value: {{ $root.Values.paymongo.apiBase | quote }}
@@ -108,11 +104,7 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
     secretKeyRef:
       name: {{ include "bayad.secretName" . }}
       key: admin-api-key
-- name: GATEWAY_SECRET
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "bayad.secretName" . }}
-      key: gateway-secret
+{{ include "bayad.env.keyRing" (dict "root" . "single" "GATEWAY_SECRET" "ring" "GATEWAY_SECRETS" "value" "gatewaySecrets") }}
 - name: DEV_TOKEN_ISSUER
   value: {{ if .Values.gateway.devTokenIssuer }}"on"{{ else }}"off"{{ end }}
 {{- with .Values.gateway.publicUrl }}
@@ -150,11 +142,7 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
 
 {{- define "bayad.env.webhooks" -}}
 {{- /* Seals the endpoints' signing secrets: the same key as payments, billing and links. */}}
-- name: SECRETS_KEY
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "bayad.secretName" . }}
-      key: secrets-key
+{{ include "bayad.env.keyRing" (dict "root" . "single" "SECRETS_KEY" "ring" "SECRETS_KEYS" "value" "secretsKeys") }}
 {{- /*
 Hosted-page URLs inside delivered events are absolute under it, and the service refuses to start
 without it: gateway.publicUrl, else (NOTES.txt warns) the gateway's Service inside the cluster.
@@ -172,11 +160,7 @@ without it: gateway.publicUrl, else (NOTES.txt warns) the gateway's Service insi
 {{- end }}
 
 {{- define "bayad.env.otp" -}}
-- name: OTP_HASH_SECRET
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "bayad.secretName" . }}
-      key: otp-hash-secret
+{{ include "bayad.env.keyRing" (dict "root" . "single" "OTP_HASH_SECRET" "ring" "OTP_HASH_SECRETS" "value" "otpHashSecrets") }}
 - name: OTP_EMAIL_SENDER
   value: {{ .Values.otp.emailSender | quote }}
 - name: OTP_SMS_SENDER
@@ -225,4 +209,31 @@ without it: gateway.publicUrl, else (NOTES.txt warns) the gateway's Service insi
 {{- /* "true" when the otp pods trust authorities of their own for the SMTP server (SMTP_CA_FILE, mounted from the smtp-ca ConfigMap). */}}
 {{- define "bayad.smtpCa" -}}
 {{- if and (eq .Values.otp.emailSender "smtp") .Values.otp.smtp.caCertificate }}true{{ end }}
+{{- end }}
+
+{{- /*
+A key ring setting (README, "Rotating keys"): the ring variable (SECRETS_KEYS, …: `<id>:<key>,…`,
+newest last) when secrets.<value> gives one, or secrets.existingSecretKeyRings says the existing
+Secret holds it (under the variable's name in kebab case: secrets-keys, …); else the single key.
+Never both: the processes refuse a single key that the ring does not hold as its "legacy" entry,
+and a finished rotation leaves it out.
+*/}}
+{{- define "bayad.env.keyRing" -}}
+{{- $secrets := .root.Values.secrets }}
+{{- $variable := .single }}
+{{- range ($secrets.existingSecretKeyRings | default list) }}
+{{- if not (has . (list "secrets-keys" "gateway-secrets" "otp-hash-secrets")) }}
+{{- fail (printf "secrets.existingSecretKeyRings: %s is not one of secrets-keys, gateway-secrets, otp-hash-secrets" .) }}
+{{- end }}
+{{- end }}
+{{- if $secrets.existingSecret }}
+{{- if has (.ring | lower | replace "_" "-") ($secrets.existingSecretKeyRings | default list) }}{{ $variable = .ring }}{{ end }}
+{{- else if index $secrets .value }}
+{{- $variable = .ring }}
+{{- end -}}
+- name: {{ $variable }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "bayad.secretName" .root }}
+      key: {{ $variable | lower | replace "_" "-" }}
 {{- end }}

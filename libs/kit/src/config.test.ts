@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, envBool, envDuration, envEnum, envInt, envString, envUrl } from "./config.js";
+import { ConfigError, envBool, envDuration, envEnum, envInt, envKeyRing, envString, envUrl } from "./config.js";
 
 describe("environment configuration", () => {
   it("uses the default when a variable is unset or blank", () => {
@@ -36,5 +36,40 @@ describe("durations", () => {
       expect(() => envDuration({ D: text }, "D", 9, { minMs: 1, maxMs: 86_400_000 })).toThrow(/^D must be a duration/);
     }
     expect(() => envDuration({ D: "2d" }, "D", 9, { minMs: 1, maxMs: 86_400_000 })).toThrow(/^D must be a duration/);
+  });
+});
+
+describe("envKeyRing", () => {
+  const names = { single: "SECRETS_KEY", ring: "SECRETS_KEYS" };
+  const a = "a".repeat(32);
+  const b = "b".repeat(32);
+
+  it("reads a ring oldest first, and one key as the ring of its legacy key", () => {
+    expect(envKeyRing({ SECRETS_KEYS: `legacy:${a}, k2:${b}` }, names, 32)).toEqual({ keys: [{ id: "legacy", key: a }, { id: "k2", key: b }] });
+    expect(envKeyRing({ SECRETS_KEY: a }, names, 32)).toEqual({ keys: [{ id: "legacy", key: a }] });
+    expect(envKeyRing({}, names, 32)).toBeUndefined();
+  });
+
+  it("accepts both forms only when the ring holds the single key as its legacy entry", () => {
+    expect(envKeyRing({ SECRETS_KEY: a, SECRETS_KEYS: `legacy:${a},k2:${b}` }, names, 32)?.keys).toHaveLength(2);
+    expect(() => envKeyRing({ SECRETS_KEY: a, SECRETS_KEYS: `k2:${b}` }, names, 32)).toThrow(
+      new ConfigError("SECRETS_KEYS", 'must hold SECRETS_KEY as its "legacy" entry when both are set (or set only one of them)'),
+    );
+  });
+
+  it("names the variable and never repeats a key when an entry is bad", () => {
+    const refusals = [`k2${b}`, `K2:${b}`, `a-key-id-of-17-ch:${b}`, "k2:short", `k2:${a},k2:${b}`];
+    for (const text of refusals) {
+      let message = "";
+      try {
+        envKeyRing({ SECRETS_KEYS: text }, names, 32);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^SECRETS_KEYS /);
+      expect(message).not.toContain(b.slice(0, 8));
+      expect(message).not.toContain("short");
+    }
+    expect(() => envKeyRing({ SECRETS_KEY: "short" }, names, 32)).toThrow("SECRETS_KEY must be at least 32 characters");
   });
 });

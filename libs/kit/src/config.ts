@@ -1,4 +1,5 @@
 import { randomBase62 } from "./ids.js";
+import { LEGACY_KEY_ID, parseKeyRing, singleKeyRing, type KeyRing } from "./key-ring.js";
 /**
  * Environment-only configuration, validated at start. A bad or missing value throws a
  * ConfigError whose message is the one line the process prints before it stops.
@@ -94,4 +95,34 @@ export function envSecret(env: Env, name: string, minLength: number): { value: s
   const value = raw(env, name);
   if (value !== undefined && value.length < minLength) throw new ConfigError(name, `must be at least ${minLength} characters`);
   return value !== undefined ? { value, generated: false } : { value: randomBase62(Math.max(minLength, 43)), generated: true };
+}
+
+/**
+ * A key ring setting (key-ring.ts): `ring` (e.g. SECRETS_KEYS, `<id>:<key>,…` oldest first) or
+ * `single` (e.g. SECRETS_KEY, a ring of one key with the id "legacy"); undefined when neither is
+ * set. Both may be set only when they agree: the ring holds the single key as its "legacy" entry.
+ */
+export function envKeyRing(env: Env, names: { single: string; ring: string }, minLength: number): KeyRing | undefined {
+  const single = raw(env, names.single);
+  const text = raw(env, names.ring);
+  if (single !== undefined && single.length < minLength) throw new ConfigError(names.single, `must be at least ${minLength} characters`);
+  if (text === undefined) return single === undefined ? undefined : singleKeyRing(single);
+  let ring: KeyRing;
+  try {
+    ring = parseKeyRing(text, minLength);
+  } catch (error) {
+    throw new ConfigError(names.ring, (error as Error).message);
+  }
+  if (single !== undefined && ring.keys.find((entry) => entry.id === LEGACY_KEY_ID)?.key !== single) {
+    throw new ConfigError(names.ring, `must hold ${names.single} as its "${LEGACY_KEY_ID}" entry when both are set (or set only one of them)`);
+  }
+  return ring;
+}
+
+/**
+ * SECRETS_KEYS, or SECRETS_KEY (every key at least 32 characters): seals provider accounts'
+ * secrets (payments seals; links and billing open them) and webhook endpoints' signing secrets.
+ */
+export function readSecretsKeys(env: Env): KeyRing | undefined {
+  return envKeyRing(env, { single: "SECRETS_KEY", ring: "SECRETS_KEYS" }, 32);
 }

@@ -14,6 +14,8 @@ export {
   envUrl,
   envSecret,
   envDuration,
+  envKeyRing,
+  readSecretsKeys,
   parseDuration,
   type Env,
 } from "./config.js";
@@ -50,7 +52,9 @@ export {
 export { pause } from "./pause.js";
 export { backoffDelay, doublingDelay, jitteredBackoff, lostRaceBackoff, pauseAfterLostRace, type BackoffSettings } from "./backoff.js";
 export { constantTimeEquals } from "./constant-time.js";
-export { keyedDigest, sealText, openSealed } from "./secrets.js";
+export { keyedDigest, sealText, openSealed, resealText, sealedKeyId, type SealingKeys } from "./secrets.js";
+export { LEGACY_KEY_ID, digestKeyOf, parseKeyRing, sealingKeyOf, singleKeyRing, type KeyRing, type RingKey } from "./key-ring.js";
+export { addResealCounts, noResealCounts, resealCollection, type ResealCounts, type SealedValue } from "./reseal.js";
 export { createCursorCodec, type CursorCodec, type CursorScope, type PagePosition } from "./listing-cursor.js";
 export { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";
 export {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { LEGACY_KEY_ID, sealingKeyOf, singleKeyRing, type KeyRing } from "./key-ring.js";
 
 /**
  * What a process keeps of things it must recognise again or read back, but never hold in clear:
@@ -17,30 +18,75 @@ export function keyedDigest(secret: string, purpose: string, value: string): str
   return createHmac("sha256", secret).update(`${purpose}\u0000${value}`).digest("base64url");
 }
 
-const SEALED_VERSION = "v1";
+/** A key ring, or one key standing for the ring of one key with the legacy id. */
+export type SealingKeys = KeyRing | string;
+
+const ringOf = (keys: SealingKeys): KeyRing => (typeof keys === "string" ? singleKeyRing(keys) : keys);
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 
 /**
- * Seals `text` (AES-256-GCM, fresh 96-bit IV). The key is derived from `secret` for `purpose`
+ * Seals `text` (AES-256-GCM, fresh 96-bit IV) with the ring's newest key, as
+ * `v2.<key id>.<iv>.<tag>.<data>`. The cipher key is derived from the ring key for `purpose`
  * (HKDF), so a secret used for HMACs is never itself a cipher key and the sealed texts of one use
  * cannot be opened as another's. `context` is authenticated, not encrypted: a sealed text moved
  * to another record (another id as context) no longer opens.
  */
-export function sealText(secret: string, purpose: string, context: string, text: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", sealingKey(secret, purpose), iv);
+export function sealText(keys: SealingKeys, purpose: string, context: string, text: string): string {
+  const { id, key } = sealingKeyOf(ringOf(keys));
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", sealingKey(key, purpose), iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(context, "utf8"));
   const data = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
-  return [SEALED_VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
+  return ["v2", id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
 }
 
-/** Opens what sealText sealed; throws when the secret, purpose or context differ or it was altered. */
-export function openSealed(secret: string, purpose: string, context: string, sealed: string): string {
-  const [version, iv, tag, data] = sealed.split(".");
-  if (version !== SEALED_VERSION || !iv || !tag || data === undefined) throw new Error("unknown sealed text format");
-  const decipher = createDecipheriv("aes-256-gcm", sealingKey(secret, purpose), Buffer.from(iv, "base64url"));
+/**
+ * Opens what sealText sealed, with the ring's key of the id it names; a `v1.<iv>.<tag>.<data>`
+ * text (sealed before texts named their key) with the key whose id is "legacy". Throws when the
+ * ring lacks the key, the purpose or context differ, the IV is not 12 bytes or the tag not 16,
+ * or it was altered.
+ */
+export function openSealed(keys: SealingKeys, purpose: string, context: string, sealed: string): string {
+  const { keyId, iv, tag, data } = partsOf(sealed);
+  const ringKey = ringOf(keys).keys.find((entry) => entry.id === keyId);
+  if (!ringKey) throw new Error(`sealed with key "${keyId}", which the key ring does not hold`);
+  if (iv.length !== IV_BYTES) throw new Error(`sealed text has a ${iv.length}-byte IV, not ${IV_BYTES}`);
+  if (tag.length !== TAG_BYTES) throw new Error(`sealed text has a ${tag.length}-byte tag, not ${TAG_BYTES}`);
+  const decipher = createDecipheriv("aes-256-gcm", sealingKey(ringKey.key, purpose), iv, { authTagLength: TAG_BYTES });
   decipher.setAAD(Buffer.from(context, "utf8"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
+}
+
+/** The id of the key a sealed text names ("legacy" for a v1 text); throws when it is no sealed text. */
+export function sealedKeyId(sealed: string): string {
+  return partsOf(sealed).keyId;
+}
+
+/**
+ * `sealed` sealed again under the ring's newest key, or undefined when it already is. Throws,
+ * like openSealed, when the ring cannot open it.
+ */
+export function resealText(keys: SealingKeys, purpose: string, context: string, sealed: string): string | undefined {
+  const ring = ringOf(keys);
+  if (sealed.startsWith("v2.") && sealedKeyId(sealed) === sealingKeyOf(ring).id) return undefined;
+  return sealText(ring, purpose, context, openSealed(ring, purpose, context, sealed));
+}
+
+function partsOf(sealed: string): { keyId: string; iv: Buffer; tag: Buffer; data: Buffer } {
+  const parts = sealed.split(".");
+  const [version] = parts;
+  if (version === "v2" && parts.length === 5) {
+    const [, keyId, iv, tag, data] = parts as [string, string, string, string, string];
+    return { keyId, iv: Buffer.from(iv, "base64url"), tag: Buffer.from(tag, "base64url"), data: Buffer.from(data, "base64url") };
+  }
+  if (version === "v1" && parts.length === 4) {
+    const [, iv, tag, data] = parts as [string, string, string, string];
+    return { keyId: LEGACY_KEY_ID, iv: Buffer.from(iv, "base64url"), tag: Buffer.from(tag, "base64url"), data: Buffer.from(data, "base64url") };
+  }
+  throw new Error("unknown sealed text format");
 }
 
 const sealingKeys = new Map<string, Buffer>();

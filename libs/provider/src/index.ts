@@ -89,7 +89,14 @@ export {
   type PaymongoFlow,
 } from "./paymongo/paymongo-amount-limits.js";
 export { paymongoIdempotencyKey } from "./paymongo/paymongo-idempotency-key.js";
-export { providerSecretPurposes, openProviderSecretKey } from "./provider-secrets.js";
+export {
+  providerSecretPurposes,
+  sealProviderSecretKey,
+  sealProviderWebhookSecret,
+  openProviderSecretKey,
+  openProviderWebhookSecret,
+  providerAccountSealedValues,
+} from "./provider-secrets.js";
 export {
   createResolvedProviderAccounts,
   type ResolvedProviderAccounts,

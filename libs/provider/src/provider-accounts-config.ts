@@ -1,10 +1,10 @@
-import { ConfigError, envDuration, envOptional, envUrl, type Env } from "@bayad/kit";
+import { envDuration, envUrl, readSecretsKeys, type Env, type KeyRing } from "@bayad/kit";
 import { PAYMONGO_API_BASE_DEFAULT } from "./paymongo/paymongo-http.js";
 
 /** What a service that uses projects' provider accounts (links, billing) reads from its environment. */
 export interface ProviderAccountsConfig {
-  /** SECRETS_KEY (≥ 32 characters), the payments service's: opens the accounts' sealed keys. Unset: accounts cannot be used (503). */
-  secretsKey?: string;
+  /** SECRETS_KEYS or SECRETS_KEY, the payments service's: opens the accounts' sealed keys. Unset: accounts cannot be used (503). */
+  secretsKey?: KeyRing;
   /** PAYMONGO_API_BASE (https://api.paymongo.com). */
   paymongoApiBase: string;
   /** PROVIDER_RECONCILE_AFTER (5m): how old an unpaid resource of a provider account is before PayMongo is asked about it. */
@@ -15,8 +15,7 @@ export interface ProviderAccountsConfig {
 
 /** The provider-account settings; a bad value throws a one-line ConfigError naming the variable. */
 export function readProviderAccountsConfig(env: Env): ProviderAccountsConfig {
-  const secretsKey = envOptional(env, "SECRETS_KEY");
-  if (secretsKey !== undefined && secretsKey.length < 32) throw new ConfigError("SECRETS_KEY", "must be at least 32 characters");
+  const secretsKey = readSecretsKeys(env);
   return {
     ...(secretsKey !== undefined ? { secretsKey } : {}),
     paymongoApiBase: envUrl(env, "PAYMONGO_API_BASE", PAYMONGO_API_BASE_DEFAULT)!,

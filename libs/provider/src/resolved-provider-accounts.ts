@@ -1,4 +1,4 @@
-import { AppError, fromConnectError, isEnvironment, type Environment } from "@bayad/kit";
+import { AppError, fromConnectError, isEnvironment, type Environment, type SealingKeys } from "@bayad/kit";
 import type { ResolveProviderAccountResponse } from "@bayad/proto";
 import { createPaymongoClient, type PaymongoClient } from "./paymongo/paymongo-client.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo/paymongo-endpoints.js";
@@ -18,8 +18,8 @@ export interface ResolvedProviderAccountsOptions {
    * method, bound): the account with its secrets sealed. Its RESOURCE_NOT_FOUND means no account.
    */
   resolve(request: ResolveRequest): Promise<ResolveProviderAccountResponse>;
-  /** SECRETS_KEY, the payments service's: opens the sealed key. Without it no account can be used (503). */
-  secretsKey: string | undefined;
+  /** The SECRETS_KEYS ring, the payments service's: opens the sealed key. Without it no account can be used (503). */
+  secretsKey: SealingKeys | undefined;
   /** PAYMONGO_API_BASE. */
   paymongoApiBase: string;
 }

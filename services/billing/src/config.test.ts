@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "@bayad/kit";
+import { ConfigError, singleKeyRing } from "@bayad/kit";
 import { readBillingConfig } from "./config.js";
 
 describe("readBillingConfig", () => {
@@ -32,7 +32,7 @@ describe("readBillingConfig's provider accounts", () => {
       PAYMENTS_URL: "http://payments:50051",
     });
     expect(config).toMatchObject({
-      providerAccounts: { secretsKey: "k".repeat(32), paymongoApiBase: "http://127.0.0.1:9999", reconcileAfterMs: 120_000, reconcileIntervalMs: 10_000 },
+      providerAccounts: { secretsKey: singleKeyRing("k".repeat(32)), paymongoApiBase: "http://127.0.0.1:9999", reconcileAfterMs: 120_000, reconcileIntervalMs: 10_000 },
       paymentsUrl: "http://payments:50051",
     });
   });

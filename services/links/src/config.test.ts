@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { singleKeyRing } from "@bayad/kit";
 import { readLinksConfig } from "./config.js";
 
 describe("readLinksConfig", () => {
@@ -11,7 +12,7 @@ describe("readLinksConfig", () => {
       PAYMENTS_URL: "http://payments:50051",
     });
     expect(config).toMatchObject({
-      providerAccounts: { secretsKey: "k".repeat(32), paymongoApiBase: "http://127.0.0.1:9999", reconcileAfterMs: 30_000, reconcileIntervalMs: 5_000 },
+      providerAccounts: { secretsKey: singleKeyRing("k".repeat(32)), paymongoApiBase: "http://127.0.0.1:9999", reconcileAfterMs: 30_000, reconcileIntervalMs: 5_000 },
       paymentsUrl: "http://payments:50051",
     });
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import { ConfigError, envBool, envEnum, envInt, envOptional, envSecret, envString, envUrl, type Env } from "@bayad/kit";
+import { ConfigError, digestKeyOf, envBool, envEnum, envInt, envKeyRing, envOptional, envSecret, envString, envUrl, singleKeyRing, type Env, type KeyRing } from "@bayad/kit";
 import { readIdempotencyWindowMs } from "@bayad/events";
 import type { SmtpSenderOptions } from "./senders/smtp-sender.js";
 import type { SemaphoreSenderOptions } from "./senders/semaphore-sender.js";
@@ -41,10 +41,14 @@ export type SmsSenderConfig = { kind: "dev" } | { kind: "semaphore"; semaphore: 
 
 export interface OtpConfig {
   /**
-   * OTP_HASH_SECRET (at least 32 characters): keys the code and recipient hashes and seals
-   * messages awaiting a resend. Unset, a random one is made per process, which is fine for one
-   * process; replicas must share one, or a code issued by one would not verify on another.
+   * OTP_HASH_SECRETS, or OTP_HASH_SECRET (every key at least 32 characters): the ring whose newest
+   * key seals messages awaiting a resend (any of its keys opens them) and whose first key keys the
+   * code and recipient hashes (`hashSecret`). Unset, a random key is made per process, which is
+   * fine for one process; replicas must share one, or a code issued by one would not verify on
+   * another.
    */
+  hashSecrets: KeyRing;
+  /** The ring's first key: keys the code and recipient hashes. */
   hashSecret: string;
   hashSecretGenerated: boolean;
   limits: OtpLimits;
@@ -64,11 +68,14 @@ export interface OtpConfig {
 
 /** The OTP service's environment; a bad or missing value throws a one-line ConfigError. */
 export function readOtpConfig(env: Env): OtpConfig {
-  const hashSecret = envSecret(env, "OTP_HASH_SECRET", 32);
+  const names = { single: "OTP_HASH_SECRET", ring: "OTP_HASH_SECRETS" };
+  const configured = envKeyRing(env, names, 32);
+  const hashSecrets = configured ?? singleKeyRing(envSecret(env, names.single, 32).value);
   const sendTimeoutMs = envInt(env, "OTP_SEND_TIMEOUT_MS", 8_000, { min: 1_000, max: 60_000 });
   return {
-    hashSecret: hashSecret.value,
-    hashSecretGenerated: hashSecret.generated,
+    hashSecrets,
+    hashSecret: digestKeyOf(hashSecrets),
+    hashSecretGenerated: configured === undefined,
     limits: readLimits(env),
     email: readEmailSender(env, sendTimeoutMs),
     sms: readSmsSender(env, sendTimeoutMs),

@@ -2,7 +2,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { DevMessageSchema, type OtpService } from "@bayad/proto";
-import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
+import { AppError, addResealCounts, callerOf, mutatingCallerOf } from "@bayad/kit";
 import { generateOtp } from "./otps/generate.js";
 import { getOtp } from "./otps/get-otp.js";
 import type { OtpDeps } from "./otps/otp-deps.js";
@@ -57,6 +57,15 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
           }),
         ),
       };
+    },
+
+    /**
+     * Operators only, like listDevMessages: the messages awaiting a resend, and the development
+     * outbox's bodies, moved to OTP_HASH_SECRETS' newest key.
+     */
+    async resealOtpMessages() {
+      const pending = await deps.repository.resealSecrets(deps.sealingKeys);
+      return { counts: deps.devOutbox ? addResealCounts(pending, await deps.devOutbox.resealSecrets()) : pending };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ConfigError, envDuration, envInt, envOptional, envUrl, type Env } from "@bayad/kit";
+import { envDuration, envInt, envUrl, readSecretsKeys, type Env, type KeyRing } from "@bayad/kit";
 import { readIdempotencyWindowMs } from "@bayad/events";
 import { readSandboxOptions, type SandboxProviderOptions } from "@bayad/provider";
 
@@ -16,12 +16,13 @@ export interface PaymentsConfig {
   /** PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS (86400, the gateway's): how long an Idempotency-Key's outcome is kept. */
   idempotencyWindowMs: number;
   /**
-   * SECRETS_KEY (at least 32 characters; payments, links and billing share it): seals provider
-   * accounts' secret keys and webhook secrets (AES-256-GCM). `npm start` generates and keeps one;
-   * services mode on MongoDB requires it (a key drawn per run would lose every sealed secret).
-   * Unset: provider accounts cannot be put (503).
+   * SECRETS_KEYS, or SECRETS_KEY (every key at least 32 characters; payments, links and billing
+   * share them): the ring that seals provider accounts' secret keys and webhook secrets
+   * (AES-256-GCM) with its newest key and opens them with any. `npm start` generates and keeps
+   * one key; services mode on MongoDB requires it (a key drawn per run would lose every sealed
+   * secret). Unset: provider accounts cannot be put (503).
    */
-  secretsKey?: string;
+  secretsKey?: KeyRing;
   /** PAYMONGO_API_BASE (https://api.paymongo.com): where the PayMongo adapter calls (the simulator in tests). */
   paymongoApiBase: string;
   /**
@@ -44,17 +45,10 @@ export function readPaymentsConfig(env: Env): PaymentsConfig {
     sandbox: readSandboxOptions(env),
     providerLeaseMs: envInt(env, "PAYMENTS_PROVIDER_LEASE_MS", 30_000, { min: 1_000, max: 3_600_000 }),
     idempotencyWindowMs: readIdempotencyWindowMs(env, "payment"),
-    secretsKey: readSecretsKey(env),
+    secretsKey: readSecretsKeys(env),
     paymongoApiBase: envUrl(env, "PAYMONGO_API_BASE", "https://api.paymongo.com")!,
     publicUrl: envUrl(env, "PUBLIC_URL"),
     providerReconcileAfterMs: envDuration(env, "PROVIDER_RECONCILE_AFTER", 300_000, { minMs: 1_000, maxMs: 86_400_000 }),
     providerReconcileIntervalMs: envDuration(env, "PROVIDER_RECONCILE_INTERVAL", 60_000, { minMs: 1_000, maxMs: 3_600_000 }),
   };
-}
-
-/** SECRETS_KEY when set, checked for length; never drawn here (see PaymentsConfig.secretsKey). */
-export function readSecretsKey(env: Env): string | undefined {
-  const value = envOptional(env, "SECRETS_KEY");
-  if (value !== undefined && value.length < 32) throw new ConfigError("SECRETS_KEY", "must be at least 32 characters");
-  return value;
 }

@@ -3,10 +3,6 @@ export { startPaymentsServer, type PaymentsServerOptions } from "./server.js";
 export { readPaymentsConfig, type PaymentsConfig } from "./config.js";
 export {
   createProviderAccountsRepository,
-  openSecretKey,
-  openWebhookSecret,
-  sealWebhookSecret,
-  providerSecretPurposes,
   providerWebhookUrl,
   type ProviderAccountsRepository,
   type ProviderAccountRecord,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "@bayad/kit";
+import { ConfigError, singleKeyRing } from "@bayad/kit";
 import { readWebhooksConfig } from "./config.js";
 import { parseRetrySchedule } from "./retry-schedule.js";
 
@@ -8,7 +8,7 @@ const SECRETS_KEY = "k".repeat(32);
 describe("readWebhooksConfig", () => {
   it("defaults to eight attempts over about a day and a half, 15 s, 5 days, 30 days, no private targets", () => {
     expect(readWebhooksConfig({ SECRETS_KEY })).toEqual({
-      secretsKey: SECRETS_KEY,
+      secretsKey: singleKeyRing(SECRETS_KEY),
       retryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
       timeoutMs: 15_000,
       disableAfterMs: 5 * 86_400_000,
@@ -30,7 +30,7 @@ describe("readWebhooksConfig", () => {
       PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS: "60",
     });
     expect(config).toEqual({
-      secretsKey: SECRETS_KEY,
+      secretsKey: singleKeyRing(SECRETS_KEY),
       publicUrl: "https://pay.example.ph",
       retryScheduleMs: [0, 1_000, 500, 120_000],
       timeoutMs: 2_000,
@@ -44,6 +44,17 @@ describe("readWebhooksConfig", () => {
   it("requires SECRETS_KEY of at least 32 characters: the endpoints' secrets are sealed with it", () => {
     expect(() => readWebhooksConfig({})).toThrow(/^SECRETS_KEY is required but not set$/);
     expect(() => readWebhooksConfig({ SECRETS_KEY: "short" })).toThrow(/^SECRETS_KEY must be at least 32 characters$/);
+  });
+
+  it("takes the SECRETS_KEYS ring instead, oldest first: its newest key seals, its first keys cursors", () => {
+    const next = "n".repeat(32);
+    expect(readWebhooksConfig({ SECRETS_KEYS: `legacy:${SECRETS_KEY},k2:${next}` }).secretsKey).toEqual({
+      keys: [
+        { id: "legacy", key: SECRETS_KEY },
+        { id: "k2", key: next },
+      ],
+    });
+    expect(() => readWebhooksConfig({ SECRETS_KEYS: "k2:short" })).toThrow(/^SECRETS_KEYS key "k2" must be at least 32 characters$/);
   });
 
   it.each([

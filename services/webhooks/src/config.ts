@@ -1,14 +1,15 @@
-import { ConfigError, envBool, envDuration, envString, envUrl, type Env } from "@bayad/kit";
+import { ConfigError, envBool, envDuration, envString, envUrl, readSecretsKeys, type Env, type KeyRing } from "@bayad/kit";
 import { readIdempotencyWindowMs } from "@bayad/events";
 import { parseRetrySchedule } from "./retry-schedule.js";
 
 export interface WebhooksConfig {
   /**
-   * SECRETS_KEY (at least 32 characters): seals the endpoints' signing secrets in the store and
-   * keys the listing cursors. Replicas share it, and it must outlive them: a key drawn per run
-   * would leave every stored secret unopenable. `npm start` generates and keeps one.
+   * SECRETS_KEYS, or SECRETS_KEY (every key at least 32 characters): the ring whose newest key
+   * seals the endpoints' signing secrets in the store (any of its keys opens them) and whose first
+   * key keys the listing cursors. Replicas share it, and it must outlive them: a key drawn per
+   * run would leave every stored secret unopenable. `npm start` generates and keeps one.
    */
-  secretsKey: string;
+  secretsKey: KeyRing;
   /**
    * PUBLIC_URL: the gateway's public base URL, which makes the hosted-page URLs inside events'
    * `data` absolute. Optional where the platform hands the server its gateway's URL instead.
@@ -32,15 +33,14 @@ export interface WebhooksConfig {
   idempotencyWindowMs: number;
 }
 
-const MIN_SECRETS_KEY_LENGTH = 32;
 const DAY_MS = 86_400_000;
 
 export const DEFAULT_RETRY_SCHEDULE = "0s,5s,5m,30m,2h,5h,10h,10h";
 
 /** The webhooks service's environment; a bad value throws a one-line ConfigError. */
 export function readWebhooksConfig(env: Env): WebhooksConfig {
-  const secretsKey = envString(env, "SECRETS_KEY");
-  if (secretsKey.length < MIN_SECRETS_KEY_LENGTH) throw new ConfigError("SECRETS_KEY", `must be at least ${MIN_SECRETS_KEY_LENGTH} characters`);
+  const secretsKey = readSecretsKeys(env);
+  if (secretsKey === undefined) throw new ConfigError("SECRETS_KEY", "is required but not set");
   const publicUrl = envUrl(env, "PUBLIC_URL");
   return {
     secretsKey,

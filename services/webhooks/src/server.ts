@@ -1,5 +1,5 @@
 import { WebhooksService } from "@bayad/proto";
-import { createCursorCodec, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { createCursorCodec, digestKeyOf, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createIdempotencyKeys, registerConsumerMetrics, type EventBus } from "@bayad/events";
 import { publicUrlResolver, type PublicUrl } from "@bayad/public-resources";
 import type { Store } from "@bayad/store";
@@ -70,7 +70,7 @@ export async function startWebhooksServer(options: WebhooksServerOptions): Promi
     events,
     deliveries,
     keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs }),
-    cursors: createCursorCodec(config.secretsKey, WEBHOOKS_CURSOR_PURPOSE),
+    cursors: createCursorCodec(digestKeyOf(config.secretsKey), WEBHOOKS_CURSOR_PURPOSE),
     config,
     publicUrl,
     now,

@@ -111,5 +111,10 @@ export function createWebhooksService(deps: WebhooksDeps): ServiceImpl<typeof We
       const delivery = await redeliverWebhookEvent(deps, mutatingCallerOf(context), request.webhookEndpointId, request.eventId);
       return { delivery: webhookDeliveryToProto(delivery) };
     },
+
+    /** Operators only (the gateway's admin API), so no project scope: every endpoint's secrets, moved to SECRETS_KEYS' newest key. */
+    async resealWebhookEndpointSecrets() {
+      return { counts: await deps.endpoints.resealSecrets(deps.config.secretsKey) };
+    },
   };
 }

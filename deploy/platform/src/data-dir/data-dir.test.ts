@@ -53,6 +53,14 @@ describe("openDataDir", () => {
     await again.close();
   });
 
+  it("leaves a single-key secret out while its key ring variable is set, and keeps what it drew for when the ring goes", async () => {
+    const data = await openDataDir(dir);
+    const kept = await data.secretsFor(["SECRETS_KEY"], {});
+    expect(await data.secretsFor(["SECRETS_KEY", "GATEWAY_SECRET"], { SECRETS_KEYS: `k2:${"n".repeat(40)}`, GATEWAY_SECRETS: `g2:${"g".repeat(40)}` })).toEqual({});
+    expect(await data.secretsFor(["SECRETS_KEY"], {})).toEqual(kept);
+    await data.close();
+  });
+
   it("makes a directory for each component's store", async () => {
     const data = await openDataDir(dir, ["gateway", "payments"]);
     expect(statSync(join(dir, "gateway")).isDirectory()).toBe(true);

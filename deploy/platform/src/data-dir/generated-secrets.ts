@@ -37,9 +37,20 @@ export const componentSecrets: Record<ComponentName, readonly SecretName[]> = {
   webhooks: ["SECRETS_KEY"],
 };
 
-/** The names among `names` that `env` leaves unset (or blank, as the config readers see it). */
+/**
+ * The key ring variable (kit's envKeyRing) that takes the place of a single-key secret: when it
+ * is set, the single key is neither drawn nor taken from secrets.json, so a ring that has left
+ * the kept key behind (README, "Rotating keys") is not contradicted by it.
+ */
+const ringVariables: Partial<Record<SecretName, string>> = {
+  GATEWAY_SECRET: "GATEWAY_SECRETS",
+  SECRETS_KEY: "SECRETS_KEYS",
+  OTP_HASH_SECRET: "OTP_HASH_SECRETS",
+};
+
+/** The names among `names` that `env` leaves unset (or blank, as the config readers see it), their key ring included. */
 export function unsetSecrets(names: readonly SecretName[], env: Env): SecretName[] {
-  return names.filter((name) => envOptional(env, name) === undefined);
+  return names.filter((name) => envOptional(env, name) === undefined && envOptional(env, ringVariables[name] ?? name) === undefined);
 }
 
 /** Values for this run only, for the names `env` leaves unset (no DATA_DIR: temporary stores, tests). */

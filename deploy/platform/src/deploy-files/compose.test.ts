@@ -120,6 +120,20 @@ describe("deploy/compose.yaml", () => {
     expect(sealing.size, "one SECRETS_KEY shared by payments, billing, links and webhooks").toBe(1);
   });
 
+  it("takes the key rings from the shell in place of the single keys, which an empty value leaves out", () => {
+    const ring = `k2:${"n".repeat(40)}`;
+    const shell = { SECRETS_KEY: "", SECRETS_KEYS: ring, GATEWAY_SECRET: "", GATEWAY_SECRETS: ring, OTP_HASH_SECRET: "", OTP_HASH_SECRETS: ring };
+    for (const component of components) {
+      const env = environmentOf(loadCompose(shell).services[serviceFor(component)[0]]!);
+      for (const [single, rings] of [["SECRETS_KEY", "SECRETS_KEYS"], ["GATEWAY_SECRET", "GATEWAY_SECRETS"], ["OTP_HASH_SECRET", "OTP_HASH_SECRETS"]]) {
+        if (!(single! in env)) continue;
+        expect(env[single!], `${component}: ${single}`).toBe("");
+        expect(env[rings!], `${component}: ${rings}`).toBe(ring);
+      }
+      expect(() => configReaders[component](env), component).not.toThrow();
+    }
+  });
+
   it("gives the webhooks service the gateway's public URL and the service's own delivery defaults, each overridable from the shell", () => {
     const env = envFor("webhooks");
     expect(env.PUBLIC_URL).toBe(envFor("gateway").PUBLIC_URL);

@@ -26,15 +26,6 @@ export function codeMatches(secret: string, otpId: string, submitted: string, st
 }
 
 /**
- * A keyed digest of something we must recognize again but never store in clear: the
- * recipient (for the per-recipient limits) and rate-limit keys. The purpose prefix keeps the
- * digests of different uses apart.
- */
-export function keyedDigest(secret: string, purpose: string, value: string): string {
-  return createHmac("sha256", secret).update(`${purpose}\u0000${value}`).digest("base64url");
-}
-
-/**
  * The field name a verify request's Idempotency-Key is recorded under on its OTP: hex (a valid
  * document field name) and fixed length whatever the key's length.
  */

@@ -77,9 +77,9 @@ export async function reconcileDelivery(deps: OtpDeps, record: OtpRecord): Promi
   // The claim set delivery back to "sending", so pending here means neither expired nor locked.
   if (statusAt(claimed, now) === "pending" && claimed.sealedMessage) {
     try {
-      message = openMessage(deps.secret, claimed._id, claimed.sealedMessage);
+      message = openMessage(deps.sealingKeys, claimed._id, claimed.sealedMessage);
     } catch {
-      // Sealed under another OTP_HASH_SECRET: it cannot be resent (nor would its code verify).
+      // Sealed under a key no longer in OTP_HASH_SECRETS: it cannot be resent.
       message = null;
     }
   }

@@ -1,6 +1,6 @@
-import { AppError, newId, type CallerContext } from "@bayad/kit";
+import { AppError, keyedDigest, newId, type CallerContext } from "@bayad/kit";
 import { createOnce } from "@bayad/events";
-import { generateCode, hashCode, keyedDigest } from "../codes/code-hash.js";
+import { generateCode, hashCode } from "../codes/code-hash.js";
 import { sealMessage } from "../codes/sealed-message.js";
 import { maskRecipient } from "../recipients/masking.js";
 import { normalizeRecipient, type OtpChannelName } from "../recipients/recipient.js";
@@ -67,7 +67,7 @@ export async function generateOtp(
         delivery: "sending",
         deliveryAttempts: 1,
         deliveryStartedAt: now,
-        sealedMessage: sealMessage(deps.secret, otpId, { recipient: request.recipient, code }),
+        sealedMessage: sealMessage(deps.sealingKeys, otpId, { recipient: request.recipient, code }),
         createdAt: now,
         expiresAt,
         // Verify's answers are replayed from the record for the key window after its last chance.

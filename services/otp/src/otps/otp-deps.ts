@@ -1,4 +1,4 @@
-import { createRateLimiter, keyedDigest, type Logger, type RateLimiter } from "@bayad/kit";
+import { createRateLimiter, keyedDigest, singleKeyRing, type KeyRing, type Logger, type RateLimiter } from "@bayad/kit";
 import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, type IdempotencyKeys } from "@bayad/events";
 import type { Store } from "@bayad/store";
 import type { OtpConfig, OtpLimits } from "../config.js";
@@ -19,8 +19,10 @@ export interface OtpDeps {
   senders: Record<OtpChannelName, OtpSender>;
   /** Present while a channel delivers into the development outbox (ListDevMessages reads it). */
   devOutbox: DevOutbox | undefined;
-  /** OTP_HASH_SECRET. */
+  /** OTP_HASH_SECRET (the ring's first key): keys the code and recipient hashes. */
   secret: string;
+  /** The OTP_HASH_SECRETS ring: seals messages awaiting a resend. */
+  sealingKeys: KeyRing;
   /**
    * How long a send may be under way before a retry may presume its process died and
    * reconcile it (twice OTP_SEND_TIMEOUT_MS).
@@ -33,7 +35,7 @@ export interface OtpDeps {
 /** The OTP deps over `store`, as `config` (secret, limits, send timeout) sets them. */
 export function createOtpDeps(options: {
   store: Store;
-  config: Pick<OtpConfig, "hashSecret" | "limits" | "sendTimeoutMs"> & Partial<Pick<OtpConfig, "idempotencyWindowMs">>;
+  config: Pick<OtpConfig, "hashSecret" | "limits" | "sendTimeoutMs"> & Partial<Pick<OtpConfig, "hashSecrets" | "idempotencyWindowMs">>;
   senders: Pick<ChannelSenders, "byChannel" | "devOutbox">;
   logger: Logger;
   now: () => Date;
@@ -48,6 +50,7 @@ export function createOtpDeps(options: {
     senders: senders.byChannel,
     devOutbox: senders.devOutbox,
     secret: config.hashSecret,
+    sealingKeys: config.hashSecrets ?? singleKeyRing(config.hashSecret),
     sendingLeaseMs: 2 * config.sendTimeoutMs,
     logger,
     now,

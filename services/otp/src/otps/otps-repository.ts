@@ -1,5 +1,6 @@
 import type { CollectionDef, Session, Store } from "@bayad/store";
-import type { CallerContext } from "@bayad/kit";
+import { resealCollection, type CallerContext, type ResealCounts, type SealingKeys } from "@bayad/kit";
+import { pendingMessageSealedValues } from "../codes/sealed-message.js";
 import { MAX_WRONG_ATTEMPTS, type DeliveryState, type OtpRecord } from "./otp.js";
 
 const otpsCollection: CollectionDef = {
@@ -32,6 +33,11 @@ export function createOtpsRepository(store: Store) {
   });
 
   return {
+    /** Seals every message awaiting a resend again under the ring's newest key. */
+    resealSecrets(keys: SealingKeys): Promise<ResealCounts> {
+      return resealCollection(otps, keys, pendingMessageSealedValues, { sealedMessage: { $exists: true } });
+    },
+
     /** Inserts within `session`: the transaction that also claims the request's Idempotency-Key. */
     insert(record: OtpRecord, session: Session): Promise<void> {
       return otps.insertOne(record, { session });

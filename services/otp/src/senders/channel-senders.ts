@@ -1,3 +1,4 @@
+import type { SealingKeys } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import type { EmailSenderConfig, SmsSenderConfig } from "../config.js";
 import type { OtpChannelName } from "../recipients/recipient.js";
@@ -16,12 +17,12 @@ export interface ChannelSenders {
 
 /** OTP_EMAIL_SENDER / OTP_SMS_SENDER routing: a real provider or the shared development outbox. */
 export function createChannelSenders(
-  config: { email: EmailSenderConfig; sms: SmsSenderConfig; hashSecret: string },
+  config: { email: EmailSenderConfig; sms: SmsSenderConfig; hashSecrets: SealingKeys },
   store: Store,
   now: () => Date,
 ): ChannelSenders {
   let devOutbox: DevOutbox | undefined;
-  const outbox = () => (devOutbox ??= createDevOutbox(store, { secret: config.hashSecret, now }));
+  const outbox = () => (devOutbox ??= createDevOutbox(store, { secret: config.hashSecrets, now }));
   const email = config.email.kind === "smtp" ? createSmtpSender(config.email.smtp) : outbox();
   const sms = config.sms.kind === "semaphore" ? createSemaphoreSender(config.sms.semaphore) : outbox();
   return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseKeyRing, sealedKeyId } from "@bayad/kit";
 import { createEmbeddedStore } from "@bayad/store";
 import { createClock } from "../test-support/otp-harness.js";
 import { createDevOutbox } from "./dev-outbox.js";
@@ -39,5 +40,21 @@ describe("development outbox", () => {
     expect((await outbox.list("+639171234567")).map((message) => message.body)).toEqual([body]);
     // Under another OTP_HASH_SECRET the message cannot be opened, and is not shown.
     expect(await createDevOutbox(store, { secret: `${secret}-changed` }).list("+639171234567")).toEqual([]);
+  });
+
+  it("moves the kept bodies to the ring's newest key on a reseal, after which the old key can go", async () => {
+    const store = createEmbeddedStore();
+    const oldRing = parseKeyRing(`k1:${secret}`, 32);
+    const bothRing = parseKeyRing(`k1:${secret},k2:${secret}-newer`, 32);
+    const body = "Your Bayad code is 118822.";
+    await createDevOutbox(store, { secret: oldRing }).send({ channel: "sms", recipient: "+639171234567", subject: "Code", body, otpId: "otp_1" });
+
+    expect(await createDevOutbox(store, { secret: bothRing }).resealSecrets()).toEqual({ resealed: 1, current: 0, unreadable: 0 });
+
+    const [stored] = await store.collection<{ _id: string; sealedBody: string }>({ name: "dev_messages" }).find({});
+    expect(sealedKeyId(stored.sealedBody)).toBe("k2");
+    const newOnly = createDevOutbox(store, { secret: parseKeyRing(`k2:${secret}-newer`, 32) });
+    expect((await newOnly.list("+639171234567")).map((message) => message.body)).toEqual([body]);
+    expect(await newOnly.resealSecrets()).toEqual({ resealed: 0, current: 1, unreadable: 0 });
   });
 });

@@ -1,4 +1,4 @@
-import { openSealed, randomBase62, sealText } from "@bayad/kit";
+import { openSealed, randomBase62, resealCollection, sealText, type ResealCounts, type SealedValue, type SealingKeys } from "@bayad/kit";
 import type { CollectionDef, Store } from "@bayad/store";
 import { recipientLookupKey, type OtpChannelName } from "../recipients/recipient.js";
 import type { OtpMessage, OtpSender } from "./sender.js";
@@ -47,13 +47,19 @@ const SEAL_PURPOSE = "otp-dev-message";
 export interface DevOutbox extends OtpSender {
   /** The messages held for `recipient` (any spelling of it), newest first. */
   list(recipient: string): Promise<DevMessage[]>;
+  /** Seals every kept body again under the ring's newest key (bayad secrets reseal). */
+  resealSecrets(): Promise<ResealCounts>;
 }
+
+const sealedValuesOf = (record: DevMessageRecord): SealedValue[] => [
+  { path: "sealedBody", purpose: SEAL_PURPOSE, context: record._id, sealed: record.sealedBody },
+];
 
 /**
  * The sender of one-process mode: stores each message in `dev_messages` instead of sending it.
- * `secret` (OTP_HASH_SECRET) seals the bodies.
+ * `secret` (the OTP_HASH_SECRETS ring) seals the bodies with its newest key.
  */
-export function createDevOutbox(store: Store, options: { secret: string; now?: () => Date }): DevOutbox {
+export function createDevOutbox(store: Store, options: { secret: SealingKeys; now?: () => Date }): DevOutbox {
   const messages = store.collection<DevMessageRecord>(devMessagesCollection);
   const now = options.now ?? (() => new Date());
   let sequence = 0;
@@ -88,6 +94,10 @@ export function createDevOutbox(store: Store, options: { secret: string; now?: (
         }
         return [{ _id, otpId, channel, recipient: to, subject, body, sentAt }];
       });
+    },
+
+    resealSecrets() {
+      return resealCollection(messages, options.secret, sealedValuesOf);
     },
   };
 }

@@ -3,7 +3,6 @@ export type { ProviderAccountSetup } from "./account-setup.js";
 export type { ProviderAccountRecord, ProviderAccountState, ProviderName, ProviderWebhookState } from "./provider-account.js";
 export { providerAccountToProto } from "./provider-account.js";
 export { createProviderAccountsRepository, type ProviderAccountsRepository } from "./provider-accounts-repository.js";
-export { openSecretKey, openWebhookSecret, sealSecretKey, sealWebhookSecret, providerSecretPurposes } from "./provider-secrets.js";
 export { providerWebhookUrl, type ProviderAccountsDeps } from "./provider-accounts.js";
 export { createProviderAccountsService } from "./provider-accounts-service.js";
 export {

@@ -1,5 +1,6 @@
 import { isDuplicateKeyError, type CollectionDef, type Session, type Store } from "@bayad/store";
-import type { Environment } from "@bayad/kit";
+import { resealCollection, type Environment, type ResealCounts, type SealingKeys } from "@bayad/kit";
+import { providerAccountSealedValues } from "@bayad/provider";
 import type { ProviderAccountRecord, ProviderWebhookState } from "./provider-account.js";
 
 const providerAccountsCollection: CollectionDef = {
@@ -29,6 +30,11 @@ export function createProviderAccountsRepository(store: Store) {
 
     findById(providerAccountId: string): Promise<ProviderAccountRecord | null> {
       return accounts.findOne({ _id: providerAccountId });
+    },
+
+    /** Seals every account's secrets again under the ring's newest key (no version bump: the owner sees nothing change). */
+    resealSecrets(keys: SealingKeys): Promise<ResealCounts> {
+      return resealCollection(accounts, keys, providerAccountSealedValues);
     },
 
     /** Inserts a new account; false when the project and environment already have one (a concurrent put won). */

@@ -8,6 +8,7 @@ import {
   deleteProviderAccount,
   getProviderAccount,
   putProviderAccount,
+  resealProviderSecrets,
   resolveProviderAccount,
   type ProviderAccountsDeps,
 } from "./provider-accounts.js";
@@ -51,6 +52,10 @@ export function createProviderAccountsService(deps: ProviderAccountsDeps): Servi
         providerAccount: providerAccountToProto(account),
         sealed: create(SealedProviderSecretsSchema, { secretKey: account.secretKey, webhookSecret: account.webhook.secret }),
       };
+    },
+
+    async resealProviderAccountSecrets() {
+      return { counts: await resealProviderSecrets(deps) };
     },
   };
 }

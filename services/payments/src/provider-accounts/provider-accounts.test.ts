@@ -5,17 +5,17 @@ import { toJsonString } from "@bufbuild/protobuf";
 import { ProviderAccountSchema, ProviderAccountsService, ProviderWebhookStatus } from "@bayad/proto";
 import { Writable } from "node:stream";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmdirSync } from "node:fs";
+import { mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
-import { createLogger, fromConnectError, openSealed, randomBase62, type RunningServer } from "@bayad/kit";
+import { createLogger, fromConnectError, openSealed, parseKeyRing, randomBase62, sealedKeyId, type RunningServer } from "@bayad/kit";
 import { createEmbeddedStore, StoreNotWritableError, type Store } from "@bayad/store";
 import { fillDisk, mountSmallTmpfs } from "@bayad/store/testing";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
+import { openProviderSecretKey, openProviderWebhookSecret, providerSecretPurposes } from "@bayad/provider";
 import { startPaymentsServer } from "../server.js";
 import { readPaymentsConfig } from "../config.js";
-import { openSecretKey, openWebhookSecret, providerSecretPurposes } from "./provider-secrets.js";
 import type { ProviderAccountRecord } from "./provider-account.js";
 
 const SECRETS_KEY = "provider-accounts-test-secrets-key-0123456789";
@@ -116,9 +116,37 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
     expect(text).not.toContain(liveKey);
     expect(text).not.toContain(liveKey.slice(8));
     expect(text).not.toContain(webhookSecret);
-    expect(openSecretKey(record!, SECRETS_KEY)).toBe(liveKey);
-    expect(openWebhookSecret(record!, SECRETS_KEY)).toBe(webhookSecret);
-    expect(() => openSecretKey(record!, "another-secrets-key-of-enough-length-000")).toThrow();
+    expect(openProviderSecretKey(SECRETS_KEY, record!._id, record!.secretKey)).toBe(liveKey);
+    expect(openProviderWebhookSecret(SECRETS_KEY, record!._id, record!.webhook.secret)).toBe(webhookSecret);
+    expect(() => openProviderSecretKey("another-secrets-key-of-enough-length-000", record!._id, record!.secretKey)).toThrow();
+  });
+
+  it("reseals every account's secrets under the newest key of SECRETS_KEYS, after which the old key can go", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bayad-reseal-"));
+    const NEW_KEY = "provider-accounts-test-newer-key-0123456789";
+    await start({ SECRETS_KEY }, dir);
+    const liveKey = freshKey("live");
+    const account = (await put("live", liveKey, ["card"])).providerAccount!;
+    await put("test", freshKey("test"), ["qrph"]);
+    await server.close();
+    await store.close();
+
+    await start({ SECRETS_KEYS: `legacy:${SECRETS_KEY},k2:${NEW_KEY}` }, dir);
+    expect((await client.resealProviderAccountSecrets({})).counts).toMatchObject({ resealed: 4, current: 0, unreadable: 0 });
+    expect((await client.resealProviderAccountSecrets({})).counts).toMatchObject({ resealed: 0, current: 4, unreadable: 0 });
+    const records = await stored();
+    expect(records.flatMap((record) => [record.secretKey, record.webhook.secret]).map(sealedKeyId)).toEqual(["k2", "k2", "k2", "k2"]);
+    await server.close();
+    await store.close();
+
+    await start({ SECRETS_KEYS: `k2:${NEW_KEY}` }, dir);
+    const [record] = (await stored()).filter((found) => found._id === account.providerAccountId);
+    expect(openProviderSecretKey(parseKeyRing(`k2:${NEW_KEY}`, 32), record!._id, record!.secretKey)).toBe(liveKey);
+    // The account still works with the new key alone: replacing its key opens the stored one to disable the previous webhook.
+    const replaced = (await put("live", freshKey("live"), ["card"])).providerAccount!;
+    expect(replaced.providerAccountId).toBe(account.providerAccountId);
+    expect(webhook(account.webhook!.webhookId)!.attributes.status).toBe("disabled");
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("refuses a key of the other mode, naming secretKey, and asks PayMongo nothing and stores nothing", async () => {
@@ -181,7 +209,7 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
     expect(timestampMs(account.createdAt)).toBe(timestampMs(first.createdAt));
     const records = await stored();
     expect(records).toHaveLength(1);
-    expect(openSecretKey(records[0]!, SECRETS_KEY)).toBe(otherTestKey);
+    expect(openProviderSecretKey(SECRETS_KEY, records[0]!._id, records[0]!.secretKey)).toBe(otherTestKey);
   });
 
   it("re-put with the same key keeps the webhook PayMongo already has at the account's URL enabled", async () => {

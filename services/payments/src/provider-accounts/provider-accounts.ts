@@ -1,4 +1,5 @@
-import { AppError, newId, type Environment, type Logger } from "@bayad/kit";
+import { AppError, newId, type Environment, type Logger, type ResealCounts, type SealingKeys } from "@bayad/kit";
+import { openProviderSecretKey, sealProviderSecretKey, sealProviderWebhookSecret } from "@bayad/provider";
 import type { Outbox } from "@bayad/events";
 import type { Store } from "@bayad/store";
 import type { ProviderAccountSetup } from "./account-setup.js";
@@ -6,7 +7,6 @@ import { writeAccountStatus } from "./account-status.js";
 import type { ProviderAccountRecord } from "./provider-account.js";
 import type { ProviderAccountsRepository } from "./provider-accounts-repository.js";
 import type { PutProviderAccountInput } from "./provider-account-input.js";
-import { openSecretKey, sealSecretKey, sealWebhookSecret } from "./provider-secrets.js";
 
 export interface ProviderAccountsDeps {
   store: Store;
@@ -15,8 +15,8 @@ export interface ProviderAccountsDeps {
   outbox: Outbox;
   /** The provider's account calls (PayMongo's adapter). */
   setup: ProviderAccountSetup;
-  /** SECRETS_KEY; without it accounts cannot be put (their secrets could not be sealed). */
-  secretsKey: string | undefined;
+  /** The SECRETS_KEYS ring; without it accounts cannot be put (their secrets could not be sealed). */
+  secretsKey: SealingKeys | undefined;
   /** The gateway's public base URL (PUBLIC_URL), read when an account is put. */
   publicUrl: () => string | undefined;
   logger: Logger;
@@ -58,14 +58,14 @@ export async function putProviderAccount(
     projectId: input.projectId,
     environment: input.environment,
     provider: input.provider,
-    secretKey: sealSecretKey(secretsKey, providerAccountId, input.secretKey),
+    secretKey: sealProviderSecretKey(secretsKey, providerAccountId, input.secretKey),
     secretKeyLast4: input.secretKey.slice(-4),
     paymentMethodTypes: input.paymentMethodTypes,
     // The key was just checked with the provider: a paused account is active again.
     status: "active",
     webhook: {
       webhookId: registered.webhookId,
-      secret: sealWebhookSecret(secretsKey, providerAccountId, registered.webhookSecret),
+      secret: sealProviderWebhookSecret(secretsKey, providerAccountId, registered.webhookSecret),
       status: registered.status,
       url,
     },
@@ -136,7 +136,12 @@ export async function resolveProviderAccount(
   return getProviderAccount(deps, by.projectId, by.environment);
 }
 
-function requireSecretsKey(deps: ProviderAccountsDeps): string {
+/** Seals every account's secrets again under the newest key of SECRETS_KEYS (ResealSecrets). */
+export function resealProviderSecrets(deps: ProviderAccountsDeps): Promise<ResealCounts> {
+  return deps.repository.resealSecrets(requireSecretsKey(deps));
+}
+
+function requireSecretsKey(deps: ProviderAccountsDeps): SealingKeys {
   if (!deps.secretsKey) {
     throw new AppError("SERVICE_UNAVAILABLE", "SECRETS_KEY is not set on the payments service: provider secrets cannot be stored.");
   }
@@ -148,10 +153,10 @@ function noAccount(projectId: string, environment: Environment): AppError {
 }
 
 /** Disables a replaced or removed account's webhook with that account's own key. */
-async function disablePrevious(deps: ProviderAccountsDeps, previous: ProviderAccountRecord, secretsKey: string): Promise<void> {
+async function disablePrevious(deps: ProviderAccountsDeps, previous: ProviderAccountRecord, secretsKey: SealingKeys): Promise<void> {
   let previousKey: string;
   try {
-    previousKey = openSecretKey(previous, secretsKey);
+    previousKey = openProviderSecretKey(secretsKey, previous._id, previous.secretKey);
   } catch {
     deps.logger.warn({ providerAccountId: previous._id, webhookId: previous.webhook.webhookId }, "previous provider webhook not disabled: its key does not open with SECRETS_KEY");
     return;

@@ -1,15 +1,14 @@
-import { AppError, type Logger } from "@bayad/kit";
-import { parsePaymongoEvent, verifyPaymongoSignature } from "@bayad/provider";
+import { AppError, type Logger, type SealingKeys } from "@bayad/kit";
+import { openProviderWebhookSecret, parsePaymongoEvent, verifyPaymongoSignature } from "@bayad/provider";
 import type { AccountProviders } from "../providers/account-providers.js";
-import { openWebhookSecret } from "../provider-accounts/provider-secrets.js";
 import type { ProviderEventsRepository } from "./provider-events-repository.js";
 import type { ProviderWebhookMetrics, ProviderWebhookRefusal } from "./provider-webhook-metrics.js";
 
 export interface ReceiveDeps {
   accounts: AccountProviders;
   events: ProviderEventsRepository;
-  /** SECRETS_KEY: opens the account's webhook secret. */
-  secretsKey: string | undefined;
+  /** The SECRETS_KEYS ring: opens the account's webhook secret. */
+  secretsKey: SealingKeys | undefined;
   logger: Logger;
   metrics: ProviderWebhookMetrics;
   now: () => Date;
@@ -55,7 +54,7 @@ export async function receiveProviderEvent(deps: ReceiveDeps, delivery: Provider
   const verdict = verifyPaymongoSignature({
     header: delivery.signature || undefined,
     rawBody: Buffer.from(delivery.rawBody.buffer, delivery.rawBody.byteOffset, delivery.rawBody.byteLength),
-    secret: openWebhookSecret(account, deps.secretsKey),
+    secret: openProviderWebhookSecret(deps.secretsKey, account._id, account.webhook.secret),
     livemode,
   });
   if (!verdict.valid) throw refuse(verdict.reason);

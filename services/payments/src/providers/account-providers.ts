@@ -1,19 +1,19 @@
-import type { Environment } from "@bayad/kit";
+import type { Environment, SealingKeys } from "@bayad/kit";
 import {
   createPaymongoClient,
   createPaymongoProvider,
+  openProviderSecretKey,
   type PaymongoProvider,
   type ProviderAccounts,
   type RefundRequest,
 } from "@bayad/provider";
 import type { ProviderAccountRecord } from "../provider-accounts/provider-account.js";
 import type { ProviderAccountsRepository } from "../provider-accounts/provider-accounts-repository.js";
-import { openSecretKey } from "../provider-accounts/provider-secrets.js";
 
 export interface AccountProvidersOptions {
   accounts: ProviderAccountsRepository;
-  /** SECRETS_KEY: opens the accounts' sealed keys. Without it no account can be used. */
-  secretsKey: string | undefined;
+  /** The SECRETS_KEYS ring: opens the accounts' sealed keys. Without it no account can be used. */
+  secretsKey: SealingKeys | undefined;
   paymongoApiBase: string;
 }
 
@@ -35,7 +35,7 @@ export function createAccountProviders(options: AccountProvidersOptions): Accoun
     const cached = adapters.get(account._id);
     if (cached && cached.version === account.version) return cached.provider;
     if (options.secretsKey === undefined) throw new Error("SECRETS_KEY is not set: provider accounts cannot be opened");
-    const client = createPaymongoClient({ apiBase: options.paymongoApiBase, secretKey: openSecretKey(account, options.secretsKey) });
+    const client = createPaymongoClient({ apiBase: options.paymongoApiBase, secretKey: openProviderSecretKey(options.secretsKey, account._id, account.secretKey) });
     const provider = refundsFoundAgain(
       createPaymongoProvider({ client, paymentMethodTypes: account.paymentMethodTypes, livemode: account.environment === "live" }),
     );

@@ -1,14 +1,13 @@
-import { AppError, Counter, metricOnce, type Logger, type Registry } from "@bayad/kit";
+import { AppError, Counter, metricOnce, type Logger, type Registry, type SealingKeys } from "@bayad/kit";
 import type { Outbox } from "@bayad/events";
 import { createLease, type Collection, type Filter, type Store } from "@bayad/store";
-import { PaymongoKeyRefusedError, PaymongoRejectedError, type PaymongoProvider } from "@bayad/provider";
+import { openProviderSecretKey, PaymongoKeyRefusedError, PaymongoRejectedError, sealProviderWebhookSecret, type PaymongoProvider } from "@bayad/provider";
 import type { CheckoutsDeps } from "../checkouts/checkouts.js";
 import type { PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
 import type { RefundsDeps } from "../refunds/refunds.js";
 import type { ProviderAccountSetup } from "../provider-accounts/account-setup.js";
 import type { ProviderAccountRecord } from "../provider-accounts/provider-account.js";
 import type { ProviderAccountsRepository } from "../provider-accounts/provider-accounts-repository.js";
-import { openSecretKey, sealWebhookSecret } from "../provider-accounts/provider-secrets.js";
 import { deferAccount, pauseForRefusedKey, resumeAccount } from "../provider-accounts/account-status.js";
 import type { AccountProviders } from "./account-providers.js";
 import { keyRefusalOf } from "./key-refusal.js";
@@ -25,7 +24,7 @@ export interface ProviderReconcilerOptions {
   outbox: Outbox;
   providers: AccountProviders;
   setup: ProviderAccountSetup;
-  secretsKey: string | undefined;
+  secretsKey: SealingKeys | undefined;
   /** PROVIDER_RECONCILE_AFTER: how old a non-final resource must be before the provider is asked about it. */
   afterMs: number;
   /** PROVIDER_RECONCILE_INTERVAL: how often a round runs (also the lease's length). */
@@ -184,7 +183,7 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
     let resumed = 0;
     for (const account of await options.accounts.findDueForKeyCheck(now(), BATCH)) {
       try {
-        await options.setup.getWebhook(openSecretKey(account, options.secretsKey), account.webhook.webhookId);
+        await options.setup.getWebhook(openProviderSecretKey(options.secretsKey, account._id, account.secretKey), account.webhook.webhookId);
       } catch (error) {
         if (keyRefusalOf(error) instanceof PaymongoKeyRefusedError) {
           await pauseForRefusedKey(statusDeps, account);
@@ -219,8 +218,8 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
   }
 
   /** Enables (or registers again) the account's webhook if the provider disabled (or lost) it; true when it did. */
-  async function webhookOf(account: ProviderAccountRecord, secretsKey: string): Promise<boolean> {
-    const secretKey = openSecretKey(account, secretsKey);
+  async function webhookOf(account: ProviderAccountRecord, secretsKey: SealingKeys): Promise<boolean> {
+    const secretKey = openProviderSecretKey(secretsKey, account._id, account.secretKey);
     const webhook = await options.setup.getWebhook(secretKey, account.webhook.webhookId).catch((error: unknown) => {
       if (error instanceof PaymongoRejectedError && error.providerStatus === 404) return undefined;
       throw error;
@@ -232,7 +231,7 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
       await options.accounts.replaceWebhook(
         account._id,
         account.webhook.webhookId,
-        { webhookId: fresh.webhookId, secret: sealWebhookSecret(secretsKey, account._id, fresh.webhookSecret), status: fresh.status, url: account.webhook.url },
+        { webhookId: fresh.webhookId, secret: sealProviderWebhookSecret(secretsKey, account._id, fresh.webhookSecret), status: fresh.status, url: account.webhook.url },
         now(),
       );
       reenabled?.inc();

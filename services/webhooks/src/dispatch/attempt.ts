@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { Logger } from "@bayad/kit";
+import type { Logger, SealingKeys } from "@bayad/kit";
 import type { PublicUrl } from "@bayad/public-resources";
 import type { ClaimedAttempt } from "../deliveries/webhook-deliveries-repository.js";
 import { targetPolicyOf } from "../endpoints/endpoint-input.js";
@@ -13,7 +13,7 @@ import type { Sender } from "./sender.js";
 export interface AttemptDeps extends OutcomeDeps {
   events: WebhookEventsRepository;
   sender: Sender;
-  secretsKey: string;
+  secretsKey: SealingKeys;
   allowPrivateTargets: boolean;
   publicUrl: PublicUrl;
   metrics: DeliveryMetrics;

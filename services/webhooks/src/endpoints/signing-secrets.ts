@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { openSealed, sealText } from "@bayad/kit";
+import { openSealed, sealText, type SealedValue, type SealingKeys } from "@bayad/kit";
 import { Webhook } from "standardwebhooks";
 
-/** One signing secret of an endpoint, sealed with SECRETS_KEY (bound to the endpoint's id). */
+/** One signing secret of an endpoint, sealed with the SECRETS_KEYS ring (bound to the endpoint's id). */
 export interface StoredSigningSecret {
   sealed: string;
   createdAt: Date;
@@ -20,12 +20,17 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
-export function sealSigningSecret(secretsKey: string, endpointId: string, secret: string, now: Date): StoredSigningSecret {
+export function sealSigningSecret(secretsKey: SealingKeys, endpointId: string, secret: string, now: Date): StoredSigningSecret {
   return { sealed: sealText(secretsKey, SEAL_PURPOSE, endpointId, secret), createdAt: now };
 }
 
-export function openSigningSecret(secretsKey: string, endpointId: string, stored: StoredSigningSecret): string {
+export function openSigningSecret(secretsKey: SealingKeys, endpointId: string, stored: StoredSigningSecret): string {
   return openSealed(secretsKey, SEAL_PURPOSE, endpointId, stored.sealed);
+}
+
+/** The sealed secrets of a stored endpoint, for a reseal. */
+export function signingSecretSealedValues(endpoint: { _id: string; secrets: StoredSigningSecret[] }): SealedValue[] {
+  return endpoint.secrets.map((secret, index) => ({ path: `secrets.${index}.sealed`, purpose: SEAL_PURPOSE, context: endpoint._id, sealed: secret.sealed }));
 }
 
 /** The current secret: the one without an expiry (a rotation puts it first). */
@@ -50,7 +55,7 @@ export function rotatedSecrets(secrets: StoredSigningSecret[], next: StoredSigni
  * the `standardwebhooks` package that receivers verify with.
  */
 export function signatureHeader(
-  secretsKey: string,
+  secretsKey: SealingKeys,
   endpointId: string,
   secrets: StoredSigningSecret[],
   message: { id: string; timestamp: Date; body: string },

@@ -1,6 +1,7 @@
-import type { CallerContext, PagePosition } from "@bayad/kit";
+import { resealCollection, type CallerContext, type PagePosition, type ResealCounts, type SealingKeys } from "@bayad/kit";
 import type { CollectionDef, Session, Store, Update } from "@bayad/store";
 import { continueAfter, listingOrder } from "../paging/page.js";
+import { signingSecretSealedValues } from "./signing-secrets.js";
 import type { WebhookEndpointRecord } from "./webhook-endpoint.js";
 
 /** A project's endpoints per environment, newest first: the listing, and the consumer's look-up of who to tell. */
@@ -15,6 +16,11 @@ type Scope = Pick<CallerContext, "projectId" | "environment">;
 export function createWebhookEndpointsRepository(store: Store) {
   const endpoints = store.collection<WebhookEndpointRecord>(webhookEndpointsCollection);
   return {
+    /** Seals every endpoint's signing secrets again under the ring's newest key. */
+    resealSecrets(keys: SealingKeys): Promise<ResealCounts> {
+      return resealCollection(endpoints, keys, signingSecretSealedValues);
+    },
+
     /** One of the scope's endpoints; another project's or environment's does not exist for it. */
     findById(scope: Scope, endpointId: string, session?: Session): Promise<WebhookEndpointRecord | null> {
       return endpoints.findOne({ _id: endpointId, projectId: scope.projectId, environment: scope.environment }, { session });

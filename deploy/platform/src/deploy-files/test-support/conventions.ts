@@ -33,7 +33,10 @@ export const requiredEnv: Record<Component, string[]> = {
 };
 
 /** Secrets: their compose defaults must say development-only, their examples CHANGE-ME. */
-export const secretVariables = ["ADMIN_API_KEY", "GATEWAY_SECRET", "SANDBOX_SECRET", "SECRETS_KEY", "RECORDS_CURSOR_SECRET", "OTP_HASH_SECRET", "SMTP_PASS", "SEMAPHORE_API_KEY"];
+export const secretVariables = [
+  "ADMIN_API_KEY", "GATEWAY_SECRET", "GATEWAY_SECRETS", "SANDBOX_SECRET", "SECRETS_KEY", "SECRETS_KEYS",
+  "RECORDS_CURSOR_SECRET", "OTP_HASH_SECRET", "OTP_HASH_SECRETS", "SMTP_PASS", "SEMAPHORE_API_KEY",
+];
 
 /** The gateway variable that addresses each service. */
 export const serviceUrlVariable: Record<ServiceName, string> = {
