@@ -7,7 +7,7 @@ import { emptyStores } from "./seed-records.js";
 
 /**
  * How long the platform's event bus remembers published event ids to drop duplicates (the
- * in-process bus copies JetStream's 2-minute window; README, "The records feed"). Those ids are
+ * in-process bus copies JetStream's 2-minute window; docs/api/records.md). Those ids are
  * bounded state, not stored data and not a leak, but they sit in the heap until a publish after
  * the window has passed evicts them, so a heap reading soon after load counts them.
  */

@@ -57,7 +57,7 @@ export interface GatewayConfig {
   dashboardSignInGlobalFailures: RateLimitSetting;
   /** TRUST_PROXY: when X-Forwarded-For names the client (http/client-address.ts); off by default. */
   trustProxy: TrustProxy;
-  /** RATE_LIMIT_{CREDENTIAL,PROJECT}_{READS,WRITES} and their _WINDOW_SECONDS (README, "Rate limits"). */
+  /** RATE_LIMIT_{CREDENTIAL,PROJECT}_{READS,WRITES} and their _WINDOW_SECONDS (docs/api/rate-limits.md). */
   rateLimits: RateLimitSettings;
   idempotency: {
     leaseMs: number;

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   console.log(`PayMongo simulator is running at ${simulator.url}`);
   console.log(`  Point Bayad at it:  PAYMONGO_API_BASE=${simulator.url}`);
   console.log(`  API:                ${simulator.url}/v1/...  (Basic auth with any sk_test_/sk_live_ key, 16+ base62 characters)`);
-  console.log(`  Controls:           ${simulator.url}/__simulator/...  (see README, "PayMongo simulator")`);
+  console.log(`  Controls:           ${simulator.url}/__simulator/...  (see docs/operations/going-live.md)`);
   console.log("Ctrl-C stops it.");
   const stop = () => {
     void simulator.close().then(() => process.exit(0));

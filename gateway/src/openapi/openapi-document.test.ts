@@ -372,7 +372,7 @@ describe("openapi document", () => {
       if (!health) must.push("401", "403", "503");
       if (path.includes("{")) must.push("404");
       if (method === "post" || method === "patch" || method === "put") must.push("409", "413", "415");
-      // Every operation of a project credential is rate limited (README, "Rate limits").
+      // Every operation of a project credential is rate limited (docs/api/rate-limits.md).
       const limited = JSON.stringify(op.security ?? []).includes("bearerAuth");
       if (limited) must.push("429");
       if (id === "readyz") must.push("503");

@@ -6,7 +6,7 @@
  */
 export class BayadError extends Error {
   override readonly name = "BayadError";
-  /** The machine code: `VALIDATION_FAILED`, `RESOURCE_NOT_FOUND`, … (the README's Errors table). */
+  /** The machine code: `VALIDATION_FAILED`, `RESOURCE_NOT_FOUND`, … (the table in docs/api/errors.md). */
   readonly code: string;
   /** The HTTP status, or 0 when no answer arrived. */
   readonly status: number;

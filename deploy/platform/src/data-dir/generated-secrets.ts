@@ -40,7 +40,7 @@ export const componentSecrets: Record<ComponentName, readonly SecretName[]> = {
 /**
  * The key ring variable (kit's envKeyRing) that takes the place of a single-key secret: when it
  * is set, the single key is neither drawn nor taken from secrets.json, so a ring that has left
- * the kept key behind (README, "Rotating keys") is not contradicted by it.
+ * the kept key behind (docs/operations/data-and-backups.md, "Rotating keys") is not contradicted by it.
  */
 const ringVariables: Partial<Record<SecretName, string>> = {
   GATEWAY_SECRET: "GATEWAY_SECRETS",

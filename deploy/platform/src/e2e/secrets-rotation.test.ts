@@ -9,7 +9,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "@bayad/webhooks-serv
 import { eventually, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
 
 /**
- * Rotating the keys that seal what the platform stores (README, "Rotating keys"): a new key is
+ * Rotating the keys that seal what the platform stores (docs/operations/data-and-backups.md, "Rotating keys"): a new key is
  * added to each ring, `resealSecrets` moves every sealed value to it, and the platform then runs
  * on the new keys alone: the webhook endpoint's deliveries still verify with the secret it was
  * given, the provider account's key still opens, the API key still authenticates, and the
