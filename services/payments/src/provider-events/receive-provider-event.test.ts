@@ -5,7 +5,7 @@ import { AppError, createLogger, Registry } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import type { AccountProviders } from "../providers/account-providers.js";
 import type { ProviderAccountRecord } from "../provider-accounts/provider-account.js";
-import { sealWebhookSecret } from "../provider-accounts/provider-secrets.js";
+import { sealProviderWebhookSecret } from "@bayad/provider";
 import { createProviderEventsRepository } from "./provider-events-repository.js";
 import { registerProviderWebhookMetrics } from "./provider-webhook-metrics.js";
 import { receiveProviderEvent, type ReceiveDeps } from "./receive-provider-event.js";
@@ -19,7 +19,7 @@ const liveAccount = {
   projectId: "prj_receive",
   environment: "live",
   provider: "paymongo",
-  webhook: { webhookId: "hook_1", secret: sealWebhookSecret(SECRETS_KEY, LIVE_ACCOUNT, WEBHOOK_SECRET), status: "enabled", url: "https://pay.example.ph/x" },
+  webhook: { webhookId: "hook_1", secret: sealProviderWebhookSecret(SECRETS_KEY, LIVE_ACCOUNT, WEBHOOK_SECRET), status: "enabled", url: "https://pay.example.ph/x" },
 } as unknown as ProviderAccountRecord;
 
 const accounts = {
