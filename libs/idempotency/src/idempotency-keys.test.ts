@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@bayad/kit";
 import { createEmbeddedStore, type Doc } from "@bayad/store";
-import { actOnce, createIdempotencyKeys, createOnce, idempotencyKeysCollection, readIdempotencyWindowMs } from "./idempotency-keys.js";
+import { actOnce, createIdempotencyKeys, createOnce, idempotencyKeysCollection } from "./idempotency-keys.js";
 
 interface Thing extends Doc {
   status: string;
@@ -130,14 +130,5 @@ describe("actOnce", () => {
     const { setStatus } = await setup();
     await setStatus(alice, "thing_x", "paid");
     await expect(setStatus(alice, "thing_y", "paid")).rejects.toBeInstanceOf(AppError);
-  });
-});
-
-describe("readIdempotencyWindowMs", () => {
-  it("defaults to the gateway's windows and reads the variables", () => {
-    expect(readIdempotencyWindowMs({}, "payment")).toBe(86_400_000);
-    expect(readIdempotencyWindowMs({}, "otp")).toBe(604_800_000);
-    expect(readIdempotencyWindowMs({ PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS: "2" }, "payment")).toBe(2_000);
-    expect(() => readIdempotencyWindowMs({ OTP_IDEMPOTENCY_WINDOW_SECONDS: "0" }, "otp")).toThrow(/OTP_IDEMPOTENCY_WINDOW_SECONDS/);
   });
 });
