@@ -2,9 +2,9 @@ import Koa from "koa";
 import type Router from "@koa/router";
 import type { Logger, RateLimitLeases, Registry } from "@bayad/kit";
 import type { OperationSpec } from "./openapi/document.js";
-import type { RequestValidator } from "./openapi/request-validator.js";
+import type { RequestValidator, ValidatedInput } from "./openapi/request-validator.js";
 import type { OperationHandlers, OperationRunner } from "./routes/operation.js";
-import type { IdempotentExecution } from "./idempotency/idempotent-execution.js";
+import type { IdempotentExecution } from "@bayad/idempotency";
 import { AppError, tracingEnabled } from "@bayad/kit";
 import { coalesceResponses } from "./middleware/coalesce-responses.js";
 import { correlationId } from "./middleware/correlation-id.js";
@@ -25,7 +25,7 @@ export interface GatewayAppDeps {
   validators: Map<string, RequestValidator>;
   handlers: OperationHandlers;
   run: OperationRunner;
-  idempotent: IdempotentExecution;
+  idempotent: IdempotentExecution<ValidatedInput>;
   authenticators: Authenticators;
   /** Charges every request of a project credential (RATE_LIMIT_*), after authentication. */
   rateLimits: { leases: RateLimitLeases; settings: RateLimitSettings };

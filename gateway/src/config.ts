@@ -14,6 +14,7 @@ import {
   type KeyRing,
   type RateLimitSetting,
 } from "@bayad/kit";
+import { readIdempotencyWindowMs, type IdempotencyKind } from "@bayad/idempotency";
 import type { RateLimitSettings } from "./middleware/rate-limit.js";
 import { readHttpServerSettings, type HttpServerSettings } from "./http-server.js";
 import { readTrustProxy, type TrustProxy } from "./http/client-address.js";
@@ -64,7 +65,7 @@ export interface GatewayConfig {
     reconcileIntervalMs: number;
     retryBaseMs: number;
     /** How long a response is replayed: payment operations, and OTP generate/verify. */
-    windowMs: { payment: number; otp: number };
+    windowMs: Record<IdempotencyKind, number>;
   };
   tokens: {
     /**
@@ -131,11 +132,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       leaseMs: envInt(env, "IDEMPOTENCY_LEASE_MS", 30_000, { min: 100, max: 600_000 }),
       reconcileIntervalMs: envInt(env, "IDEMPOTENCY_RECONCILE_INTERVAL_MS", 5_000, { min: 50, max: 600_000 }),
       retryBaseMs: envInt(env, "IDEMPOTENCY_RETRY_BASE_MS", 1_000, { min: 10, max: 600_000 }),
-      // The services read the same variables, so both layers forget a key at the same time.
-      windowMs: {
-        payment: envInt(env, "PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS", (24 * hour) / 1000, { min: 1, max: 31_536_000 }) * 1000,
-        otp: envInt(env, "OTP_IDEMPOTENCY_WINDOW_SECONDS", (7 * 24 * hour) / 1000, { min: 1, max: 31_536_000 }) * 1000,
-      },
+      windowMs: { payment: readIdempotencyWindowMs(env, "payment"), otp: readIdempotencyWindowMs(env, "otp") },
     },
     tokens: {
       devIssuer: envBool(env, "DEV_TOKEN_ISSUER", false),

@@ -3,8 +3,10 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { createRateLimiter, createRateLimitLeases, keyedDigest, serveMetrics, traceStore, type Logger, type MetricsServer, type Registry } from "@bayad/kit";
 import type { Store } from "@bayad/store";
+import { createIdempotencyRecords, createIdempotentExecution, createReconciler } from "@bayad/idempotency";
 import { createGatewayApp } from "./app.js";
 import { createHttpServer } from "./http-server.js";
+import { errorEnvelope } from "./envelope.js";
 import type { GatewayConfig } from "./config.js";
 import { listOperations, loadOpenApiDocument } from "./openapi/document.js";
 import { compileRequestValidators } from "./openapi/request-validator.js";
@@ -13,10 +15,7 @@ import { createDevTokenIssuer } from "./auth/service-tokens.js";
 import { createCredentialVerifier } from "./auth/credential-verifier.js";
 import { createAdminKeyCheck } from "./auth/admin-key.js";
 import { createProjects } from "./admin/projects.js";
-import { createIdempotencyRecords } from "./idempotency/idempotency-records.js";
 import { createSecretsReseal } from "./admin/secrets-reseal.js";
-import { createReconciler } from "./idempotency/reconciler.js";
-import { createIdempotentExecution } from "./idempotency/idempotent-execution.js";
 import { createOperationRunner } from "./routes/operation.js";
 import { paymentsRoutes } from "./routes/payments.js";
 import { routedResources } from "./routes/routed-resources.js";
@@ -151,12 +150,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     leaseMs: config.idempotency.leaseMs,
     intervalMs: config.idempotency.reconcileIntervalMs,
     retryBaseMs: config.idempotency.retryBaseMs,
+    errorBody: errorEnvelope,
     logger,
   });
   const idempotent = createIdempotentExecution({
     records,
     reconciler,
     run,
+    errorBody: errorEnvelope,
     secret: config.secret,
     leaseMs: config.idempotency.leaseMs,
     windowMs: config.idempotency.windowMs,

@@ -3,7 +3,7 @@ import type { OtpService, ProviderAccountsService, ResealCounts as ResealCountsM
 import { addResealCounts, type ResealCounts, type SealingKeys } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { resealSigningKeys } from "../auth/signing-keys.js";
-import type { IdempotencyRecords } from "../idempotency/idempotency-records.js";
+import type { IdempotencyRecords } from "@bayad/idempotency";
 
 /** What one component's reseal found, as the admin API answers it. */
 export interface ComponentReseal extends ResealCounts {

@@ -4,13 +4,13 @@ import type { OperationSpec } from "../openapi/document.js";
 import type { ValidatedInput } from "../openapi/request-validator.js";
 import type { Caller } from "../auth/caller.js";
 import type { OperationRunner } from "../routes/operation.js";
-import type { IdempotentExecution } from "../idempotency/idempotent-execution.js";
+import type { IdempotentExecution } from "@bayad/idempotency";
 
 /**
  * The last step of every operation: run its handler (through idempotency when it takes a key)
  * and send the envelope it produced.
  */
-export function executeOperation(spec: OperationSpec, run: OperationRunner, idempotent: IdempotentExecution): Middleware {
+export function executeOperation(spec: OperationSpec, run: OperationRunner, idempotent: IdempotentExecution<ValidatedInput>): Middleware {
   return async function executeOperation(ctx) {
     const input = ctx.state.input as ValidatedInput;
     const caller = ctx.state.caller as Caller | undefined;

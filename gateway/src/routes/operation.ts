@@ -2,7 +2,7 @@ import type { CallOptions } from "@connectrpc/connect";
 import { callerCallOptions, fromConnectError, type CallerContext } from "@bayad/kit";
 import { successEnvelope } from "../envelope.js";
 import type { ValidatedInput } from "../openapi/request-validator.js";
-import type { StoredResponse } from "../idempotency/idempotency-records.js";
+import type { StoredResponse } from "@bayad/idempotency";
 
 /** What a route handler gets besides its validated input. */
 export interface OperationContext {

@@ -18,16 +18,3 @@ export { createInProcessBus, type InProcessBusOptions } from "./in-process-bus.j
 export { connectJetStreamBus, type JetStreamBusOptions } from "./jetstream-bus.js";
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "./outbox-relay.js";
 export { registerOutboxMetrics, registerConsumerMetrics } from "./metrics.js";
-export {
-  actOnce,
-  claimUnchanged,
-  createIdempotencyKeys,
-  createOnce,
-  defaultIdempotencyWindowSeconds,
-  idempotencyKeysCollection,
-  readIdempotencyWindowMs,
-  type IdempotencyKeyRecord,
-  type IdempotencyKeys,
-  type KeyClaim,
-  type KeyedCaller,
-} from "./idempotency-keys.js";

@@ -1,4 +1,5 @@
-import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, createOutbox, type IdempotencyKeys, type Outbox } from "@bayad/events";
+import { createOutbox, type Outbox } from "@bayad/events";
+import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, type IdempotencyKeys } from "@bayad/idempotency";
 import type { Logger } from "@bayad/kit";
 import type { PaymentProviders } from "@bayad/provider";
 import type { Store } from "@bayad/store";

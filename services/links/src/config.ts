@@ -1,5 +1,5 @@
 import { envUrl, type Env } from "@bayad/kit";
-import { readIdempotencyWindowMs } from "@bayad/events";
+import { readIdempotencyWindowMs } from "@bayad/idempotency";
 import { readProviderAccountsConfig, readSandboxOptions, type ProviderAccountsConfig, type SandboxProviderOptions } from "@bayad/provider";
 
 export interface LinksConfig {

@@ -1,7 +1,8 @@
 import type { Transport } from "@connectrpc/connect";
 import { LinksService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
-import { createIdempotencyKeys, createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
+import { createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
+import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createSandboxProvider, providerAccountsOf, startHostedPaymentReconciler, type PaymentProviders } from "@bayad/provider";
 import { createLease, type Store } from "@bayad/store";
 import type { LinksConfig } from "./config.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { ConfigError, digestKeyOf, envBool, envEnum, envInt, envKeyRing, envOptional, envSecret, envString, envUrl, singleKeyRing, type Env, type KeyRing } from "@bayad/kit";
-import { readIdempotencyWindowMs } from "@bayad/events";
+import { readIdempotencyWindowMs } from "@bayad/idempotency";
 import type { SmtpSenderOptions } from "./senders/smtp-sender.js";
 import type { SemaphoreSenderOptions } from "./senders/semaphore-sender.js";
 

@@ -1,5 +1,5 @@
 import { envDuration, envInt, envUrl, readSecretsKeys, type Env, type KeyRing } from "@bayad/kit";
-import { readIdempotencyWindowMs } from "@bayad/events";
+import { readIdempotencyWindowMs } from "@bayad/idempotency";
 import { readSandboxOptions, type SandboxProviderOptions } from "@bayad/provider";
 
 export interface PaymentsConfig {

@@ -1,6 +1,7 @@
 import { PaymentsService, ProviderAccountsService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
-import { createIdempotencyKeys, createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
+import { createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
+import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createPaymongoAccountSetup, createSandboxProvider } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import type { PaymentsConfig } from "./config.js";

@@ -1,5 +1,5 @@
 import { ConfigError, envBool, envDuration, envString, envUrl, readSecretsKeys, type Env, type KeyRing } from "@bayad/kit";
-import { readIdempotencyWindowMs } from "@bayad/events";
+import { readIdempotencyWindowMs } from "@bayad/idempotency";
 import { parseRetrySchedule } from "./retry-schedule.js";
 
 export interface WebhooksConfig {

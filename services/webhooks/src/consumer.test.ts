@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { CheckoutStatus, EventSchema } from "@bayad/proto";
 import { createCursorCodec, createLogger } from "@bayad/kit";
-import { createIdempotencyKeys } from "@bayad/events";
+import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createEmbeddedStore, type Collection, type Store } from "@bayad/store";
 import { webhooksMessageHandler } from "./consumer.js";
 import { createWebhookDeliveriesRepository, webhookDeliveriesCollection } from "./deliveries/webhook-deliveries-repository.js";

@@ -1,6 +1,7 @@
 import { WebhooksService } from "@bayad/proto";
 import { createCursorCodec, digestKeyOf, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
-import { createIdempotencyKeys, registerConsumerMetrics, type EventBus } from "@bayad/events";
+import { registerConsumerMetrics, type EventBus } from "@bayad/events";
+import { createIdempotencyKeys } from "@bayad/idempotency";
 import { publicUrlResolver, type PublicUrl } from "@bayad/public-resources";
 import type { Store } from "@bayad/store";
 import type { WebhooksConfig } from "./config.js";

@@ -1,4 +1,4 @@
-import type { IdempotencyKeys } from "@bayad/events";
+import type { IdempotencyKeys } from "@bayad/idempotency";
 import type { CursorCodec } from "@bayad/kit";
 import type { PublicUrl } from "@bayad/public-resources";
 import type { Store } from "@bayad/store";

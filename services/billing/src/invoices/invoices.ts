@@ -1,5 +1,5 @@
 import { AppError, fromStoredMetadata, notFound, type CallerContext } from "@bayad/kit";
-import { actOnce } from "@bayad/events";
+import { actOnce } from "@bayad/idempotency";
 import type { Session } from "@bayad/store";
 import { askProvider, chooseProvider, hostedPageResource, providerOfResource, type PayerAction } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";

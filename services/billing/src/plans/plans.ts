@@ -1,5 +1,6 @@
 import { AppError, CURRENCY, isValidAmountMinor, newId, notFound, toStoredMetadata, type CallerContext } from "@bayad/kit";
-import { commitChange, createOnce } from "@bayad/events";
+import { commitChange } from "@bayad/events";
+import { createOnce } from "@bayad/idempotency";
 import type { BillingDeps } from "../billing-deps.js";
 import type { BillingInterval } from "../clock/billing-periods.js";
 import { planToProto, type PlanRecord } from "./plan.js";

@@ -1,6 +1,6 @@
 import { AppError, invalidTransition, newId, notFound, type CallerContext } from "@bayad/kit";
 import type { Session } from "@bayad/store";
-import { actOnce, createOnce } from "@bayad/events";
+import { actOnce, createOnce } from "@bayad/idempotency";
 import { chooseProvider, type PaymentProvider } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";
 import { firstSchedule } from "../clock/billing-periods.js";

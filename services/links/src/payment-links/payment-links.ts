@@ -1,5 +1,6 @@
 import { AppError, CURRENCY, fromStoredMetadata, newId, notFound, toStoredMetadata, type CallerContext, type Money } from "@bayad/kit";
-import { actOnce, claimUnchanged, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
+import { createResource, moveResource, type Outbox } from "@bayad/events";
+import { actOnce, claimUnchanged, createOnce, type IdempotencyKeys } from "@bayad/idempotency";
 import {
   askProvider,
   chooseProvider,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@bayad/kit";
-import { createOutbox, outboxCollection, type OutboxRecord, createIdempotencyKeys } from "@bayad/events";
+import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
+import { createIdempotencyKeys } from "@bayad/idempotency";
 import {
   createSandboxProvider,
   type HostedPaymentRequest,

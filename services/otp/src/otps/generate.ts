@@ -1,5 +1,5 @@
 import { AppError, keyedDigest, newId, type CallerContext } from "@bayad/kit";
-import { createOnce } from "@bayad/events";
+import { createOnce } from "@bayad/idempotency";
 import { generateCode, hashCode } from "../codes/code-hash.js";
 import { sealMessage } from "../codes/sealed-message.js";
 import { maskRecipient } from "../recipients/masking.js";

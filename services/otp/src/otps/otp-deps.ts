@@ -1,5 +1,5 @@
 import { createRateLimiter, keyedDigest, singleKeyRing, type KeyRing, type Logger, type RateLimiter } from "@bayad/kit";
-import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, type IdempotencyKeys } from "@bayad/events";
+import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, type IdempotencyKeys } from "@bayad/idempotency";
 import type { Store } from "@bayad/store";
 import type { OtpConfig, OtpLimits } from "../config.js";
 import type { OtpChannelName } from "../recipients/recipient.js";

@@ -1,7 +1,8 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { EventSchema } from "@bayad/proto";
-import { createIdempotencyKeys, createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
+import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
+import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createEmbeddedStore } from "@bayad/store";
 import { createCustomer, getCustomer } from "./customers.js";
 import { createCustomersRepository } from "./customers-repository.js";

@@ -1,5 +1,6 @@
 import { AppError, newId, notFound, type CallerContext } from "@bayad/kit";
-import { commitChange, createOnce, type IdempotencyKeys, type Outbox } from "@bayad/events";
+import { commitChange, type Outbox } from "@bayad/events";
+import { createOnce, type IdempotencyKeys } from "@bayad/idempotency";
 import type { Store } from "@bayad/store";
 import { customerToProto, type CustomerRecord } from "./customer.js";
 import type { CustomersRepository } from "./customers-repository.js";

@@ -1,5 +1,6 @@
 import { AppError, CURRENCY, newId, notFound, randomBase62, type CallerContext, type Logger } from "@bayad/kit";
-import { actOnce, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
+import { createResource, moveResource, type Outbox } from "@bayad/events";
+import { actOnce, createOnce, type IdempotencyKeys } from "@bayad/idempotency";
 import type { Session, Store } from "@bayad/store";
 import {
   askProvider,

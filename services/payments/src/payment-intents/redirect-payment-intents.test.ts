@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PaymentMethod } from "@bayad/proto";
 import { createLogger } from "@bayad/kit";
-import { createIdempotencyKeys, createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
+import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
+import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createSandboxProvider, type PaymentProvider } from "@bayad/provider";
 import { createEmbeddedStore } from "@bayad/store";
 import { paymentIntentToProto } from "./payment-intent.js";

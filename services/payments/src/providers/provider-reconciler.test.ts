@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
 import { createLogger, randomBase62 } from "@bayad/kit";
-import { createIdempotencyKeys, createOutbox } from "@bayad/events";
+import { createOutbox } from "@bayad/events";
+import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createPaymongoAccountSetup, type PaymentProviders } from "@bayad/provider";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";

@@ -1,5 +1,6 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
-import { actOnce, createOnce, createResource, moveResource, type IdempotencyKeys, type Outbox } from "@bayad/events";
+import { createResource, moveResource, type Outbox } from "@bayad/events";
+import { actOnce, createOnce, type IdempotencyKeys } from "@bayad/idempotency";
 import { ProviderRefusedRefundError, providerOfResource, type PaymentProvider, type PaymentProviders } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { refundStates, refundToProto, type RefundRecord } from "./refund.js";

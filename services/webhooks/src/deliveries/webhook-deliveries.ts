@@ -1,4 +1,4 @@
-import { actOnce } from "@bayad/events";
+import { actOnce } from "@bayad/idempotency";
 import { newId, notFound, pauseAfterLostRace, type CallerContext } from "@bayad/kit";
 import { testEventType } from "@bayad/public-resources";
 import type { Session } from "@bayad/store";

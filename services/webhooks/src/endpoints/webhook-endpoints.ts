@@ -1,4 +1,4 @@
-import { actOnce, createOnce } from "@bayad/events";
+import { actOnce, createOnce } from "@bayad/idempotency";
 import { AppError, newId, notFound, toStoredMetadata, type CallerContext } from "@bayad/kit";
 import type { Update } from "@bayad/store";
 import { pageOf, limitProblem, type Page, type PageRequest } from "../paging/page.js";

@@ -1,23 +1,29 @@
 import { AppError, type CallerContext } from "@bayad/kit";
-import type { GatewayConfig } from "../config.js";
-import type { OperationSpec } from "../openapi/document.js";
-import type { ValidatedInput } from "../openapi/request-validator.js";
-import type { OperationRunner } from "../routes/operation.js";
 import { canonicalJson, idempotencyRecordId, requestFingerprint } from "./fingerprint.js";
 import type { IdempotencyRecords, StoredResponse } from "./idempotency-records.js";
+import type { IdempotencyKind } from "./idempotency-window.js";
+import type { ErrorBody, OperationRunner } from "./operation-runner.js";
 import { settleOutcome } from "./outcome.js";
 import type { Reconciler } from "./reconciler.js";
 
-export interface IdempotentExecutionOptions {
+/** What execution needs to know of an operation (the gateway's OperationSpec has it). */
+export interface IdempotentOperation {
+  operationId: string;
+  /** Its window and unknown-outcome code; null (no key) is run as a payment operation. */
+  idempotency: IdempotencyKind | null;
+}
+
+export interface IdempotentExecutionOptions<Input> {
   records: IdempotencyRecords;
   reconciler: Reconciler;
-  run: OperationRunner;
+  run: OperationRunner<Input>;
+  errorBody: ErrorBody;
   /** GATEWAY_SECRET: keys the record ids and the request fingerprints. */
   secret: string;
   /** How long an attempt may hold a key before it is presumed crashed. */
   leaseMs: number;
-  /** How long a response is replayed, per kind of operation (payment, otp). */
-  windowMs: GatewayConfig["idempotency"]["windowMs"];
+  /** How long a response is replayed, per kind of operation (readIdempotencyWindowMs). */
+  windowMs: Record<IdempotencyKind, number>;
   /** Fault injection for tests: runs after the outcome is known and before it is recorded. */
   afterOutcome?: (operationId: string) => void | Promise<void>;
 }
@@ -34,14 +40,10 @@ const unknownOutcomeCode = { payment: "PAYMENT_OUTCOME_UNKNOWN", otp: "IDEMPOTEN
  * with another request, a key still in flight, and a key whose outcome is not known yet are
  * 409s with their own codes. Unknown outcomes are reconciled in the background.
  */
-export function createIdempotentExecution(options: IdempotentExecutionOptions) {
+export function createIdempotentExecution<Input>(options: IdempotentExecutionOptions<Input>): IdempotentExecution<Input> {
   const { records, reconciler } = options;
 
-  return async function execute(
-    spec: OperationSpec,
-    caller: CallerContext & { idempotencyKey: string },
-    input: ValidatedInput,
-  ): Promise<ExecutionResult> {
+  return async function execute(spec, caller, input) {
     const kind = spec.idempotency ?? "payment";
     const id = idempotencyRecordId(options.secret, caller.projectId, caller.environment, caller.idempotencyKey);
     // One canonical text of the input: digested for the fingerprint and kept, sealed, for reconciliation.
@@ -76,7 +78,7 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
     }
 
     const keyed = { ...caller, idempotencyKeyCreatedAt: begun.createdAt.getTime() };
-    const outcome = await settleOutcome(() => options.run(spec.operationId, input, keyed), caller.correlationId);
+    const outcome = await settleOutcome(() => options.run(spec.operationId, input, keyed), options.errorBody, caller.correlationId);
     await options.afterOutcome?.(spec.operationId);
     if (outcome.known) {
       await records.complete(id, begun.attempt, spec.operationId, outcome.response);
@@ -97,4 +99,8 @@ export function createIdempotentExecution(options: IdempotentExecutionOptions) {
   };
 }
 
-export type IdempotentExecution = ReturnType<typeof createIdempotentExecution>;
+export type IdempotentExecution<Input> = (
+  spec: IdempotentOperation,
+  caller: CallerContext & { idempotencyKey: string },
+  input: Input,
+) => Promise<ExecutionResult>;

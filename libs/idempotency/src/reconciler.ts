@@ -1,12 +1,13 @@
 import { backoffDelay, type Logger } from "@bayad/kit";
-import type { ValidatedInput } from "../openapi/request-validator.js";
-import type { OperationRunner } from "../routes/operation.js";
 import type { IdempotencyRecord, IdempotencyRecords } from "./idempotency-records.js";
+import type { ErrorBody, OperationRunner } from "./operation-runner.js";
 import { settleOutcome } from "./outcome.js";
 
-export interface ReconcilerOptions {
+export interface ReconcilerOptions<Input> {
   records: IdempotencyRecords;
-  run: OperationRunner;
+  /** Runs a stored request again: it reads back as the Input the runner was first given. */
+  run: OperationRunner<Input>;
+  errorBody: ErrorBody;
   leaseMs: number;
   intervalMs: number;
   /**
@@ -31,16 +32,16 @@ const sweepLimit = 1_000;
  * record the key on what they create, so the second run returns what the first one made instead
  * of making it twice. Safe with several gateway replicas: each record is claimed atomically.
  */
-export function createReconciler(options: ReconcilerOptions) {
+export function createReconciler<Input>(options: ReconcilerOptions<Input>) {
   const { records, logger } = options;
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | undefined;
 
   async function reconcile(record: IdempotencyRecord): Promise<void> {
-    let input: ValidatedInput;
+    let input: Input;
     try {
       // Only completed records drop their request, and only in_progress and unknown ones are claimed.
-      input = JSON.parse(records.requestOf(record)) as ValidatedInput;
+      input = JSON.parse(records.requestOf(record)) as Input;
     } catch (error) {
       // Sealed under a GATEWAY_SECRET since changed: record ids are keyed with it too, so no
       // request finds this record any more and it can never be settled. Give it up.
@@ -55,7 +56,7 @@ export function createReconciler(options: ReconcilerOptions) {
       idempotencyKeyCreatedAt: record.createdAt.getTime(),
       correlationId: `reconcile-${record.attempt}`,
     };
-    const outcome = await settleOutcome(() => options.run(record.operationId, input, caller), caller.correlationId);
+    const outcome = await settleOutcome(() => options.run(record.operationId, input, caller), options.errorBody, caller.correlationId);
     if (outcome.known) {
       await records.complete(record._id, record.attempt, record.operationId, outcome.response);
       logger.info({ operationId: record.operationId, status: outcome.response.status }, "idempotency key reconciled");

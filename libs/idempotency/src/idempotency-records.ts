@@ -101,7 +101,7 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
   const records = store.collection<IdempotencyRecord>(idempotencyCollection);
   const { secret, secretResponses } = options;
   /**
-   * Ids this process claimed or found taken lately. A claim seals its request (~10 µs) before it
+   * Ids this process claimed or found taken lately. A claim seals its request (AES-GCM) before it
    * learns whether the key is taken, which a replay does not need: a key seen lately is most
    * likely a replay, so it is looked up first. Only a hint: whatever it says, the insert decides.
    */

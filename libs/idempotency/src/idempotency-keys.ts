@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { AppError, envInt, pauseAfterLostRace, type CallerContext, type Env } from "@bayad/kit";
+import { AppError, pauseAfterLostRace, type CallerContext } from "@bayad/kit";
 import { isDuplicateKeyError, type CollectionDef, type Doc, type Session, type Store } from "@bayad/store";
 
 /**
@@ -50,19 +50,6 @@ export interface IdempotencyKeys {
   claim(session: Session, caller: KeyedCaller, claim: KeyClaim): Promise<void>;
   /** Whether `error` is a failed claim. */
   isTaken(error: unknown): boolean;
-}
-
-/** The window of every payment operation (24 hours) and of OTP generate and verify (7 days), as at the gateway. */
-export const defaultIdempotencyWindowSeconds = { payment: 86_400, otp: 604_800 } as const;
-
-/**
- * A service's key window from its environment: PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS (payments,
- * billing, links) or OTP_IDEMPOTENCY_WINDOW_SECONDS. The gateway reads the same variables, so
- * both layers forget a key at the same time.
- */
-export function readIdempotencyWindowMs(env: Env, kind: "payment" | "otp"): number {
-  const name = kind === "payment" ? "PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS" : "OTP_IDEMPOTENCY_WINDOW_SECONDS";
-  return envInt(env, name, defaultIdempotencyWindowSeconds[kind], { min: 1, max: 31_536_000 }) * 1000;
 }
 
 /** The `idempotency_keys` collection of a service's store. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@bayad/kit";
 import { createEmbeddedStore, type Doc } from "@bayad/store";
-import { actOnce, createIdempotencyKeys, createOnce, idempotencyKeysCollection, readIdempotencyWindowMs } from "./idempotency-keys.js";
+import { actOnce, createIdempotencyKeys, createOnce, idempotencyKeysCollection, type KeyedCaller } from "./idempotency-keys.js";
 
 interface Thing extends Doc {
   status: string;
@@ -14,7 +14,7 @@ async function setup(windowMs = 60_000) {
   const things = store.collection<Thing>({ name: "things" });
   await store.ensureIndexes();
   let made = 0;
-  const create = (caller: typeof alice) =>
+  const create = (caller: KeyedCaller) =>
     createOnce(keys, caller, "createThing", {
       existing: (id) => things.findOne({ _id: id }),
       create: (claim) =>
@@ -25,7 +25,7 @@ async function setup(windowMs = 60_000) {
           return thing;
         }),
     });
-  const setStatus = (caller: typeof alice, id: string, status: string) =>
+  const setStatus = (caller: KeyedCaller, id: string, status: string) =>
     actOnce<Thing>(keys, caller, "setStatus", id, (claim) =>
       store.transaction(async (session) => {
         await things.updateOne({ _id: id }, { $set: { status } }, { session });
@@ -130,14 +130,5 @@ describe("actOnce", () => {
     const { setStatus } = await setup();
     await setStatus(alice, "thing_x", "paid");
     await expect(setStatus(alice, "thing_y", "paid")).rejects.toBeInstanceOf(AppError);
-  });
-});
-
-describe("readIdempotencyWindowMs", () => {
-  it("defaults to the gateway's windows and reads the variables", () => {
-    expect(readIdempotencyWindowMs({}, "payment")).toBe(86_400_000);
-    expect(readIdempotencyWindowMs({}, "otp")).toBe(604_800_000);
-    expect(readIdempotencyWindowMs({ PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS: "2" }, "payment")).toBe(2_000);
-    expect(() => readIdempotencyWindowMs({ OTP_IDEMPOTENCY_WINDOW_SECONDS: "0" }, "otp")).toThrow(/OTP_IDEMPOTENCY_WINDOW_SECONDS/);
   });
 });

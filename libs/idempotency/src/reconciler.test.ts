@@ -1,9 +1,9 @@
 import { AppError, createLogger } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { OperationRunner } from "../routes/operation.js";
 import { canonicalJson } from "./fingerprint.js";
 import { createIdempotencyRecords, type IdempotencyRecord } from "./idempotency-records.js";
+import type { OperationRunner } from "./operation-runner.js";
 import { createReconciler } from "./reconciler.js";
 
 const secret = "gateway-secret-for-reconciler-tests-0001";
@@ -11,6 +11,7 @@ const retryBaseMs = 1_000;
 const maxRetryDelayMs = 5 * 60_000;
 const logger = createLogger("test", "silent");
 const secretResponses = new Set(["rotateWebhookEndpointSecret"]);
+const errorBody = (error: AppError) => ({ code: error.code });
 
 let store: Store;
 
@@ -42,11 +43,11 @@ describe("createReconciler", () => {
   it("waits longer after each reconciliation that still fails (doubling, jittered, capped at 5 minutes)", async () => {
     const records = createIdempotencyRecords(store, { secret, secretResponses });
     const inputs: unknown[] = [];
-    const run: OperationRunner = async (_operationId, input) => {
+    const run: OperationRunner<unknown> = async (_operationId, input) => {
       inputs.push(input);
       throw new AppError("SERVICE_UNAVAILABLE");
     };
-    const reconciler = createReconciler({ records, run, leaseMs: 30_000, intervalMs: 60_000, retryBaseMs, logger });
+    const reconciler = createReconciler({ records, run, leaseMs: 30_000, intervalMs: 60_000, retryBaseMs, errorBody, logger });
     const id = await unsettledRecord(records);
 
     for (let attempt = 1; attempt <= 12; attempt++) {
@@ -71,7 +72,7 @@ describe("createReconciler", () => {
   it("settles an operation whose answer carries a secret with that answer sealed, and replays it opened", async () => {
     const records = createIdempotencyRecords(store, { secret, secretResponses });
     const answer = { status: 200, body: { success: true, data: { webhookEndpointId: "we_1", secret: "whsec_c2VjcmV0LXNpZ25pbmcta2V5LWJ5dGVz" } } };
-    const reconciler = createReconciler({ records, run: async () => answer, leaseMs: 30_000, intervalMs: 60_000, retryBaseMs, logger });
+    const reconciler = createReconciler({ records, run: async () => answer, leaseMs: 30_000, intervalMs: 60_000, retryBaseMs, errorBody, logger });
     const id = await unsettledRecord(records, "rec_rotate", "rotateWebhookEndpointSecret");
 
     await reconciler.reconcileNow(id);
@@ -95,6 +96,7 @@ describe("createReconciler", () => {
       leaseMs: 30_000,
       intervalMs: 60_000,
       retryBaseMs,
+      errorBody,
       logger,
     });
     await reconciler.reconcileNow(id);
