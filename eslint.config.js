@@ -29,6 +29,22 @@ export default tseslint.config(
     },
   },
   {
+    // A route handler's input is typed by its operation in the OpenAPI document (gateway/src/openapi/
+    // operation-types.ts) and true once the request validator passed it: a cast there would only hide
+    // a handler drifting from its contract.
+    files: ["gateway/src/routes/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "TSAsExpression:has(Identifier[name=/^(params|query|body|input)$/])",
+          message: "Request data is typed by its operation (OperationInput); read it without a cast.",
+        },
+      ],
+    },
+  },
+  {
     // Tests and their support files are outside each package's tsconfig (the build does not
     // compile them), so they get the rules that need no type information; they read JSON
     // response bodies as `any` on purpose, asserting on them field by field.

@@ -3,7 +3,7 @@ import type Router from "@koa/router";
 import type { Logger, RateLimitLeases, Registry } from "@bayad/kit";
 import type { OperationSpec } from "./openapi/document.js";
 import type { RequestValidator, ValidatedInput } from "./openapi/request-validator.js";
-import type { OperationHandlers, OperationRunner } from "./routes/operation.js";
+import { hasHandler, type OperationHandlers, type OperationRunner } from "./routes/operation.js";
 import type { IdempotentExecution } from "@bayad/idempotency";
 import { AppError, tracingEnabled } from "@bayad/kit";
 import { coalesceResponses } from "./middleware/coalesce-responses.js";
@@ -57,7 +57,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
     if (spec.idempotency) pipeline.push(idempotencyKey());
     pipeline.push(validateRequest(validator));
     pipeline.push(
-      deps.handlers[spec.operationId]
+      hasHandler(deps.handlers, spec.operationId)
         ? executeOperation(spec, deps.run, deps.idempotent)
         : async () => {
             throw new AppError("NOT_IMPLEMENTED", `${spec.operationId} is not available yet.`);

@@ -1,4 +1,4 @@
-import { AppError, type Environment } from "@bayad/kit";
+import { AppError } from "@bayad/kit";
 import type { createApiKeys } from "../auth/api-keys.js";
 import type { createDevTokenIssuer } from "../auth/service-tokens.js";
 import type { createProjects, Project } from "../admin/projects.js";
@@ -40,14 +40,14 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
 
   return {
     async createProject({ body }) {
-      return { status: 201, data: projectToJson(await deps.projects.create(body.name as string)) };
+      return { status: 201, data: projectToJson(await deps.projects.create(body.name)) };
     },
 
     async listProjects({ query }) {
       const page = await deps.projects.list({
         // 0 and "" when absent: the projects listing owns the default page size.
-        limit: typeof query.limit === "number" ? query.limit : 0,
-        cursor: typeof query.cursor === "string" ? query.cursor : "",
+        limit: query.limit ?? 0,
+        cursor: query.cursor ?? "",
       });
       return {
         status: 200,
@@ -57,7 +57,7 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
 
     async createApiKey({ params, body }) {
       await requireProject(params.projectId);
-      return { status: 201, data: await deps.apiKeys.issue(params.projectId, body.environment as Environment) };
+      return { status: 201, data: await deps.apiKeys.issue(params.projectId, body.environment) };
     },
 
     async listApiKeys({ params }) {
@@ -74,13 +74,13 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
 
     async createServiceToken({ body }) {
       const devIssuer = requireDevIssuer();
-      await requireProject(body.projectId as string);
+      await requireProject(body.projectId);
       const token = await devIssuer.issue({
-        projectId: body.projectId as string,
-        environment: body.environment as Environment,
-        subject: body.subject as string,
-        scopes: body.scopes as string[],
-        ttlSeconds: body.ttlSeconds as number,
+        projectId: body.projectId,
+        environment: body.environment,
+        subject: body.subject,
+        scopes: body.scopes,
+        ttlSeconds: body.ttlSeconds,
       });
       return { status: 201, data: { accessToken: token.accessToken, expiresAt: token.expiresAt.toISOString() } };
     },
@@ -92,9 +92,9 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
         {
           projectId: params.projectId,
           environment: params.environment,
-          provider: body.provider as string,
-          secretKey: body.secretKey as string,
-          paymentMethodTypes: body.paymentMethodTypes as string[],
+          provider: body.provider,
+          secretKey: body.secretKey,
+          paymentMethodTypes: body.paymentMethodTypes,
         },
         call,
       );

@@ -28,7 +28,7 @@ export function billingRoutes(
   payments: Client<typeof PaymentsService>,
   publicUrl: PublicUrl,
 ): OperationHandlers {
-  const simulateInvoice = (outcome: SimulatedOutcome): OperationHandler =>
+  const simulateInvoice = (outcome: SimulatedOutcome): OperationHandler<"payInvoiceTestHelper" | "failInvoiceTestHelper"> =>
     async ({ params }, { call }) => {
       const response = await billing.simulateInvoiceOutcome({ invoiceId: params.invoiceId, outcome }, call);
       return { status: 200, data: invoiceToJson(response.invoice, publicUrl) };
@@ -38,14 +38,14 @@ export function billingRoutes(
     async createPlan({ body }, { call }) {
       const response = await billing.createPlan(
         {
-          name: body.name as string,
-          description: (body.description as string | undefined) ?? "",
-          amount: BigInt(body.amount as number),
-          currency: (body.currency as string | undefined) ?? "PHP",
-          interval: textToEnum(PlanIntervalSchema, body.interval as string),
-          intervalCount: (body.intervalCount as number | undefined) ?? 1,
-          cycleCount: (body.cycleCount as number | undefined) ?? 0,
-          metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+          name: body.name,
+          description: body.description ?? "",
+          amount: BigInt(body.amount),
+          currency: body.currency,
+          interval: textToEnum(PlanIntervalSchema, body.interval),
+          intervalCount: body.intervalCount,
+          cycleCount: body.cycleCount ?? 0,
+          metadata: body.metadata ?? {},
         },
         call,
       );
@@ -63,9 +63,9 @@ export function billingRoutes(
     },
 
     async createSubscription({ body }, context) {
-      await requireCustomer(payments, body.customerId as string, context);
+      await requireCustomer(payments, body.customerId, context);
       const response = await billing.createSubscription(
-        { customerId: body.customerId as string, referenceId: body.referenceId as string, priceId: body.priceId as string },
+        { customerId: body.customerId, referenceId: body.referenceId, priceId: body.priceId },
         context.call,
       );
       return { status: 201, data: subscriptionToJson(response.subscription) };

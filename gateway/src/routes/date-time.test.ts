@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { timestampOfDateTime } from "./date-time.js";
+import { dateTimeFilter, timestampOfDateTime } from "./date-time.js";
 
 const utc = (text: string) => BigInt(Date.parse(text) / 1000);
 
@@ -27,5 +27,18 @@ describe("timestampOfDateTime", () => {
   it("answers undefined for text that is not a date-time", () => {
     expect(timestampOfDateTime("2026-11-21")).toBeUndefined();
     expect(timestampOfDateTime("2026-11-21T20:46Z")).toBeUndefined();
+  });
+});
+
+describe("dateTimeFilter", () => {
+  it("reads a list's date-time filter to the nanosecond, and nothing when the query has none", () => {
+    expect(dateTimeFilter("2026-11-21T20:46:25.3345Z", "createdAfter")).toMatchObject({ nanos: 334_500_000 });
+    expect(dateTimeFilter(undefined, "createdAfter")).toBeUndefined();
+  });
+
+  it("refuses a value it cannot read with VALIDATION_FAILED naming the parameter", () => {
+    expect(() => dateTimeFilter("2026-11-21", "createdBefore")).toThrow(
+      expect.objectContaining({ code: "VALIDATION_FAILED", details: ["createdBefore: must be a date-time"] }),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { TimestampSchema, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { AppError } from "@bayad/kit";
 
 /** RFC 3339 date-time in the forms the request validator accepts (ajv-formats' `date-time`). */
 const dateTime = /^(\d{4})-(\d\d)-(\d\d)[T\s](\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:Z|([+-])(\d\d)(?::?(\d\d))?)$/i;
@@ -28,4 +29,12 @@ export function timestampOfDateTime(text: string): Timestamp | undefined {
     nanos = 0;
   }
   return create(TimestampSchema, { seconds, nanos });
+}
+
+/** A list's date-time filter (`createdAfter`), to the nanosecond; undefined when the query has none. */
+export function dateTimeFilter(value: string | undefined, parameter: string): Timestamp | undefined {
+  if (value === undefined) return undefined;
+  const parsed = timestampOfDateTime(value);
+  if (!parsed) throw new AppError("VALIDATION_FAILED", "The request is invalid.", { details: [`${parameter}: must be a date-time`] });
+  return parsed;
 }

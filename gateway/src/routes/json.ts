@@ -1,5 +1,6 @@
-/** The validated `amount` of a request body as the rpc's Money. */
-export function moneyOf(body: Record<string, unknown>) {
-  const amount = body.amount as { amountMinor: number; currency: string };
+import type { components } from "../gen/openapi.js";
+
+/** A request's validated `amount` in the rpc's Money. */
+export function moneyOf(amount: components["schemas"]["Money"]) {
   return { amountMinor: BigInt(amount.amountMinor), currency: amount.currency };
 }

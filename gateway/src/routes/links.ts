@@ -10,11 +10,11 @@ export function linksRoutes(links: Client<typeof LinksService>, publicUrl: Publi
     async createPaymentLink({ body }, { call }) {
       const response = await links.createPaymentLink(
         {
-          referenceId: body.referenceId as string,
-          amount: moneyOf(body),
-          description: body.description as string,
-          remarks: (body.remarks as string | undefined) ?? "",
-          metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+          referenceId: body.referenceId,
+          amount: moneyOf(body.amount),
+          description: body.description,
+          remarks: body.remarks ?? "",
+          metadata: body.metadata ?? {},
         },
         call,
       );
@@ -33,7 +33,7 @@ export function linksRoutes(links: Client<typeof LinksService>, publicUrl: Publi
 
     async setPaymentLinkArchived({ params, body }, { call }) {
       const response = await links.setPaymentLinkArchived(
-        { paymentLinkId: params.paymentLinkId, archive: body.archive as boolean },
+        { paymentLinkId: params.paymentLinkId, archive: body.archive },
         call,
       );
       return { status: 200, data: paymentLinkToJson(response.paymentLink, publicUrl) };

@@ -2,6 +2,7 @@ import type { CallOptions } from "@connectrpc/connect";
 import { callerCallOptions, fromConnectError, type CallerContext } from "@bayad/kit";
 import { successEnvelope } from "../envelope.js";
 import type { ValidatedInput } from "../openapi/request-validator.js";
+import { operationInput, type OperationId, type OperationInput } from "../openapi/operation-types.js";
 import type { StoredResponse } from "@bayad/idempotency";
 
 /** What a route handler gets besides its validated input. */
@@ -16,11 +17,14 @@ export interface OperationResult {
   data: unknown;
 }
 
-/** Maps one REST operation to its rpc calls: validated input → request → response data. */
-export type OperationHandler = (input: ValidatedInput, context: OperationContext) => Promise<OperationResult>;
+/**
+ * Maps one REST operation to its rpc calls: validated input → request → response data. Its input
+ * is typed by the operation's schemas in the OpenAPI document (openapi/operation-types.ts).
+ */
+export type OperationHandler<Op extends OperationId> = (input: OperationInput<Op>, context: OperationContext) => Promise<OperationResult>;
 
-/** Handlers by OpenAPI operationId. */
-export type OperationHandlers = Record<string, OperationHandler>;
+/** Handlers by OpenAPI operationId; a key that is not an operation of the document does not compile. */
+export type OperationHandlers = { [Op in OperationId]?: OperationHandler<Op> };
 
 export type OperationRunner = (operationId: string, input: ValidatedInput, caller: CallerContext) => Promise<StoredResponse>;
 
@@ -30,13 +34,28 @@ export type OperationRunner = (operationId: string, input: ValidatedInput, calle
  */
 export function createOperationRunner(handlers: OperationHandlers, rpcTimeoutMs: number): OperationRunner {
   return async (operationId, input, caller) => {
-    const handler = handlers[operationId];
-    if (!handler) throw new Error(`no handler for operation ${operationId}`);
+    if (!hasHandler(handlers, operationId)) throw new Error(`no handler for operation ${operationId}`);
     try {
-      const result = await handler(input, { caller, call: callerCallOptions(caller, rpcTimeoutMs) });
+      const result = await runHandler(handlers, operationId, input, { caller, call: callerCallOptions(caller, rpcTimeoutMs) });
       return { status: result.status, body: successEnvelope(result.data) };
     } catch (error) {
       throw fromConnectError(error);
     }
   };
+}
+
+/** The handlers' own keys are operationIds: their type admits no other. */
+export function hasHandler(handlers: OperationHandlers, operationId: string): operationId is OperationId {
+  return Object.hasOwn(handlers, operationId);
+}
+
+async function runHandler<Op extends OperationId>(
+  handlers: OperationHandlers,
+  operationId: Op,
+  input: ValidatedInput,
+  context: OperationContext,
+): Promise<OperationResult> {
+  const handler: OperationHandler<Op> | undefined = handlers[operationId];
+  if (!handler) throw new Error(`no handler for operation ${operationId}`);
+  return handler(operationInput(operationId, input), context);
 }

@@ -12,10 +12,10 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
     async generateOtp({ body }, { call }) {
       const response = await otp.generateOtp(
         {
-          recipient: body.recipient as string,
-          channel: textToEnum(OtpChannelSchema, body.channel as string),
-          digits: (body.digits as number | undefined) ?? 0,
-          ttlSeconds: (body.ttlSeconds as number | undefined) ?? 0,
+          recipient: body.recipient,
+          channel: textToEnum(OtpChannelSchema, body.channel),
+          digits: body.digits,
+          ttlSeconds: body.ttlSeconds,
         },
         call,
       );
@@ -32,7 +32,7 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
     },
 
     async verifyOtp({ body }, { call }) {
-      const response = await otp.verifyOtp({ otpId: body.otpId as string, code: body.code as string }, call);
+      const response = await otp.verifyOtp({ otpId: body.otpId, code: body.code }, call);
       return {
         status: 200,
         data: { verified: response.verified, otpId: response.otpId, target: response.target, channel: channelText(response.channel) },
@@ -54,7 +54,7 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
     },
 
     async listOtpDevMessages({ query }, { call }) {
-      const response = await otp.listDevMessages({ recipient: query.recipient as string }, call);
+      const response = await otp.listDevMessages({ recipient: query.recipient }, call);
       return {
         status: 200,
         data: response.messages.map((message) => ({

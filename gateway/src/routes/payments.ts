@@ -9,7 +9,7 @@ import {
   refundToJson,
   type PublicUrl,
 } from "@bayad/public-resources";
-import type { OperationHandlers } from "./operation.js";
+import type { OperationHandler, OperationHandlers } from "./operation.js";
 import { moneyOf } from "./json.js";
 
 /**
@@ -44,19 +44,21 @@ export function paymentsRoutes(
   otherResources: readonly string[],
   webhookEventTypes?: readonly string[],
 ): OperationHandlers {
-  const simulateCheckout = (outcome: SimulatedOutcome): OperationHandlers[string] =>
+  const simulateCheckout =
+    (outcome: SimulatedOutcome): OperationHandler<"payCheckoutTestHelper" | "failCheckoutTestHelper" | "expireCheckoutTestHelper"> =>
     async ({ params }, { call }) => {
       const response = await payments.simulateCheckoutOutcome({ checkoutId: params.checkoutId, outcome }, call);
       return { status: 200, data: checkoutToJson(response.checkout, publicUrl) };
     };
 
-  const simulatePaymentIntent = (outcome: SimulatedOutcome): OperationHandlers[string] =>
+  const simulatePaymentIntent =
+    (outcome: SimulatedOutcome): OperationHandler<"succeedPaymentIntentTestHelper" | "failPaymentIntentTestHelper"> =>
     async ({ params }, { call }) => {
       const response = await payments.simulatePaymentIntentOutcome({ paymentIntentId: params.paymentIntentId, outcome }, call);
       return { status: 200, data: paymentIntentToJson(response.paymentIntent, publicUrl) };
     };
 
-  const simulateRefund = (outcome: SimulatedOutcome): OperationHandlers[string] =>
+  const simulateRefund = (outcome: SimulatedOutcome): OperationHandler<"succeedRefundTestHelper" | "failRefundTestHelper"> =>
     async ({ params }, { call }) => {
       const response = await payments.simulateRefundOutcome({ refundId: params.refundId, outcome }, call);
       return { status: 200, data: refundToJson(response.refund) };
@@ -71,9 +73,9 @@ export function paymentsRoutes(
     async createCustomer({ body }, { call }) {
       const response = await payments.createCustomer(
         {
-          customerReference: body.customerReference as string,
-          email: body.email as string,
-          name: (body.name as string | undefined) ?? "",
+          customerReference: body.customerReference,
+          email: body.email,
+          name: body.name ?? "",
         },
         call,
       );
@@ -88,11 +90,11 @@ export function paymentsRoutes(
     async createCheckout({ body }, { call }) {
       const response = await payments.createCheckout(
         {
-          referenceId: body.referenceId as string,
-          amount: moneyOf(body),
-          successUrl: body.successUrl as string,
-          cancelUrl: body.cancelUrl as string,
-          metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+          referenceId: body.referenceId,
+          amount: moneyOf(body.amount),
+          successUrl: body.successUrl,
+          cancelUrl: body.cancelUrl,
+          metadata: body.metadata ?? {},
         },
         call,
       );
@@ -122,13 +124,13 @@ export function paymentsRoutes(
     expireCheckoutTestHelper: simulateCheckout(SimulatedOutcome.EXPIRE),
 
     async createPaymentIntent({ body }, { call }) {
-      const method = body.paymentMethod as { type: string; bankCode?: string } | undefined;
+      const method = body.paymentMethod;
       const response = await payments.createPaymentIntent(
         {
-          referenceId: body.referenceId as string,
-          amount: moneyOf(body),
+          referenceId: body.referenceId,
+          amount: moneyOf(body.amount),
           ...(method ? { paymentMethod: textToEnum(PaymentMethodSchema, method.type), bankCode: method.bankCode ?? "" } : {}),
-          returnUrl: (body.returnUrl as string | undefined) ?? "",
+          returnUrl: body.returnUrl ?? "",
         },
         call,
       );
@@ -138,10 +140,10 @@ export function paymentsRoutes(
     async createQrPhPaymentIntent({ body }, { call }) {
       const response = await payments.createQrPhPaymentIntent(
         {
-          referenceId: body.referenceId as string,
-          amount: moneyOf(body),
-          description: (body.description as string | undefined) ?? "",
-          expirySeconds: (body.expirySeconds as number | undefined) ?? 0,
+          referenceId: body.referenceId,
+          amount: moneyOf(body.amount),
+          description: body.description ?? "",
+          expirySeconds: body.expirySeconds,
         },
         call,
       );
@@ -165,7 +167,7 @@ export function paymentsRoutes(
 
     async createRefund({ body }, { call }) {
       const response = await payments.createRefund(
-        { paymentId: body.paymentId as string, amount: moneyOf(body), reason: (body.reason as string | undefined) ?? "" },
+        { paymentId: body.paymentId, amount: moneyOf(body.amount), reason: body.reason ?? "" },
         call,
       );
       return { status: 201, data: refundToJson(response.refund) };

@@ -9,10 +9,10 @@ import {
   type WebhookEvent,
   type WebhooksService,
 } from "@bayad/proto";
-import { AppError, enumToText, textToEnum } from "@bayad/kit";
+import { enumToText, textToEnum } from "@bayad/kit";
 import { dateField, optionalField, required } from "@bayad/public-resources";
 import type { OperationHandlers } from "./operation.js";
-import { timestampOfDateTime } from "./date-time.js";
+import { dateTimeFilter } from "./date-time.js";
 
 function webhookEndpointToJson(endpoint: WebhookEndpoint | undefined) {
   const e = required(endpoint, "webhook endpoint");
@@ -35,12 +35,13 @@ function webhookEndpointToJson(endpoint: WebhookEndpoint | undefined) {
  */
 function eventToJson(event: WebhookEvent | undefined) {
   const e = required(event, "event");
+  const data: unknown = JSON.parse(e.dataJson);
   return {
     id: e.eventId,
     type: e.type,
     createdAt: timestampDate(required(e.createdAt, "event's createdAt")).toISOString(),
     environment: e.environment,
-    data: JSON.parse(e.dataJson) as unknown,
+    data,
   };
 }
 
@@ -63,17 +64,6 @@ function deliveryToJson(delivery: WebhookDelivery | undefined) {
   };
 }
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-/** The validated page size; the document's default applies when absent. */
-const limitOf = (value: unknown): number => (typeof value === "number" ? value : 0);
-/** A date-time filter, to the nanosecond; the validator has checked its form already. */
-function timestamp(value: unknown, parameter: string) {
-  if (typeof value !== "string") return undefined;
-  const parsed = timestampOfDateTime(value);
-  if (!parsed) throw new AppError("VALIDATION_FAILED", "The request is invalid.", { details: [`${parameter}: must be a date-time`] });
-  return parsed;
-}
-
 /** `{ [name]: value }` for a page's continuation, absent on the last page. */
 const nextCursorOf = (cursor: string) => (cursor ? { nextCursor: cursor } : {});
 
@@ -83,10 +73,10 @@ export function webhooksRoutes(webhooks: Client<typeof WebhooksService>): Operat
     async createWebhookEndpoint({ body }, { call }) {
       const response = await webhooks.createWebhookEndpoint(
         {
-          url: body.url as string,
-          enabledEvents: body.enabledEvents as string[],
-          description: (body.description as string | undefined) ?? "",
-          metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+          url: body.url,
+          enabledEvents: body.enabledEvents,
+          description: body.description ?? "",
+          metadata: body.metadata ?? {},
         },
         call,
       );
@@ -94,7 +84,7 @@ export function webhooksRoutes(webhooks: Client<typeof WebhooksService>): Operat
     },
 
     async listWebhookEndpoints({ query }, { call }) {
-      const response = await webhooks.listWebhookEndpoints({ limit: limitOf(query.limit), cursor: text(query.cursor) }, call);
+      const response = await webhooks.listWebhookEndpoints({ limit: query.limit ?? 0, cursor: query.cursor ?? "" }, call);
       return {
         status: 200,
         data: { webhookEndpoints: response.webhookEndpoints.map(webhookEndpointToJson), ...nextCursorOf(response.nextCursor) },
@@ -110,13 +100,10 @@ export function webhooksRoutes(webhooks: Client<typeof WebhooksService>): Operat
       const response = await webhooks.updateWebhookEndpoint(
         {
           webhookEndpointId: params.webhookEndpointId,
-          url: body.url as string | undefined,
-          enabledEvents: body.enabledEvents === undefined ? undefined : { types: body.enabledEvents as string[] },
-          description: body.description as string | undefined,
-          status:
-            body.status === undefined
-              ? WebhookEndpointStatus.UNSPECIFIED
-              : (textToEnum(WebhookEndpointStatusSchema, body.status as string)),
+          url: body.url,
+          enabledEvents: body.enabledEvents === undefined ? undefined : { types: body.enabledEvents },
+          description: body.description,
+          status: body.status === undefined ? WebhookEndpointStatus.UNSPECIFIED : textToEnum(WebhookEndpointStatusSchema, body.status),
         },
         call,
       );
@@ -148,12 +135,12 @@ export function webhooksRoutes(webhooks: Client<typeof WebhooksService>): Operat
     async listEvents({ query }, { call }) {
       const response = await webhooks.listEvents(
         {
-          type: text(query.type),
-          resourceId: text(query.resourceId),
-          createdAfter: timestamp(query.createdAfter, "createdAfter"),
-          createdBefore: timestamp(query.createdBefore, "createdBefore"),
-          limit: limitOf(query.limit),
-          cursor: text(query.cursor),
+          type: query.type ?? "",
+          resourceId: query.resourceId ?? "",
+          createdAfter: dateTimeFilter(query.createdAfter, "createdAfter"),
+          createdBefore: dateTimeFilter(query.createdBefore, "createdBefore"),
+          limit: query.limit ?? 0,
+          cursor: query.cursor ?? "",
         },
         call,
       );
@@ -169,9 +156,9 @@ export function webhooksRoutes(webhooks: Client<typeof WebhooksService>): Operat
       const response = await webhooks.listWebhookDeliveries(
         {
           webhookEndpointId: params.webhookEndpointId,
-          eventId: text(query.eventId),
-          limit: limitOf(query.limit),
-          cursor: text(query.cursor),
+          eventId: query.eventId ?? "",
+          limit: query.limit ?? 0,
+          cursor: query.cursor ?? "",
         },
         call,
       );
