@@ -6,8 +6,8 @@ import type { Middleware } from "koa";
  * as Netty's FlushConsolidationHandler does).
  *
  * Why: writing a response to a peer that is asleep waiting for it costs the writer a wake-up of
- * that peer in the kernel, on a virtual machine an interrupt to another vCPU, about 10–15 µs per
- * write when each response goes out alone. Written together, the first write wakes the peer and
+ * that peer in the kernel (on a virtual machine an interrupt to another vCPU) for every write
+ * when each response goes out alone. Written together, the first write wakes the peer and
  * the rest find it awake. Under load the gateway answers many connections in one turn, so this
  * is most of that cost saved (bench/README.md, "Fixed: one wake-up per response"); with one
  * request in flight the wait is one `setImmediate`, a few microseconds.

@@ -124,8 +124,8 @@ export interface Store {
 /**
  * A write broke `_id` uniqueness or a unique index. It is an answer that callers expect and
  * catch (an idempotency key already claimed, a record already projected), so it captures no
- * stack trace: V8 takes ~8 µs to capture one, a twentieth of what a whole idempotent replay costs
- * the gateway (bench/README.md). The message names the index; the MongoDB adapter keeps the
+ * stack trace: capturing one is a noticeable share of what a whole idempotent replay costs the
+ * gateway (bench/README.md). The message names the index; the MongoDB adapter keeps the
  * driver's error as its cause.
  */
 export class DuplicateKeyError extends Error {
