@@ -45,9 +45,10 @@ export default tseslint.config(
     },
   },
   {
-    // Tests and their support files are outside each package's tsconfig (the build does not
-    // compile them), so they get the rules that need no type information; they read JSON
-    // response bodies as `any` on purpose, asserting on them field by field.
+    // Tests and their support files are outside each package's build tsconfig; `tsc -p
+    // tsconfig.test.json` type-checks them in the package's lint, and here they get the rules that
+    // need no type information: they read JSON response bodies as `any` on purpose, asserting on
+    // them field by field.
     files: ["**/*.test.ts", "**/test-support/**", "**/*.mjs"],
     extends: [tseslint.configs.disableTypeChecked],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

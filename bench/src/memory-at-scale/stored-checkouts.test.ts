@@ -2,11 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPlatform } from "@bayad/platform";
-import { createEmbeddedStore } from "@bayad/store";
+import { createEmbeddedStore, type Doc } from "@bayad/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutsCollection, paymentRecordsCollection, storedCheckout } from "./stored-checkouts.js";
 
 /** Each field's type as stored: the seeded documents must be the platform's, field for field, in its order. */
+/** A stored document as read back: its fields, whatever they are. */
+type StoredDocument = Doc & Record<string, unknown>;
+
 function shape(document: Record<string, unknown>): [string, string][] {
   return Object.entries(document).map(([field, value]) => [field, value === null ? "null" : value instanceof Date ? "date" : Array.isArray(value) ? "array" : typeof value]);
 }
@@ -18,8 +21,8 @@ function shape(document: Record<string, unknown>): [string, string][] {
  */
 describe("storedCheckout", () => {
   let dataDir: string;
-  let platformCheckout: Record<string, unknown>;
-  let platformRecord: Record<string, unknown>;
+  let platformCheckout: StoredDocument;
+  let platformRecord: StoredDocument;
   let projectId: string;
 
   beforeAll(async () => {
@@ -52,8 +55,8 @@ describe("storedCheckout", () => {
     }
     const payments = createEmbeddedStore({ path: join(dataDir, "payments") });
     const records = createEmbeddedStore({ path: join(dataDir, "records") });
-    platformCheckout = (await payments.collection(checkoutsCollection).findOne({ _id: checkoutId }))!;
-    platformRecord = (await records.collection(paymentRecordsCollection).findOne({ _id: checkoutId }))!;
+    platformCheckout = (await payments.collection<StoredDocument>(checkoutsCollection).findOne({ _id: checkoutId }))!;
+    platformRecord = (await records.collection<StoredDocument>(paymentRecordsCollection).findOne({ _id: checkoutId }))!;
     await Promise.all([payments.close(), records.close()]);
   }, 60_000);
 

@@ -176,6 +176,11 @@ export function createWebhooksServiceDouble() {
       enabled(endpoint);
       return { delivery: schedule(endpoint, found.value, context, true) };
     },
+    resealWebhookEndpointSecrets(request) {
+      seen("resealWebhookEndpointSecrets", request);
+      // The double keeps no sealed secrets: every endpoint counts as already under the newest key.
+      return { counts: { resealed: 0, current: endpoints.size, unreadable: 0 } };
+    },
   };
 
   return {

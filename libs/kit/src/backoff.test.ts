@@ -32,7 +32,7 @@ describe("backoffDelay", () => {
 
 describe("jitteredBackoff", () => {
   it("gives a cockatiel retry policy the same schedule", () => {
-    let backoff = jitteredBackoff(settings).next(undefined);
+    let backoff = jitteredBackoff(settings).next();
     for (let failures = 1; failures <= 12; failures++) {
       if (failures > 1) backoff = backoff.next(undefined);
       expect(backoff.duration).toBeGreaterThanOrEqual(ceiling(failures) / 2);

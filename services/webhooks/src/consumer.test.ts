@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { CheckoutStatus, EventSchema } from "@bayad/proto";
-import { createCursorCodec, createLogger } from "@bayad/kit";
+import { createCursorCodec, createLogger, singleKeyRing } from "@bayad/kit";
 import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createEmbeddedStore, type Collection, type Store } from "@bayad/store";
 import { webhooksMessageHandler } from "./consumer.js";
@@ -33,7 +33,7 @@ describe("webhooks consumer", () => {
       deliveries: createWebhookDeliveriesRepository(store),
       keys: createIdempotencyKeys(store, { windowMs: 60_000 }),
       cursors: createCursorCodec(SECRETS_KEY, WEBHOOKS_CURSOR_PURPOSE),
-      config: { secretsKey: SECRETS_KEY, allowPrivateTargets: false, eventRetentionMs: 86_400_000, retryScheduleMs: [0, 1_000] },
+      config: { secretsKey: singleKeyRing(SECRETS_KEY), allowPrivateTargets: false, eventRetentionMs: 86_400_000, retryScheduleMs: [0, 1_000] },
       publicUrl: (path) => `https://pay.example.ph${path}`,
       now: () => new Date(),
       resolveHost: async () => [],

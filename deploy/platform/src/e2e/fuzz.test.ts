@@ -120,7 +120,7 @@ type BodyDefect =
   | { kind: "not-an-object"; value: Json }
   | { kind: "huge-literal"; literal: string }
   | { kind: "deep"; depth: number; inField: boolean }
-  | { kind: "not-utf8"; bytes: number[] }
+  | { kind: "not-utf8"; bytes: readonly number[] }
   | { kind: "schema"; breakWith: "unknown-field" | "missing-field" | "wrong-type" | "lone-surrogate"; field: number; value: Json; noise: Array<[number, Json]> };
 
 const bodyDefect: fc.Arbitrary<BodyDefect> = fc.oneof(

@@ -3,12 +3,13 @@ import { Writable } from "node:stream";
 import { createLogger, randomBase62 } from "@bayad/kit";
 import { createOutbox } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
-import { createPaymongoAccountSetup, type PaymentProviders } from "@bayad/provider";
+import { createPaymongoAccountSetup, createSandboxProvider, type PaymentProviders } from "@bayad/provider";
 import { createEmbeddedStore, type Store } from "@bayad/store";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { createCheckoutsRepository } from "../checkouts/checkouts-repository.js";
 import { createPaymentIntentsRepository } from "../payment-intents/payment-intents-repository.js";
 import { createRefundsRepository } from "../refunds/refunds-repository.js";
+import { createHostedPaymentsRepository } from "../hosted-payments/hosted-payments-repository.js";
 import { createProviderAccountsRepository } from "../provider-accounts/provider-accounts-repository.js";
 import { putProviderAccount } from "../provider-accounts/provider-accounts.js";
 import type { ProviderAccountRecord } from "../provider-accounts/provider-account.js";
@@ -49,11 +50,12 @@ describe("startProviderReconciler: an account whose key PayMongo refuses", () =>
     const outbox = createOutbox(store, "payments");
     const accounts = createProviderAccountsRepository(store);
     const providers = createAccountProviders({ accounts, secretsKey: SECRETS_KEY, paymongoApiBase: simulator.url });
-    const paymentProviders: PaymentProviders = { accounts: providers };
+    const paymentProviders: PaymentProviders = { test: createSandboxProvider({ secret: "s".repeat(32), delayMs: 0, silenceMs: 0 }), accounts: providers };
     const keys = createIdempotencyKeys(store, { windowMs: 86_400_000 });
     const setup = createPaymongoAccountSetup({ apiBase: simulator.url });
     const checkouts = { store, repository: createCheckoutsRepository(store), outbox, providers: paymentProviders, providerTimeoutMs: 1_000, logger, keys };
     const paymentIntents = { store, repository: createPaymentIntentsRepository(store), outbox, providers: paymentProviders, logger, now, keys, providerLeaseMs: 1_000 };
+    const hostedPayments = createHostedPaymentsRepository(store);
     const refunds = {
       store,
       repository: createRefundsRepository(store),
@@ -61,6 +63,8 @@ describe("startProviderReconciler: an account whose key PayMongo refuses", () =>
       payments: {
         chk: { collection: checkouts.repository.collection, paidStatus: "paid" },
         pi: { collection: paymentIntents.repository.collection, paidStatus: "succeeded" },
+        link: { collection: hostedPayments.collection, paidStatus: "paid" },
+        inv: { collection: hostedPayments.collection, paidStatus: "paid" },
       },
       providers: paymentProviders,
       logger,

@@ -28,6 +28,7 @@ export function flakyStore(inner: Store, failures: { remaining: number }): Store
     ensureIndexes: () => inner.ensureIndexes(),
     transaction: (work) => inner.transaction(work),
     ping: () => inner.ping(),
+    listCollections: () => inner.listCollections(),
     close: () => inner.close(),
   };
 }
