@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLogger, randomBase62 } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
@@ -9,7 +9,14 @@ import { createProviderAccountsRepository } from "../provider-accounts/provider-
 import { putProviderAccount } from "../provider-accounts/provider-accounts.js";
 import { createAccountProviders } from "../providers/account-providers.js";
 import { createCheckoutsRepository } from "./checkouts-repository.js";
-import { applyProviderCheckoutOutcome, createCheckout, getCheckout, type CheckoutsDeps, type CreateCheckoutInput } from "./checkouts.js";
+import {
+  applyProviderCheckoutOutcome,
+  createCheckout,
+  getCheckout,
+  reconcileStaleCheckouts,
+  type CheckoutsDeps,
+  type CreateCheckoutInput,
+} from "./checkouts.js";
 
 const SECRETS_KEY = "paymongo-checkouts-test-secrets-key-0123456789";
 
@@ -115,6 +122,28 @@ describe("checkouts at a project's PayMongo account", () => {
       expect(simulator.objects("checkout_session")).toHaveLength(sessions);
       // The key was not used up: the corrected request is made with it.
       expect((await createCheckout(deps, who, order(20_00))).checkout).toMatchObject({ status: "pending", amountMinor: 20_00 });
+    });
+
+    it("fails, announced, a checkout whose session PayMongo refuses: the refusal is the answer, and nothing asks again", async () => {
+      const sessions = simulator.objects("checkout_session").length;
+      simulator.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: 400, code: "parameter_invalid", times: 5 });
+      const who = live();
+      const input = order();
+      await expect(createCheckout(deps, who, input)).rejects.toMatchObject({
+        code: "PROVIDER_REJECTED",
+        details: ["request: The PayMongo simulator answered 400 as a fault was injected. (parameter_invalid)"],
+      });
+      const [refused] = await deps.repository.collection.find({});
+      expect(refused).toMatchObject({ status: "failed", aggregateVersion: 2 });
+      expect(await checkoutEvents(refused!._id)).toEqual(["checkout.created", "checkout.failed"]);
+
+      // PayMongo would take it now: still, neither the stale sweep nor a retry with the key opens
+      // a checkout whose refusal the merchant was answered.
+      simulator.clearFaults();
+      await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(refused!.createdAt.getTime()), { timeout: 1_000, interval: 1 });
+      expect(await reconcileStaleCheckouts(deps, 0)).toBe(0);
+      expect(await createCheckout(deps, who, input)).toMatchObject({ checkout: { _id: refused!._id, status: "failed" }, providerPending: false });
+      expect(simulator.objects("checkout_session")).toHaveLength(sessions);
     });
   });
 
