@@ -8,19 +8,21 @@ export type CheckoutState = "created" | "pending" | "paid" | "failed" | "cancell
 
 /**
  * A checkout's lifecycle. It is `created` while the provider prepares the payment page and
- * `pending` once the payer can pay; the payer's payment makes it `paid` or `failed`; an unpaid
- * checkout can be cancelled by the merchant or expire.
+ * `pending` once the payer can pay; the payer's payment makes it `paid` or `failed`; a provider
+ * that refuses to make the page makes it `failed` at once; an unpaid checkout can be cancelled
+ * by the merchant or expire.
  */
-export const checkoutStates = defineStateMachine<CheckoutState, "open" | "pay" | "fail" | "cancel" | "expire">(
+export const checkoutStates = defineStateMachine<CheckoutState, "open" | "refuse" | "pay" | "fail" | "cancel" | "expire">(
   "checkout",
   {
     open: { from: ["created"], to: "pending" },
+    refuse: { from: ["created"], to: "failed" },
     pay: { from: ["pending"], to: "paid" },
     fail: { from: ["pending"], to: "failed" },
     cancel: { from: ["created", "pending"], to: "cancelled" },
     expire: { from: ["created", "pending"], to: "expired" },
   },
-  { open: "opened", pay: "paid", fail: "failed", cancel: "cancelled", expire: "expired" },
+  { open: "opened", refuse: "refused", pay: "paid", fail: "failed", cancel: "cancelled", expire: "expired" },
 );
 
 /** A checkout as stored in the `checkouts` collection. */

@@ -80,10 +80,29 @@ async function openWith(deps: CheckoutsDeps, record: CheckoutRecord, session: Ch
 }
 
 /**
+ * The provider answered the session with a refusal (PROVIDER_REJECTED): it made none and would
+ * refuse the same request again, so the checkout fails now, announced, instead of staying
+ * `created` for every retry and stale sweep to ask about again (and to open, should the provider
+ * take it later, a checkout whose refusal the merchant was answered). Rethrows `error`.
+ */
+async function failIfRefused(deps: CheckoutsDeps, record: CheckoutRecord, error: unknown): Promise<never> {
+  if (error instanceof AppError && error.code === "PROVIDER_REJECTED") {
+    const current = (await deps.repository.findByIdForPage(record._id)) ?? record;
+    if (current.status === "created") {
+      await move(deps, current, "refuse").catch((moveError: unknown) =>
+        deps.logger.warn({ err: moveError, checkoutId: record._id }, "refused checkout not failed"),
+      );
+    }
+  }
+  throw error;
+}
+
+/**
  * Creates a checkout and asks the provider for its payment page. The checkout is written first
  * (status created), so whatever the provider does next is tied to one checkout: an answer in
  * time → 201 pending; a late answer → 202 now and pending by itself later; no answer → 409
- * PAYMENT_OUTCOME_UNKNOWN until reconciliation asks the provider what happened. A retry with the
+ * PAYMENT_OUTCOME_UNKNOWN until reconciliation asks the provider what happened; a refusal → the
+ * checkout failed and the provider's refusal answered. A retry with the
  * same Idempotency-Key finds the same checkout and, if it is still created, reconciles it.
  */
 export async function createCheckout(
@@ -145,11 +164,16 @@ export async function createCheckout(
   const late = new Promise<"late">((resolve) => {
     timer = setTimeout(() => resolve("late"), deps.providerTimeoutMs);
   });
-  const first = await askProvider(() => Promise.race([answer, late])).finally(() => clearTimeout(timer));
+  const first = await askProvider(() => Promise.race([answer, late]))
+    .catch((error: unknown) => failIfRefused(deps, record, error))
+    .finally(() => clearTimeout(timer));
   if (first !== "late") return { checkout: await openWith(deps, record, first), providerPending: false };
   // Answer 202 now and finish when the provider does; the stale sweep covers a crash meanwhile.
   answer
-    .then((session) => openWith(deps, record, session))
+    .then(
+      (session) => openWith(deps, record, session),
+      (error: unknown) => failIfRefused(deps, record, error),
+    )
     .catch((error: unknown) => deps.logger.warn({ err: error, checkoutId: record._id }, "late provider answer not applied"));
   return { checkout: record, providerPending: true };
 }
@@ -162,7 +186,7 @@ export async function reconcileCheckout(deps: CheckoutsDeps, record: CheckoutRec
     async () =>
       (await provider.retrieveCheckoutSession(sessionRequest(record), context)) ??
       (await provider.createCheckoutSession(sessionRequest(record), context)),
-  );
+  ).catch((error: unknown) => failIfRefused(deps, record, error));
   return openWith(deps, record, session);
 }
 
