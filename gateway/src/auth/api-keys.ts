@@ -139,7 +139,8 @@ export function createApiKeys(store: Store, options: ApiKeysOptions = {}): ApiKe
       _id: doc._id,
       $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: { $lt: new Date(at - lastUsedPrecisionMs) } }],
     };
-    keys.updateOne(filter, { $set: { lastUsedAt: new Date(at) } }).catch((error: unknown) => {
+    // Deferred (store port): a mark an operating-system crash takes back is only a minute stale.
+    keys.updateOne(filter, { $set: { lastUsedAt: new Date(at) } }, { durability: "deferred" }).catch((error: unknown) => {
       options.logger?.warn({ err: error, keyId: doc._id }, "could not record an API key's last use");
     });
   }

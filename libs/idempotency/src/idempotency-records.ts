@@ -45,6 +45,16 @@ export interface IdempotencyRecord extends Doc {
   expiresAt: Date;
 }
 
+/**
+ * The records' writes do not wait for the disk (the store port's "deferred" durability): each is
+ * committed, visible at once and kept through a process kill, and reaches the disk with the next
+ * flush, so a request's one flush in line is its service's. An operating-system crash may take a
+ * record back to what it was (or away): a retry then claims the key again and the service, whose
+ * own claim was flushed with its change (idempotency-keys.ts), answers with what it did; a record
+ * left in progress is reconciled the same way. See docs/architecture.md's idempotency sequence.
+ */
+const deferred = { durability: "deferred" } as const;
+
 const idempotencyCollection: CollectionDef = {
   name: "idempotency_records",
   indexes: [
@@ -146,7 +156,7 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
             request: sealedRequest,
             createdAt: now,
             expiresAt: new Date(now.getTime() + input.windowMs),
-          });
+          }, deferred);
           return { started: true, attempt, createdAt: now };
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
@@ -154,7 +164,7 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
         const existing = await records.findOne({ _id: input.id });
         if (!existing) continue;
         if (existing.expiresAt.getTime() > now.getTime()) return { started: false, existing };
-        await records.deleteOne({ _id: input.id, attempt: existing.attempt });
+        await records.deleteOne({ _id: input.id, attempt: existing.attempt }, deferred);
       }
       throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
     },
@@ -166,17 +176,17 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
     async complete(id: string, attempt: string, operationId: string, response: StoredResponse): Promise<void> {
       const json = JSON.stringify(response);
       const kept = secretResponses.has(operationId) ? { sealedResponse: sealText(secret, responsePurpose, id, json) } : { response: json };
-      await records.updateOne({ _id: id, attempt }, { $set: { state: "completed", ...kept }, $unset: { request: true } });
+      await records.updateOne({ _id: id, attempt }, { $set: { state: "completed", ...kept }, $unset: { request: true } }, deferred);
     },
 
     /** Gives the key up, if `attempt` still holds it: the request was turned away untouched. */
     async release(id: string, attempt: string): Promise<void> {
-      await records.deleteOne({ _id: id, attempt });
+      await records.deleteOne({ _id: id, attempt }, deferred);
     },
 
     /** The outcome is not known: reconciliation may claim the record from `retryAt` on. */
     async markUnknown(id: string, attempt: string, retryAt: Date): Promise<void> {
-      await records.updateOne({ _id: id, attempt }, { $set: { state: "unknown", leaseUntil: retryAt } });
+      await records.updateOne({ _id: id, attempt }, { $set: { state: "unknown", leaseUntil: retryAt } }, deferred);
     },
 
     /**

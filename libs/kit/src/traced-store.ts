@@ -38,7 +38,7 @@ export function traceStore(store: Store, component: string): Store {
     },
     listCollections: () => store.listCollections(),
     ensureIndexes: () => span("ensureIndexes", undefined, () => store.ensureIndexes()),
-    transaction: (work) => span("transaction", undefined, () => store.transaction(work)),
+    transaction: (work, options) => span("transaction", undefined, () => store.transaction(work, options)),
     // Readiness asks every few seconds: not traced.
     ping: () => store.ping(),
     close: () => store.close(),

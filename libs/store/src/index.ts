@@ -11,6 +11,8 @@ export {
   type FindOptions,
   type IndexSpec,
   type OperationOptions,
+  type Durability,
+  type TransactionOptions,
   type Session,
   type SortSpec,
   type Store,

@@ -59,8 +59,34 @@ export interface Session {
   readonly id: string;
 }
 
+/**
+ * When a write's promise resolves, relative to the disk. What callers may rely on:
+ *
+ * - `"flushed"` (the default): the write would survive an operating-system crash or a power loss.
+ *   Embedded: its commit is flushed to disk (one fdatasync shared by every commit made while the
+ *   previous one ran: group commit). MongoDB: its write concern is satisfied.
+ * - `"deferred"`: the write is committed (atomic, visible to every reader at once) and survives
+ *   the process being killed (SIGKILL), but reaches the disk only with the store's next flush:
+ *   the next `"flushed"` write's, or a flush the store makes by itself soon after (embedded:
+ *   within `deferredFlushMs`). An operating-system crash or a power loss before then may lose it,
+ *   with whatever the same store committed after it, never a part of it. For writes whose loss
+ *   another durable record reconciles: the gateway's idempotency records (the services' own keys
+ *   answer a retry), the first write of a create whose next write is flushed. MongoDB: the same as
+ *   `"flushed"`.
+ *
+ * A write made with a transaction's session takes the transaction's durability.
+ */
+export type Durability = "flushed" | "deferred";
+
 export interface OperationOptions {
   session?: Session;
+  /** Default "flushed"; ignored with a session (see Durability). */
+  durability?: Durability;
+}
+
+export interface TransactionOptions {
+  /** Default "flushed" (see Durability). */
+  durability?: Durability;
 }
 
 export interface FindOptions extends OperationOptions {
@@ -113,9 +139,10 @@ export interface Store {
    * Runs `work` as one atomic unit: its writes (made with `{ session }`) become visible together
    * when it resolves, or not at all when it throws (the error is rethrown). Reads with the
    * session see the transaction's own writes. `work` may be run again on a transient conflict,
-   * so it must not have side effects outside the store.
+   * so it must not have side effects outside the store. It resolves once its writes are as
+   * durable as `options.durability` says.
    */
-  transaction<R>(work: (session: Session) => Promise<R>): Promise<R>;
+  transaction<R>(work: (session: Session) => Promise<R>, options?: TransactionOptions): Promise<R>;
   /** Resolves when the store answers and can write; rejects otherwise (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

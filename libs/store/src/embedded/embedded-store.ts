@@ -3,6 +3,7 @@ import type {
   Collection,
   CollectionDef,
   Doc,
+  Durability,
   Filter,
   FindOneAndUpdateOptions,
   FindOptions,
@@ -10,6 +11,7 @@ import type {
   OperationOptions,
   Session,
   Store,
+  TransactionOptions,
   Update,
   UpdateOptions,
 } from "../port.js";
@@ -32,6 +34,11 @@ export interface EmbeddedStoreOptions {
   path?: string;
   /** How often expired TTL documents are purged, in ms. MongoDB's TTL monitor runs every 60 s. */
   ttlSweepMs?: number;
+  /**
+   * How long a deferred write (port.ts's Durability) may wait for a flush nobody else asked for,
+   * in ms: what an operating-system crash may take of them at most. Default 20.
+   */
+  deferredFlushMs?: number;
   /**
    * How long a transaction may run before it is aborted, in ms (MongoDB's
    * transactionLifetimeLimitSeconds defaults to 60 s). It is also what ends a transaction whose
@@ -74,7 +81,7 @@ interface Declared {
  * flush leaves visible).
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
-  const env = openEnvironment({ path: options.path });
+  const env = openEnvironment({ path: options.path, deferredFlushMs: options.deferredFlushMs });
   const catalog = new Catalog(env);
   const tables = new Map<string, StoredTable>();
   const declared = new Map<string, Declared>();
@@ -119,6 +126,13 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     return stored;
   }
 
+  /** Resolves once what was just committed is as durable as asked (port.ts's Durability). */
+  function settled(durability: Durability | undefined): Promise<void> {
+    if (durability !== "deferred") return env.durable();
+    env.flushSoon();
+    return Promise.resolve();
+  }
+
   /** Applies staged writes in one LMDB transaction; on failure nothing of them is stored. */
   function commit(staged: Iterable<[string, StagedTable]>): void {
     assertOpen();
@@ -138,9 +152,9 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     return query(transaction?.tables.get(name) ?? table(name));
   }
 
-  async function write<R>(name: string, session: Session | undefined, change: (table: DocumentSet) => R): Promise<R> {
+  async function write<R>(name: string, options: OperationOptions | undefined, change: (table: DocumentSet) => R): Promise<R> {
     assertOpen();
-    const transaction = transactionOf(session);
+    const transaction = transactionOf(options?.session);
     if (transaction === undefined) {
       await env.writable();
       const result = await exclusive(() => {
@@ -149,7 +163,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
         commit([[name, staged]]);
         return outcome;
       });
-      await env.durable();
+      await settled(options?.durability);
       return result;
     }
     let staged = transaction.tables.get(name);
@@ -246,7 +260,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     return {
       name,
       insertOne: async (doc: T, options?: OperationOptions) => {
-        await write(name, options?.session, (staged) => staged.insert(doc));
+        await write(name, options, (staged) => staged.insert(doc));
       },
       findOne: (filter: Filter, options?: FindOptions) =>
         read(name, options?.session, (view) => output(view.find({ ...options, filter, limit: 1 })[0], options?.session)),
@@ -255,20 +269,20 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       count: (filter: Filter, options?: OperationOptions) =>
         read(name, options?.session, (view) => view.find({ filter }).length),
       updateOne: (filter: Filter, update: Update, options?: UpdateOptions) =>
-        write(name, options?.session, (staged) => {
+        write(name, options, (staged) => {
           const { matched, modified, upsertedId } = staged.updateFirst(filter, update, { upsert: options?.upsert }, newId);
           return upsertedId === undefined ? { matched, modified } : { matched, modified, upsertedId };
         }),
       findOneAndUpdate: (filter: Filter, update: Update, options?: FindOneAndUpdateOptions) =>
-        write(name, options?.session, (staged) => {
+        write(name, options, (staged) => {
           const outcome = staged.updateFirst(filter, update, { upsert: options?.upsert, sort: options?.sort }, newId);
           // The written document is shared with the staged write (and, outside a transaction, with nothing else).
           return output(options?.returnDocument === "before" ? outcome.before : outcome.after, options?.session);
         }),
       deleteOne: (filter: Filter, options?: OperationOptions) =>
-        write(name, options?.session, (staged) => staged.deleteMatching(filter, 1)),
+        write(name, options, (staged) => staged.deleteMatching(filter, 1)),
       deleteMany: (filter: Filter, options?: OperationOptions) =>
-        write(name, options?.session, (staged) => staged.deleteMatching(filter)),
+        write(name, options, (staged) => staged.deleteMatching(filter)),
     };
   }
 
@@ -296,11 +310,11 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       await env.durable();
     },
 
-    async transaction<R>(work: (session: Session) => Promise<R>): Promise<R> {
+    async transaction<R>(work: (session: Session) => Promise<R>, options?: TransactionOptions): Promise<R> {
       assertOpen();
       await env.writable();
       const result = await exclusive(() => runTransaction(work));
-      await env.durable();
+      await settled(options?.durability);
       return result;
     },
 

@@ -19,7 +19,8 @@ import { StoreNotWritableError, StoreUnavailableError } from "../port.js";
  * every commit made while a flush runs shares the next one (group commit). A process killed after
  * `write` returned loses nothing (the pages are in the kernel's page cache); a write's caller
  * waits for `durable()` before it learns of success, so what it acknowledged also survives an
- * operating-system crash. lmdb's overlappingSync would order the flush for power loss too, but it
+ * operating-system crash; a deferred write's caller does not wait (`flushSoon()`, port.ts's
+ * Durability). lmdb's overlappingSync would order the flush for power loss too, but it
  * flushes inside every commit made on the JavaScript thread (≈0.4 ms each, measured), and its
  * asynchronous commits would make a transaction wait a worker round trip before it may read.
  *
@@ -43,6 +44,11 @@ export interface LmdbEnvironment {
   /** Resolves once everything committed so far is on disk (at once for a temporary store). */
   durable(): Promise<void>;
   /**
+   * Makes sure what is committed so far reaches the disk without anyone waiting: by a flush
+   * already asked for, or by one started within `deferredFlushMs` (a deferred write, see port.ts).
+   */
+  flushSoon(): void;
+  /**
    * Resolves when the store can write: at once, unless a commit or flush failed for a storage
    * reason; then only once a probe succeeds (else rejects with StoreNotWritableError).
    */
@@ -53,6 +59,8 @@ export interface LmdbEnvironment {
 export interface EnvironmentOptions {
   /** The directory; created if missing. Without it, a temporary store whose files vanish with it. */
   path?: string;
+  /** How long a deferred write may wait for a flush nobody else asked for, in ms. Default 20. */
+  deferredFlushMs?: number;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -99,7 +107,7 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
     if (error instanceof StoreNotWritableError) fault = error;
     return error;
   };
-  const flusher = temporary ? undefined : groupFlusher(root, failed);
+  const flusher = temporary ? undefined : groupFlusher(root, failed, options.deferredFlushMs ?? 20);
   let probing: Promise<void> | undefined;
   const probe = async () => {
     await flusher?.flush();
@@ -126,6 +134,7 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
       return result;
     },
     durable: () => flusher?.flush() ?? Promise.resolve(),
+    flushSoon: () => flusher?.soon(),
     writable() {
       if (fault === undefined) return Promise.resolve();
       probing ??= probe()
@@ -136,6 +145,8 @@ export function openEnvironment(options: EnvironmentOptions): LmdbEnvironment {
       return probing;
     },
     async close() {
+      // Deferred writes too: with MDB_NOSYNC, closing does not flush by itself.
+      await flusher?.flush().catch(() => undefined);
       await flusher?.idle();
       await root.close();
       openPaths.delete(path);
@@ -165,13 +176,16 @@ export const NO_VALUE = EMPTY;
  * Flushes the environment on demand, one flush at a time. A caller waits for a flush that began
  * after the last commit it may have seen; one arriving while a flush runs waits for the next,
  * which then covers every commit made in between (group commit). With nothing committed since
- * the last flush, nobody waits.
+ * the last flush, nobody waits. A deferred write asks for a flush `soon`: within `deferredMs`,
+ * unless a flush asked for meanwhile covers it.
  */
 function groupFlusher(
   root: RootDatabase,
   failed: (error: StoreUnavailableError) => StoreUnavailableError,
-): { committed(): void; flush(): Promise<void>; idle(): Promise<void> } {
+  deferredMs: number,
+): { committed(): void; flush(): Promise<void>; soon(): void; idle(): Promise<void> } {
   let commits = 0;
+  let timer: NodeJS.Timeout | undefined;
   let flushedThrough = 0;
   let running: { through: number; done: Promise<void> } | undefined;
   let queued: Promise<void> | undefined;
@@ -207,10 +221,23 @@ function groupFlusher(
       });
     return queued;
   };
+  const soon = () => {
+    if (timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      // A failed flush has already marked the store not writable (`failed`); nobody waits here.
+      flush().catch(() => undefined);
+    }, deferredMs);
+    // A process that exits meanwhile leaves the commit in the page cache, as after a SIGKILL.
+    timer.unref();
+  };
   return {
     committed: () => void commits++,
     flush,
+    soon,
     idle: async () => {
+      clearTimeout(timer);
+      timer = undefined;
       await queued?.catch(() => undefined);
       await running?.done.catch(() => undefined);
     },

@@ -58,11 +58,14 @@ export function createMongoStore(options: MongoStoreOptions): Store {
     }
   }
 
-  /** The port's options with the port session swapped for the driver session behind it. */
+  /**
+   * The port's options with the port session swapped for the driver session behind it. Every
+   * write waits for the client's write concern, so a "deferred" durability changes nothing here.
+   */
   function driverOptions<O extends OperationOptions>(
     options: O | undefined,
-  ): Omit<O, "session"> & { session?: ClientSession } {
-    const { session, ...rest } = options ?? ({} as O);
+  ): Omit<O, "session" | "durability"> & { session?: ClientSession } {
+    const { session, durability: _durability, ...rest } = options ?? ({} as O);
     if (session === undefined) return rest;
     const clientSession = driverSessions.get(session);
     if (clientSession === undefined) throw new Error(`Session ${session.id} is not a transaction of this store`);
@@ -130,7 +133,8 @@ export function createMongoStore(options: MongoStoreOptions): Store {
 
     /**
      * Runs `work` in a MongoDB transaction; the driver reruns it on transient errors (write
-     * conflicts, failovers). Requires a replica set.
+     * conflicts, failovers). Requires a replica set. It commits under the client's write concern
+     * whatever durability is asked for.
      */
     transaction: <R>(work: (session: Session) => Promise<R>) =>
       call(() =>

@@ -1,6 +1,7 @@
 // A child process for durability.test.ts: opens the embedded store at argv[2] (from the built
 // package, dist/) and writes until it is killed, printing each document's _id once its write's
-// promise has resolved (stdout is a pipe, written synchronously on Linux).
+// promise has resolved (stdout is a pipe, written synchronously on Linux): flushed writes and
+// deferred ones (port.ts's Durability) alike.
 import { createEmbeddedStore } from "../../dist/index.js";
 
 const store = createEmbeddedStore({ path: process.argv[2] });
@@ -21,7 +22,10 @@ async function writer() {
         await ledger.insertOne({ _id: `l${n}`, payment: id }, { session });
       });
     } else {
-      await payments.insertOne({ _id: id, reference: `ref-${n}`, amount: n, at: new Date() });
+      // Every third of the others deferred: committed without waiting for the disk, which a
+      // process kill must not lose either.
+      const durability = n % 3 === 1 ? "deferred" : "flushed";
+      await payments.insertOne({ _id: id, reference: `ref-${n}`, amount: n, at: new Date() }, { durability });
     }
     process.stdout.write(`${id}\n`);
   }

@@ -19,6 +19,27 @@ export function describeTransactionContract(fixture: ContractFixture): void {
       expect(await ledger.find({})).toEqual([{ _id: "e1", order: "o1", amount: 100 }]);
     });
 
+    it("makes deferred writes visible at once, alone or in a transaction, with the same rules", async () => {
+      const users = fixture.collection([{ name: "email_unique", keys: { email: 1 }, unique: true }]);
+      await fixture.store().ensureIndexes();
+      await users.insertOne({ _id: "u1", email: "ana@example.ph" }, { durability: "deferred" });
+      expect(await users.findOne({ email: "ana@example.ph" })).toEqual({ _id: "u1", email: "ana@example.ph" });
+      await expectDuplicateKey(users.insertOne({ _id: "u2", email: "ana@example.ph" }, { durability: "deferred" }), "email_unique");
+      await users.updateOne({ _id: "u1" }, { $set: { verified: true } }, { durability: "deferred" });
+      const seen = await fixture.store().transaction(
+        async (session) => {
+          await users.insertOne({ _id: "u3", email: "ben@example.ph" }, { session });
+          return users.find({}, { session, sort: { _id: 1 } });
+        },
+        { durability: "deferred" },
+      );
+      expect(seen.map((user) => user._id)).toEqual(["u1", "u3"]);
+      expect(await users.find({}, { sort: { _id: 1 } })).toEqual([
+        { _id: "u1", email: "ana@example.ph", verified: true },
+        { _id: "u3", email: "ben@example.ph" },
+      ]);
+    });
+
     it("rolls back every write and rethrows when work throws", async () => {
       const orders = fixture.collection();
       await orders.insertOne({ _id: "o1", status: "new" });

@@ -26,7 +26,7 @@ export function flakyStore(inner: Store, failures: { remaining: number }): Store
       };
     },
     ensureIndexes: () => inner.ensureIndexes(),
-    transaction: (work) => inner.transaction(work),
+    transaction: (work, options) => inner.transaction(work, options),
     ping: () => inner.ping(),
     listCollections: () => inner.listCollections(),
     close: () => inner.close(),
