@@ -74,8 +74,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     let found = 0;
     let error: unknown;
     // Each record's delete starts once the bus has its event and is not awaited before the next
-    // publish: the deletes of a round commit together instead of one store commit per event
+    // publish: the deletes of a round share their flushes instead of waiting for one per event
     // (an acknowledgement of the in-process bus already waits for the records service's write).
+    // They do not wait for the disk at all (the store port's "deferred"): an operating-system
+    // crash that takes a delete back only publishes its event again, and delivery is at least
+    // once anyway.
     const deletions: Array<Promise<number>> = [];
     try {
       // Served by the (occurredAt, aggregateVersion) index: a resource's events in the same
@@ -91,7 +94,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           ...(record.traceContext ? { headers: record.traceContext } : {}),
         });
         // The bus holds the event now. Another replica may have deleted the record in between.
-        deletions.push(records.deleteOne({ _id: record._id }));
+        deletions.push(records.deleteOne({ _id: record._id }, { durability: "deferred" }));
       }
     } catch (publishError) {
       error = publishError;
