@@ -102,11 +102,12 @@ describe("moveResource against a resource that keeps changing", () => {
       collection: (def) => store.collection(def),
       listCollections: () => store.listCollections(),
       ensureIndexes: () => store.ensureIndexes(),
+      flush: () => store.flush(),
       ping: () => store.ping(),
       close: () => store.close(),
-      async transaction(work) {
+      async transaction(work, options) {
         if (bumps < races) await bump();
-        return store.transaction(work);
+        return store.transaction(work, options);
       },
     };
     return { mover: { ...mover, store: contended }, bumps: () => bumps };

@@ -1,7 +1,7 @@
 import type { StateMachine } from "@bayad/kit";
 import type { Collection, Session, Store } from "@bayad/store";
 import type { EventSnapshot, Outbox } from "./outbox.js";
-import { commitChange, writeChange, type Versioned } from "./versioned-change.js";
+import { commitChange, writeChange, type Change, type Versioned } from "./versioned-change.js";
 import { VersionConflict, retryVersionConflicts } from "./version-conflicts.js";
 
 /** A stored resource with a status driven by a state table. */
@@ -38,7 +38,7 @@ export interface MoveOptions<T> {
 export async function createResource<T extends StatefulRecord<S>, S extends string, A extends string>(
   mover: ResourceMover<T, S, A>,
   record: T,
-  options: Pick<MoveOptions<T>, "also"> = {},
+  options: Pick<MoveOptions<T>, "also"> & Pick<Change<T>, "durability"> = {},
 ): Promise<T> {
   await commitChange({
     store: mover.store,
@@ -47,6 +47,7 @@ export async function createResource<T extends StatefulRecord<S>, S extends stri
     record,
     event: { name: `${mover.resource}.${record.status}`, caller: record, snapshot: mover.snapshot(record) },
     also: options.also ? (session) => options.also!(record, session) : undefined,
+    durability: options.durability,
   });
   return record;
 }

@@ -85,6 +85,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       // millisecond go out in version order, not in the order of their random ids.
       const pending = await records.find({}, { sort: { occurredAt: 1, aggregateVersion: 1 }, limit: batchSize });
       found = pending.length;
+      // Only events whose change is on disk go out: one committed without waiting for the disk
+      // (the store port's "deferred", a create's first write) must not be announced and then
+      // taken back by an operating-system crash. Shared with the flushes of the writes meanwhile.
+      if (found > 0) await options.store.flush();
       for (const record of pending) {
         await bus.publish({
           subject: record.subject,

@@ -1,4 +1,4 @@
-import type { Collection, Session, Store } from "@bayad/store";
+import type { Collection, Durability, Session, Store } from "@bayad/store";
 import type { NewEvent, Outbox } from "./outbox.js";
 
 /** A stored resource whose every change bumps its version. */
@@ -23,6 +23,8 @@ export interface Change<T extends Versioned> {
    * one the caller started from). Without it every field is written.
    */
   changed?: ReadonlyArray<keyof T & string>;
+  /** Default "flushed"; "deferred" only where a later flushed write covers it (see the store port). */
+  durability?: Durability;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface Change<T extends Versioned> {
  * when another change got there first: re-read and decide again.
  */
 export async function commitChange<T extends Versioned>(change: Change<T>): Promise<boolean> {
-  return change.store.transaction((session) => writeChange(session, change));
+  return change.store.transaction((session) => writeChange(session, change), { durability: change.durability });
 }
 
 /**

@@ -39,6 +39,7 @@ export function traceStore(store: Store, component: string): Store {
     listCollections: () => store.listCollections(),
     ensureIndexes: () => span("ensureIndexes", undefined, () => store.ensureIndexes()),
     transaction: (work, options) => span("transaction", undefined, () => store.transaction(work, options)),
+    flush: () => span("flush", undefined, () => store.flush()),
     // Readiness asks every few seconds: not traced.
     ping: () => store.ping(),
     close: () => store.close(),

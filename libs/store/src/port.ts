@@ -143,6 +143,12 @@ export interface Store {
    * durable as `options.durability` says.
    */
   transaction<R>(work: (session: Session) => Promise<R>, options?: TransactionOptions): Promise<R>;
+  /**
+   * Resolves once every write this store committed before the call is as durable as a
+   * `"flushed"` write (a barrier for deferred writes: what is published or answered about them
+   * next survives an operating-system crash with them). MongoDB: at once.
+   */
+  flush(): Promise<void>;
   /** Resolves when the store answers and can write; rejects otherwise (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

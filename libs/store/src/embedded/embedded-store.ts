@@ -318,6 +318,11 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       return result;
     },
 
+    async flush() {
+      assertOpen();
+      await env.durable();
+    },
+
     // Readiness: a store that cannot write is not ready, and each ping probes whether it can again.
     async ping() {
       assertOpen();

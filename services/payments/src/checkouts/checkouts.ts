@@ -138,7 +138,13 @@ export async function createCheckout(
         updatedAt: now,
       };
       try {
-        await createResource(checkoutMover(deps), record, { also: (_created, session) => claim(session, record._id) });
+        // Not waiting for the disk: the write that opens it (or fails it) next is flushed and
+        // takes this one with it, and a 202 flushes it before answering (below). An operating-
+        // system crash before then loses the checkout with its key claim before anything was
+        // answered or announced about it (the outbox relay publishes only flushed events): a
+        // retry makes a new checkout, and a provider session made for the lost one (keyed by its
+        // id) was never shown to a payer.
+        await createResource(checkoutMover(deps), record, { durability: "deferred", also: (_created, session) => claim(session, record._id) });
         return { record, created: true };
       } catch (error) {
         if (deps.repository.conflictOf(error) === "reference") {
@@ -175,6 +181,8 @@ export async function createCheckout(
       (error: unknown) => failIfRefused(deps, record, error),
     )
     .catch((error: unknown) => deps.logger.warn({ err: error, checkoutId: record._id }, "late provider answer not applied"));
+  // The checkout is answered as created: it must outlive an operating-system crash from now on.
+  await deps.store.flush();
   return { checkout: record, providerPending: true };
 }
 

@@ -27,6 +27,7 @@ export function flakyStore(inner: Store, failures: { remaining: number }): Store
     },
     ensureIndexes: () => inner.ensureIndexes(),
     transaction: (work, options) => inner.transaction(work, options),
+    flush: () => inner.flush(),
     ping: () => inner.ping(),
     listCollections: () => inner.listCollections(),
     close: () => inner.close(),
