@@ -4,7 +4,7 @@ import { holderStateFromStatus, signalPending, statusFields } from "./holder-sta
 /**
  * /proc/<pid>/status as Linux 6.18 wrote it (its first lines, a few Vm ones left out) for a process
  * holding 3 GB with five threads: running; after `kill -9`, while its last thread released the
- * memory (1.8 s: Z, 2 threads, SIGKILL in ShdPnd); once only the unreaped zombie was left.
+ * memory (Z, 2 threads, SIGKILL in ShdPnd); once only the unreaped zombie was left.
  */
 function status(state: string, threads: number, sigPnd: string, shdPnd: string): string {
   return [
