@@ -88,9 +88,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   // Every setting is checked before DATA_DIR is touched, so that a bad one is reported as itself.
   readGatewayConfig(gatewayEnv);
   checkServiceConfigs(env);
-  const data = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, componentNames);
+  const logger = options.logger ?? createLogger("bayad", env.LOG_LEVEL ?? "warn");
+  const data = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, componentNames, logger);
   try {
-    return await startOn(data, env, gatewayEnv, options);
+    return await startOn(data, env, gatewayEnv, options, logger);
   } catch (error) {
     await data?.close();
     throw error;
@@ -102,6 +103,7 @@ async function startOn(
   env: Record<string, string | undefined>,
   gatewayEnv: Record<string, string | undefined>,
   options: PlatformOptions,
+  logger: Logger,
 ): Promise<RunningPlatform> {
   // Secrets left unset are the ones kept in DATA_DIR (drawn there on the first start), so that
   // the admin key, and whatever the secrets key or seal, are the same after a restart.
@@ -110,8 +112,6 @@ async function startOn(
   const configs = readServiceConfigs({ ...env, ...secrets });
   const rpc = envEnum(env, "PLATFORM_RPC", ["in-process", "http2"], "in-process");
   const servicesThread = options.servicesThread ?? envEnum<ServicesThread>(env, "PLATFORM_SERVICES_THREAD", ["worker", "main"], "worker");
-  const logLevel = env.LOG_LEVEL ?? "warn";
-  const logger = options.logger ?? createLogger("bayad", logLevel);
   const events = { natsUrl: env.NATS_URL || undefined, eventsNamespace: env.EVENTS_NAMESPACE };
   // The process metrics and the gateway's, served on the gateway's metrics listener with the services'.
   const metrics = createMetricsRegistry();
@@ -171,7 +171,7 @@ async function startOn(
     return platform;
   }
 
-  const worker = await startServicesWorker({ configs, ...events, dataDir: data?.path, logLevel: options.logger?.level ?? logLevel, logger });
+  const worker = await startServicesWorker({ configs, ...events, dataDir: data?.path, logLevel: logger.level, logger });
   const started = await startFront(
     addresses((name) => (rpc === "http2" ? worker.urls[name] : worker.transport)),
     () => worker.metrics(),

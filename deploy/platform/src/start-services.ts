@@ -1,3 +1,4 @@
+import { createLogger } from "@bayad/kit";
 import { launchServicesMode } from "./services-mode/services-launcher.js";
 import { exitOnStartError, printBanner, stopOnSignals } from "./launch-support.js";
 import { dataDirFromEnv } from "./data-dir/data-dir.js";
@@ -13,6 +14,8 @@ async function main(): Promise<void> {
     env: process.env,
     dataDir: dataDirFromEnv(process.env),
     output: (name, line) => process.stdout.write(`[${name.padEnd(8)}] ${line}\n`),
+    // Named like the components' lines, which it prints among.
+    logger: createLogger("bayad", process.env.LOG_LEVEL ?? "info").child({ service: "launcher" }),
   });
   stopOnSignals({ stop: () => mode.stop() });
   printBanner({ title: "Bayad is running in services mode (one process per service).", ...mode, metricsUrl: mode.metricsUrls.get("gateway") });

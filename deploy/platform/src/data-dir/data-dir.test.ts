@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError } from "@bayad/kit";
+import { ConfigError, createLogger } from "@bayad/kit";
 import { openDataDir } from "./data-dir.js";
 import { lockFileName } from "./data-dir-lock.js";
+import { unreapedZombie } from "../test-support/zombie-process.js";
 
 /** A pid that ran and has exited (and been reaped): what a lock left by a killed platform names. */
 function goneProcessPid(): number {
@@ -26,6 +27,27 @@ describe("openDataDir", () => {
     const data = await openDataDir(dir);
     expect(readFileSync(join(dir, lockFileName), "utf8")).toBe(`${process.pid}\n`);
     await data.close();
+  });
+
+  it.runIf(process.platform === "linux")("takes over a lock naming a zombie and says so in the log", async () => {
+    await (await openDataDir(dir)).close();
+    const zombie = await unreapedZombie();
+    try {
+      writeFileSync(join(dir, lockFileName), `${zombie.pid}\n`);
+      const lines: string[] = [];
+      const data = await openDataDir(dir, [], createLogger("bayad", "info", { write: (line: string) => void lines.push(line) }));
+      await data.close();
+      expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+        expect.objectContaining({
+          level: 30,
+          dataDir: dir,
+          holder: { pid: zombie.pid, sign: "zombie", waitedMs: 0 },
+          msg: `DATA_DIR ${dir} was held by pid ${zombie.pid}, a zombie (exited, not yet reaped): taken over at once`,
+        }),
+      ]);
+    } finally {
+      zombie.parent.kill("SIGKILL");
+    }
   });
 
   it("refuses a DATA_DIR held by a running process, naming its pid, and lets it go once released", async () => {

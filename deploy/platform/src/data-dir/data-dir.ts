@@ -1,8 +1,8 @@
 import { mkdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ConfigError, envString, type Env } from "@bayad/kit";
+import { ConfigError, envString, type Env, type Logger } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
-import { lockDataDir, reason } from "./data-dir-lock.js";
+import { lockDataDir, reason, takeOverMessage } from "./data-dir-lock.js";
 import { generatedSecrets, unsetSecrets, type SecretName } from "./generated-secrets.js";
 import { readSecretsFile, secretsFileName, writeSecretsFile, type DefaultProject, type KeptSecrets } from "./secrets-file.js";
 
@@ -40,11 +40,18 @@ export interface DataDir {
  * Creates (mode 0700) and takes `path` for this process, with a directory for each of
  * `components`' stores. A DATA_DIR that cannot be used (not a directory, not writable, a
  * secrets file that is not valid JSON, another process holding it) throws a ConfigError: one line
- * naming it.
+ * naming it. A holder still there when it was taken over (a process that was exiting, waited
+ * for; a zombie) is reported to `logger`.
  */
-export async function openDataDir(path: string, components: readonly string[] = []): Promise<DataDir> {
+export async function openDataDir(path: string, components: readonly string[] = [], logger?: Logger): Promise<DataDir> {
   await makeDirectory(path);
-  const release = await lockDataDir(path);
+  const lock = await lockDataDir(path);
+  const { takenOver } = lock;
+  if (takenOver) {
+    // Waiting delayed the start: a warning, so the line shows at npm start's default level.
+    const level = takenOver.sign === "SIGKILL pending" ? "warn" : "info";
+    logger?.[level]({ dataDir: path, holder: takenOver }, takeOverMessage(path, takenOver));
+  }
   try {
     const file = join(path, secretsFileName);
     const kept: KeptSecrets = await readSecretsFile(file);
@@ -64,10 +71,10 @@ export async function openDataDir(path: string, components: readonly string[] = 
         kept.defaultProject = project;
         await writeSecretsFile(file, kept);
       },
-      close: release,
+      close: () => lock.release(),
     };
   } catch (error) {
-    await release();
+    await lock.release();
     throw error;
   }
 }

@@ -39,7 +39,7 @@ export async function dataFromEnv(env: Env, component: ComponentName, logger: Lo
     const store = await openStore({ mongodbUri, database });
     return { store, secrets: drawSecrets(names, env), close: () => store.close() };
   }
-  const data: DataDir = await openDataDir(resolve(dataDirSetting));
+  const data: DataDir = await openDataDir(resolve(dataDirSetting), [], logger);
   try {
     const secrets = await data.secretsFor(names, env);
     const store = await openStore({ database, dataDir: data.path }).catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
-import { ConfigError, envInt, envOptional, envUrl } from "@bayad/kit";
+import { ConfigError, envInt, envOptional, envUrl, type Logger } from "@bayad/kit";
 import { componentNames, serviceNames, serviceUrlVariable, type ComponentName } from "./components.js";
 import { componentStorePath, openDataDir, type DataDir } from "../data-dir/data-dir.js";
 import { drawSecrets, secretNames } from "../data-dir/generated-secrets.js";
@@ -64,6 +64,8 @@ export interface LaunchOptions {
    * stores are temporary and the secrets drawn for this launch.
    */
   dataDir?: string;
+  /** The launcher's own log (e.g. a DATA_DIR taken over from a launcher still exiting); none by default. */
+  logger?: Logger;
 }
 
 /**
@@ -76,7 +78,7 @@ export async function launchServicesMode(options: LaunchOptions): Promise<Servic
   const base = options.env;
   if (!base.NATS_URL) throw new ConfigError("NATS_URL", "is required for services mode (e.g. nats://127.0.0.1:4222)");
   const mongodb = envUrl(base, "MONGODB_URI") !== undefined;
-  const data = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, mongodb ? [] : componentNames);
+  const data = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, mongodb ? [] : componentNames, options.logger);
   try {
     return await launch(options, data, mongodb);
   } catch (error) {
