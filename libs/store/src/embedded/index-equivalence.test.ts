@@ -173,7 +173,8 @@ describe("indexed queries on the embedded store", () => {
       }),
       { numRuns: 300 },
     );
-  });
+    // 300 stores opened and filled: seconds on an idle machine, far more on a loaded one.
+  }, 120_000);
 });
 
 /** Writes that move or remove stored documents more often than `write`'s do, so staged versions hide committed matches. */
@@ -239,5 +240,6 @@ describe("reads inside a transaction on the embedded store", () => {
       ),
       { numRuns: 300 },
     );
-  });
+    // 300 stores opened and filled: seconds on an idle machine, far more on a loaded one.
+  }, 120_000);
 });
