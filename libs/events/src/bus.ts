@@ -31,8 +31,24 @@ export interface DeliveredMessage extends BusMessage {
  */
 export type MessageHandler = (message: DeliveredMessage) => Promise<void>;
 
+/**
+ * Handles a batch of delivered messages, in the order the bus delivered them. Resolving
+ * acknowledges every message of the batch; throwing leaves all of them unacknowledged, so the bus
+ * delivers them again (at-least-once: handlers must be idempotent). A batch delivered again need
+ * not hold the same messages: it may hold more, and on JetStream it may be split or regrouped.
+ */
+export type BatchHandler = (messages: readonly DeliveredMessage[]) => Promise<void>;
+
+export interface BatchOptions {
+  /**
+   * The most messages in one batch. A batch holds what is ready when the handler is free, up to
+   * this many; it never waits to fill up, so one message alone is a batch of one.
+   */
+  maxMessages: number;
+}
+
 export interface Consumption {
-  /** Stops taking new messages and waits for the handler in progress; unacked ones stay pending. */
+  /** Stops taking new messages and waits for the handler (or batch) in progress; unacked ones stay pending. */
   stop(): Promise<void>;
 }
 
@@ -44,6 +60,11 @@ export interface EventBus {
    * the process's) restart, so nothing published while it was stopped is missed.
    */
   consume(durableName: string, handler: MessageHandler): Promise<Consumption>;
+  /**
+   * The same durable consumer, handing its messages over in batches (one store transaction per
+   * batch, say, instead of one per message). `consume` is this with batches of one.
+   */
+  consumeBatches(durableName: string, handler: BatchHandler, options: BatchOptions): Promise<Consumption>;
   /**
    * How many messages the durable consumer has yet to acknowledge (its lag), or undefined when
    * it cannot be told now (no such consumer yet, or the bus is unreachable). For metrics.

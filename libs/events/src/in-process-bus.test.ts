@@ -166,20 +166,138 @@ describe("createInProcessBus", () => {
   });
 });
 
-describe("createInProcessBus with holding durables", () => {
+describe("createInProcessBus consuming batches", () => {
   let bus: EventBus;
   afterEach(() => bus.close());
 
-  /** Whether `promise` has settled after the handlers had every chance to run. */
-  async function settledYet(promise: Promise<unknown>): Promise<boolean> {
-    let settled = false;
-    void promise.then(
-      () => (settled = true),
-      () => (settled = true),
-    );
-    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
-    return settled;
+  /** A batch handler that keeps each batch's ids (with redelivered marks); while held, each batch waits to be let through. */
+  function batchCollector() {
+    const batches: Array<Array<[string, boolean]>> = [];
+    const waiting: Array<() => void> = [];
+    let holding = false;
+    return {
+      batches,
+      ids: () => batches.map((batch) => batch.map(([id]) => id)),
+      hold() {
+        holding = true;
+      },
+      /** Lets the waiting batch through; later ones wait too. */
+      next() {
+        waiting.shift()?.();
+      },
+      release() {
+        holding = false;
+        for (const open of waiting.splice(0)) open();
+      },
+      handler: async (messages: readonly DeliveredMessage[]) => {
+        batches.push(messages.map((m) => [m.eventId, m.redelivered]));
+        if (holding) await new Promise<void>((resolve) => waiting.push(resolve));
+      },
+    };
   }
+
+  it("hands what was published before the consumer started over as one batch", async () => {
+    bus = createInProcessBus();
+    for (const id of ["a", "b", "c"]) await bus.publish(message(id));
+    const c = batchCollector();
+    await bus.consumeBatches("records", c.handler, { maxMessages: 64 });
+    await eventually(() => expect(c.ids()).toEqual([["a", "b", "c"]]));
+  });
+
+  it("bounds a batch by maxMessages and never waits to fill one", async () => {
+    bus = createInProcessBus();
+    for (const id of ["a", "b", "c", "d", "e"]) await bus.publish(message(id));
+    const c = batchCollector();
+    await bus.consumeBatches("records", c.handler, { maxMessages: 2 });
+    await eventually(() => expect(c.ids()).toEqual([["a", "b"], ["c", "d"], ["e"]]));
+    await bus.publish(message("f"));
+    await eventually(() => expect(c.ids()).toEqual([["a", "b"], ["c", "d"], ["e"], ["f"]]));
+  });
+
+  it("redelivers a failing batch whole, marked redelivered, before anything after it, and acknowledges none of it", async () => {
+    bus = createInProcessBus({ redeliveryDelayMs: 10 });
+    for (const id of ["a", "b"]) await bus.publish(message(id));
+    const c = batchCollector();
+    let failed = false;
+    await bus.consumeBatches(
+      "records",
+      async (messages) => {
+        if (failed) return c.handler(messages);
+        failed = true;
+        c.batches.push(messages.map((m) => [m.eventId, m.redelivered]));
+        void bus.publish(message("c"));
+        c.hold();
+        throw new Error("store down");
+      },
+      { maxMessages: 64 },
+    );
+    // Held at the gate: the redelivered batch is in its handler, so nothing was acknowledged yet.
+    await eventually(() => expect(c.batches).toHaveLength(2));
+    expect(await bus.pending("records")).toBe(3);
+    c.release();
+    await eventually(async () => expect(await bus.pending("records")).toBe(0));
+    expect(c.batches).toEqual([
+      [
+        ["a", false],
+        ["b", false],
+      ],
+      [
+        ["a", true],
+        ["b", true],
+        ["c", false],
+      ],
+    ]);
+  });
+
+  it("lets the event loop turn after the batch that reaches messagesPerTurn", async () => {
+    bus = createInProcessBus({ messagesPerTurn: 4 });
+    const ids = Array.from({ length: 10 }, (_, i) => `evt_${i}`);
+    for (const id of ids) await bus.publish(message(id));
+    const c = batchCollector();
+    let batchesBeforeTheTurn = -1;
+    setImmediate(() => (batchesBeforeTheTurn = c.batches.length));
+    await bus.consumeBatches("records", c.handler, { maxMessages: 3 });
+    await eventually(() => expect(c.ids().flat()).toEqual(ids));
+    expect(batchesBeforeTheTurn).toBe(2);
+  });
+
+  it("refuses a batch bound below one", async () => {
+    bus = createInProcessBus();
+    await expect(bus.consumeBatches("records", async () => {}, { maxMessages: 0 })).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it("resolves holding publishes once the batch that holds them is handled", async () => {
+    bus = createInProcessBus({ holdingDurables: ["records"] });
+    const c = batchCollector();
+    c.hold();
+    await bus.consumeBatches("records", c.handler, { maxMessages: 64 });
+    const first = bus.publish(message("a"));
+    await eventually(() => expect(c.ids()).toEqual([["a"]]));
+    const later = [bus.publish(message("b")), bus.publish(message("c"))];
+    c.next();
+    await first;
+    await eventually(() => expect(c.ids()).toEqual([["a"], ["b", "c"]]));
+    // The batch holding b and c is in its handler: their publishers must keep their outbox copies.
+    expect(await settledYet(Promise.race(later))).toBe(false);
+    c.release();
+    await Promise.all(later);
+  });
+});
+
+/** Whether `promise` has settled after the handlers had every chance to run. */
+async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+}
+
+describe("createInProcessBus with holding durables", () => {
+  let bus: EventBus;
+  afterEach(() => bus.close());
 
   it("resolves a publish only once the holding consumer has handled the message", async () => {
     bus = createInProcessBus({ holdingDurables: ["records"] });

@@ -1,8 +1,9 @@
 import { performance } from "node:perf_hooks";
 import type { Logger } from "@bayad/kit";
-import type { BusMessage, Consumption, EventBus, MessageHandler } from "./bus.js";
+import type { BatchHandler, BatchOptions, BusMessage, Consumption, EventBus } from "./bus.js";
 import { BusUnavailableError } from "./bus-unavailable-error.js";
 import { pause } from "@bayad/kit";
+import { batchBound, oneAtATime } from "./message-batches.js";
 import { RecentIds } from "./recent-ids.js";
 
 export interface InProcessBusOptions {
@@ -15,7 +16,8 @@ export interface InProcessBusOptions {
   /**
    * Messages a consumer handles before it lets the event loop turn. Default 16. Handlers on the
    * embedded store never wait for I/O, so without a turn a backlog would be worked off in one
-   * long turn while calls to the same thread's services wait behind it.
+   * long turn while calls to the same thread's services wait behind it. Batches count by their
+   * messages and are not split: the turn comes after the batch that reaches the count.
    */
   messagesPerTurn?: number;
   /** Where handler failures are reported (never with payloads). */
@@ -57,8 +59,8 @@ interface ActiveConsumption {
 /**
  * The bus of the one-process mode, with JetStream's guarantees where the rest of the platform
  * relies on them: dedupe by eventId within a window, durable positions that outlive a stopped
- * consumer, at-least-once delivery. It also keeps order strictly (one message at a time per
- * durable, a failed one retried before the next), which JetStream does not promise after a nak.
+ * consumer, at-least-once delivery. It also keeps order strictly (one message or batch at a time
+ * per durable, a failed one retried before the next), which JetStream does not promise after a nak.
  */
 export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
   const duplicateWindowMs = options.duplicateWindowMs ?? 120_000;
@@ -110,13 +112,18 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
     }
   }
 
-  async function deliver(name: string, durable: Durable, active: ActiveConsumption, handler: MessageHandler): Promise<void> {
+  /**
+   * Hands the durable's messages to `handler` in batches of what the log holds now, up to
+   * `maxMessages`, in order: a batch that fails is delivered again (with whatever was published
+   * meanwhile, up to the bound) before anything after it.
+   */
+  async function deliver(name: string, durable: Durable, active: ActiveConsumption, handler: BatchHandler, maxMessages: number): Promise<void> {
     const { signal } = active.controller;
     let handledThisTurn = 0;
     while (!signal.aborted) {
-      const seq = durable.next;
-      const message = log[seq - firstSeq];
-      if (message === undefined) {
+      const first = durable.next;
+      const from = first - firstSeq;
+      if (from >= log.length) {
         await new Promise<void>((resolve) => {
           active.wake = resolve;
         });
@@ -124,22 +131,51 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
         handledThisTurn = 0;
         continue;
       }
-      const redelivered = durable.lastDelivered === seq;
-      durable.lastDelivered = seq;
+      const batch = log.slice(from, from + maxMessages).map((message, i) => ({ ...message, redelivered: first + i <= durable.lastDelivered }));
+      const last = first + batch.length - 1;
+      durable.lastDelivered = Math.max(durable.lastDelivered, last);
       try {
-        await handler({ ...message, redelivered });
-        durable.next = seq + 1;
-        handled(name, message.eventId);
+        await handler(batch);
+        durable.next = last + 1;
+        for (const message of batch) handled(name, message.eventId);
         trim();
-        if (++handledThisTurn >= messagesPerTurn) {
+        // A batch is never split for the turn: its handler may make it one store transaction.
+        handledThisTurn += batch.length;
+        if (handledThisTurn >= messagesPerTurn) {
           handledThisTurn = 0;
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
       } catch (err) {
-        logger?.warn({ err, eventId: message.eventId, subject: message.subject }, "event handler failed; will redeliver");
+        const { eventId, subject } = batch[0];
+        logger?.warn({ err, eventId, subject, messages: batch.length }, "event handler failed; will redeliver");
         await pause(redeliveryDelayMs, signal);
       }
     }
+  }
+
+  async function consumeBatches(durableName: string, handler: BatchHandler, options: BatchOptions): Promise<Consumption> {
+    const maxMessages = batchBound(options);
+    if (closed) throw new BusUnavailableError("the in-process bus is closed");
+    let durable = durables.get(durableName);
+    if (durable?.active) throw new Error(`durable consumer "${durableName}" is already consuming`);
+    if (!durable) {
+      durable = { next: firstSeq, lastDelivered: -1, active: null };
+      durables.set(durableName, durable);
+    }
+    const active: ActiveConsumption = { controller: new AbortController(), wake: null, done: Promise.resolve() };
+    durable.active = active;
+    active.done = deliver(durableName, durable, active, handler, maxMessages);
+    const owner = durable;
+    const consumption: Consumption = {
+      async stop() {
+        active.controller.abort();
+        active.wake?.();
+        await active.done;
+        if (owner.active === active) owner.active = null;
+        refuseWaiting(durableName, `the ${durableName} consumer stopped before it handled the event`);
+      },
+    };
+    return consumption;
   }
 
   return {
@@ -157,29 +193,8 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
       if (entry) await new Promise<void>((resolve, reject) => entry.waiting.push({ resolve, reject }));
     },
 
-    async consume(durableName, handler) {
-      if (closed) throw new BusUnavailableError("the in-process bus is closed");
-      let durable = durables.get(durableName);
-      if (durable?.active) throw new Error(`durable consumer "${durableName}" is already consuming`);
-      if (!durable) {
-        durable = { next: firstSeq, lastDelivered: -1, active: null };
-        durables.set(durableName, durable);
-      }
-      const active: ActiveConsumption = { controller: new AbortController(), wake: null, done: Promise.resolve() };
-      durable.active = active;
-      active.done = deliver(durableName, durable, active, handler);
-      const owner = durable;
-      const consumption: Consumption = {
-        async stop() {
-          active.controller.abort();
-          active.wake?.();
-          await active.done;
-          if (owner.active === active) owner.active = null;
-          refuseWaiting(durableName, `the ${durableName} consumer stopped before it handled the event`);
-        },
-      };
-      return consumption;
-    },
+    consume: (durableName, handler) => consumeBatches(durableName, oneAtATime(handler), { maxMessages: 1 }),
+    consumeBatches,
 
     async pending(durableName) {
       const durable = durables.get(durableName);

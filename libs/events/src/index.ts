@@ -9,7 +9,7 @@ export {
 export { commitChange, writeChange, type Change, type Versioned } from "./versioned-change.js";
 export { VersionConflict, VERSION_CONFLICT_ATTEMPTS, retryVersionConflicts } from "./version-conflicts.js";
 export { createResource, moveResource, writeMove, writeNextVersion, type ResourceMover, type MoveOptions, type StatefulRecord } from "./move-resource.js";
-export type { EventBus, BusMessage, DeliveredMessage, MessageHandler, Consumption } from "./bus.js";
+export type { EventBus, BusMessage, DeliveredMessage, MessageHandler, BatchHandler, BatchOptions, Consumption } from "./bus.js";
 export { startRelayWorker } from "./relay-worker.js";
 export { traceMessages } from "./message-span.js";
 export { eventMessageHandler } from "./event-handler.js";

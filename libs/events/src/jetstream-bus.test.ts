@@ -144,6 +144,50 @@ describe.skipIf(!url)("connectJetStreamBus (needs NATS_URL, e.g. nats://127.0.0.
     await eventually(() => expect(deliveries.map((m) => [m.eventId, m.redelivered])).toEqual([["evt_1", false], ["evt_1", true]]));
   });
 
+  it("hands what was published before the consumer started over as one batch, and a later message alone as a batch of one", async () => {
+    const bus = await openBus();
+    for (const id of ["evt_1", "evt_2", "evt_3"]) await bus.publish(message(id));
+    const batches: string[][] = [];
+    await bus.consumeBatches("records", async (messages) => void batches.push(messages.map((m) => m.eventId)), { maxMessages: 64 });
+    await eventually(() => expect(batches).toEqual([["evt_1", "evt_2", "evt_3"]]));
+    await bus.publish(message("evt_4"));
+    await eventually(() => expect(batches).toEqual([["evt_1", "evt_2", "evt_3"], ["evt_4"]]));
+  });
+
+  it("bounds a batch by maxMessages", async () => {
+    const bus = await openBus();
+    for (const id of ["evt_1", "evt_2", "evt_3"]) await bus.publish(message(id));
+    const batches: string[][] = [];
+    await bus.consumeBatches("records", async (messages) => void batches.push(messages.map((m) => m.eventId)), { maxMessages: 2 });
+    await eventually(() => expect(batches.flat()).toEqual(["evt_1", "evt_2", "evt_3"]));
+    expect(batches.every((batch) => batch.length <= 2)).toBe(true);
+  });
+
+  it("redelivers every message of a batch whose handler threw, and acknowledges none of them before", async () => {
+    const bus = await openBus();
+    for (const id of ["evt_1", "evt_2", "evt_3"]) await bus.publish(message(id));
+    const deliveries: DeliveredMessage[][] = [];
+    let unacknowledgedAtRedelivery: number | undefined;
+    await bus.consumeBatches(
+      "records",
+      async (messages) => {
+        deliveries.push([...messages]);
+        if (deliveries.length === 1) throw new Error("store down");
+        unacknowledgedAtRedelivery ??= await bus.pending("records");
+      },
+      { maxMessages: 64 },
+    );
+    await eventually(() => expect(deliveries.slice(1).flat().map((m) => m.eventId).sort()).toEqual(["evt_1", "evt_2", "evt_3"]));
+    expect(deliveries[0]!.map((m) => [m.eventId, m.redelivered])).toEqual([
+      ["evt_1", false],
+      ["evt_2", false],
+      ["evt_3", false],
+    ]);
+    expect(deliveries.slice(1).flat().every((m) => m.redelivered)).toBe(true);
+    await eventually(() => expect(unacknowledgedAtRedelivery).toBe(3));
+    await eventually(async () => expect(await bus.pending("records")).toBe(0));
+  });
+
   it("declares the stream and the consumer again when they vanish (a NATS that lost its storage)", async () => {
     const bus = await openBus();
     const consumer = await collect(bus, "records");

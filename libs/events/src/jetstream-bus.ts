@@ -1,10 +1,11 @@
 import { ErrorCode, NatsError, headers as natsHeaders, type JetStreamClient, type MsgHdrs, type NatsConnection } from "nats";
 import type { Logger } from "@bayad/kit";
-import type { Consumption, EventBus } from "./bus.js";
+import type { BatchHandler, BatchOptions, Consumption, EventBus } from "./bus.js";
 import { BusUnavailableError } from "./bus-unavailable-error.js";
 import { assertDurableName, EVENTS_SUBJECT_ROOT, jetStreamNames } from "./jetstream-definitions.js";
 import { openJetStreamConnection } from "./jetstream-connection.js";
 import { startJetStreamConsumption } from "./jetstream-consumption.js";
+import { batchBound, oneAtATime } from "./message-batches.js";
 
 export interface JetStreamBusOptions {
   /** NATS_URL, e.g. nats://127.0.0.1:4222. */
@@ -44,6 +45,20 @@ export async function connectJetStreamBus(options: JetStreamBusOptions): Promise
   const clients = new WeakMap<NatsConnection, JetStreamClient>();
   let closed = false;
 
+  async function consumeBatches(durableName: string, handler: BatchHandler, options: BatchOptions): Promise<Consumption> {
+    const maxMessages = batchBound(options);
+    if (closed) throw new BusUnavailableError("the event bus is closed");
+    assertDurableName(durableName);
+    const consumption = await startJetStreamConsumption({ connection, names, logger, durableName, handler, maxMessages, redeliveryDelayMs });
+    consumptions.add(consumption);
+    return {
+      async stop() {
+        consumptions.delete(consumption);
+        await consumption.stop();
+      },
+    };
+  }
+
   return {
     async publish(message) {
       if (closed) throw new BusUnavailableError("the event bus is closed");
@@ -77,18 +92,8 @@ export async function connectJetStreamBus(options: JetStreamBusOptions): Promise
       }
     },
 
-    async consume(durableName, handler) {
-      if (closed) throw new BusUnavailableError("the event bus is closed");
-      assertDurableName(durableName);
-      const consumption = await startJetStreamConsumption({ connection, names, logger, durableName, handler, redeliveryDelayMs });
-      consumptions.add(consumption);
-      return {
-        async stop() {
-          consumptions.delete(consumption);
-          await consumption.stop();
-        },
-      };
-    },
+    consume: (durableName, handler) => consumeBatches(durableName, oneAtATime(handler), { maxMessages: 1 }),
+    consumeBatches,
 
     async pending(durableName) {
       const nc = closed ? undefined : await connection.whenConnected(publishTimeoutMs);

@@ -33,6 +33,7 @@ function gatedBus(inner: EventBus) {
       }
     },
     consume: (name, handler) => inner.consume(name, handler),
+    consumeBatches: (name, handler, options) => inner.consumeBatches(name, handler, options),
     pending: (name) => inner.pending(name),
     isConnected: () => inner.isConnected(),
     close: () => inner.close(),

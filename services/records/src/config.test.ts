@@ -18,4 +18,10 @@ describe("readRecordsConfig", () => {
     expect(() => readRecordsConfig({ RECORDS_CURSOR_SECRET: "short" })).toThrow(ConfigError);
     expect(() => readRecordsConfig({ RECORDS_CURSOR_SECRET: "short" })).toThrow(/^RECORDS_CURSOR_SECRET must be at least 32 characters$/);
   });
+
+  it("bounds the consumer's batch size, 64 events per transaction unless set", () => {
+    expect(readRecordsConfig({}).batchSize).toBe(64);
+    expect(readRecordsConfig({ RECORDS_BATCH_SIZE: "1" }).batchSize).toBe(1);
+    expect(() => readRecordsConfig({ RECORDS_BATCH_SIZE: "0" })).toThrow(/^RECORDS_BATCH_SIZE must be an integer from 1 to 1000, got "0"$/);
+  });
 });

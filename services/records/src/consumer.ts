@@ -1,6 +1,7 @@
-import { eventMessageHandler, traceMessages, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
+import { eventMessageHandler, traceMessages, type BatchHandler, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
 import type { Logger } from "@bayad/kit";
 import type { Store } from "@bayad/store";
+import { DEFAULT_BATCH_SIZE } from "./config.js";
 import { createPaymentRecordsRepository } from "./records/payment-records-repository.js";
 import { projectRecord, type ProjectionDeps } from "./records/projection.js";
 import { MalformedEventError, recordFromEvent } from "./records/record-from-event.js";
@@ -13,6 +14,8 @@ export interface RecordsConsumerOptions {
   bus: EventBus;
   store: Store;
   logger: Logger;
+  /** The most events projected in one store transaction (RecordsConfig.batchSize). Default DEFAULT_BATCH_SIZE. */
+  batchSize?: number;
 }
 
 /**
@@ -46,13 +49,26 @@ export function recordsMessageHandler(deps: ProjectionDeps & { logger: Logger })
   });
 }
 
-/** Consumes every event from the bus into the `payment_records` projection. */
+/**
+ * Projects a batch of bus messages in one store transaction: one commit (and, on the embedded
+ * store, one disk flush) for the batch instead of one per event. Each message goes through
+ * recordsMessageHandler in delivery order, so the rules are those of one event (two versions of
+ * a record in one batch end at the higher, as the transaction's reads see its own writes) and a
+ * message that can never be projected is skipped without failing the batch. A store failure
+ * throws, nothing of the batch is kept, and the bus delivers all of it again.
+ */
+export function recordsBatchHandler(deps: { store: Store; now: () => Date; logger: Logger }): BatchHandler {
+  const { store, now, logger } = deps;
+  return (messages) =>
+    store.transaction(async (session) => {
+      // Each event's projection in a span under the trace of the change it announces (see traceMessages).
+      const project = traceMessages("records", RECORDS_DURABLE_NAME, recordsMessageHandler({ repository: createPaymentRecordsRepository(store, session), now, logger }));
+      for (const message of messages) await project(message);
+    });
+}
+
+/** Consumes every event from the bus into the `payment_records` projection, a batch per transaction. */
 export function startRecordsConsumer(options: RecordsConsumerOptions): Promise<Consumption> {
-  const handler = recordsMessageHandler({
-    repository: createPaymentRecordsRepository(options.store),
-    now: () => new Date(),
-    logger: options.logger,
-  });
-  // Each event's projection in a span under the trace of the change it announces.
-  return options.bus.consume(RECORDS_DURABLE_NAME, traceMessages("records", RECORDS_DURABLE_NAME, handler));
+  const handler = recordsBatchHandler({ store: options.store, now: () => new Date(), logger: options.logger });
+  return options.bus.consumeBatches(RECORDS_DURABLE_NAME, handler, { maxMessages: options.batchSize ?? DEFAULT_BATCH_SIZE });
 }

@@ -27,7 +27,7 @@ export async function startRecordsServer(options: RecordsServerOptions): Promise
   const { store, bus, config, logger } = options;
   const service = createRecordsService({ store, cursorSecret: config.cursorSecret });
   await store.ensureIndexes();
-  const consumption = await startRecordsConsumer({ bus, store, logger });
+  const consumption = await startRecordsConsumer({ bus, store, logger, batchSize: config.batchSize });
   if (options.metrics) registerConsumerMetrics(options.metrics, bus, RECORDS_DURABLE_NAME);
 
   try {

@@ -27,6 +27,7 @@ export function flakyBus(inner: EventBus): FlakyBus {
       await inner.publish(message);
     },
     consume: (durableName, handler) => inner.consume(durableName, handler),
+    consumeBatches: (durableName, handler, options) => inner.consumeBatches(durableName, handler, options),
     pending: (durableName) => inner.pending(durableName),
     isConnected: () => inner.isConnected(),
     close: () => inner.close(),

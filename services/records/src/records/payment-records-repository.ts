@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type CollectionDef, type Filter, type Store } from "@bayad/store";
+import { isDuplicateKeyError, type CollectionDef, type Filter, type Session, type Store } from "@bayad/store";
 import type { CallerContext } from "@bayad/kit";
 import type { PaymentRecordDoc, ProjectedRecord } from "./payment-record.js";
 
@@ -40,18 +40,26 @@ export interface FeedQuery {
   limit: number;
 }
 
-/** The only code that knows the `payment_records` collection. */
-export function createPaymentRecordsRepository(store: Store) {
+/**
+ * The only code that knows the `payment_records` collection. With `session`, every call belongs
+ * to that store transaction (the consumer projects a batch of events in one).
+ */
+export function createPaymentRecordsRepository(store: Store, session?: Session) {
   const records = store.collection<PaymentRecordDoc>(paymentRecordsCollection);
+  const inTransaction = session === undefined ? {} : { session };
   return {
     findById(id: string): Promise<PaymentRecordDoc | null> {
-      return records.findOne({ _id: id });
+      return records.findOne({ _id: id }, inTransaction);
     },
 
     /** Inserts the record; false when one with this id exists already (nothing written). */
     async insertIfAbsent(record: ProjectedRecord, now: Date): Promise<boolean> {
+      // In a transaction a duplicate key would doom it, caught or not (the store port's contract,
+      // as on MongoDB): look first. The transaction isolates the look from the insert; outside
+      // one, the insert itself decides.
+      if (session !== undefined && (await records.findOne({ _id: record._id }, inTransaction)) !== null) return false;
       try {
-        await records.insertOne({ ...record, updatedAt: now });
+        await records.insertOne({ ...record, updatedAt: now }, inTransaction);
         return true;
       } catch (error) {
         if (isDuplicateKeyError(error, "_id_")) return false;
@@ -78,6 +86,7 @@ export function createPaymentRecordsRepository(store: Store) {
             updatedAt: now,
           },
         },
+        inTransaction,
       );
       return matched === 1;
     },

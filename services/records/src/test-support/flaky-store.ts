@@ -2,11 +2,17 @@ import type { Collection, CollectionDef, Doc, Store } from "@bayad/store";
 
 /**
  * Wraps a store so that its next `failures.remaining` writes fail as an outage would, then
- * behave normally: for proving that a failed projection is not acknowledged.
+ * behave normally: for proving that a failed projection is not acknowledged. With
+ * `failures.after`, that many writes succeed first (counted down), so a failure can strike in the
+ * middle of a transaction.
  */
-export function flakyStore(inner: Store, failures: { remaining: number }): Store {
+export function flakyStore(inner: Store, failures: { remaining: number; after?: number }): Store {
   const failOnce = () => {
     if (failures.remaining <= 0) return;
+    if (failures.after !== undefined && failures.after > 0) {
+      failures.after -= 1;
+      return;
+    }
     failures.remaining -= 1;
     throw new Error("store unavailable (injected)");
   };
