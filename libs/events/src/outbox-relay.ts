@@ -73,13 +73,15 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function publishPending(): Promise<RoundResult> {
     let found = 0;
     let error: unknown;
-    // Each record's delete starts once the bus has its event and is not awaited before the next
-    // publish: the deletes of a round share their flushes instead of waiting for one per event
-    // (an acknowledgement of the in-process bus already waits for the records service's write).
-    // They do not wait for the disk at all (the store port's "deferred"): an operating-system
-    // crash that takes a delete back only publishes its event again, and delivery is at least
-    // once anyway.
-    const deletions: Array<Promise<number>> = [];
+    // A round's events go out together, in order, rather than each after the previous one's
+    // acknowledgement: the in-process bus acknowledges once the records service has projected an
+    // event, and takes the round into its log at once, so the projection gets them as one batch
+    // (one transaction); JetStream pipelines them on its connection. Each record is deleted once its
+    // own event is acknowledged; an event refused while later ones were taken goes out again next
+    // round (consumers are idempotent and order-tolerant; the bus drops a repeat it still holds).
+    // The deletes do not wait for the disk (the store port's "deferred"): an operating-system crash
+    // that takes one back only publishes its event again.
+    let outcomes: Array<PromiseSettledResult<number>> = [];
     try {
       // Served by the (occurredAt, aggregateVersion) index: a resource's events in the same
       // millisecond go out in version order, not in the order of their random ids.
@@ -89,24 +91,26 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       // (the store port's "deferred", a create's first write) must not be announced and then
       // taken back by an operating-system crash. Shared with the flushes of the writes meanwhile.
       if (found > 0) await options.store.flush();
-      for (const record of pending) {
-        await bus.publish({
-          subject: record.subject,
-          eventId: record._id,
-          // A copy, not Buffer's view into its shared pool, so consumers may keep or transfer it.
-          payload: new Uint8Array(Buffer.from(record.payload, "base64")),
-          ...(record.traceContext ? { headers: record.traceContext } : {}),
-        });
-        // The bus holds the event now. Another replica may have deleted the record in between.
-        deletions.push(records.deleteOne({ _id: record._id }, { durability: "deferred" }));
-      }
-    } catch (publishError) {
-      error = publishError;
+      outcomes = await Promise.allSettled(
+        pending.map(async (record) => {
+          await bus.publish({
+            subject: record.subject,
+            eventId: record._id,
+            // A copy, not Buffer's view into its shared pool, so consumers may keep or transfer it.
+            payload: new Uint8Array(Buffer.from(record.payload, "base64")),
+            ...(record.traceContext ? { headers: record.traceContext } : {}),
+          });
+          // The bus holds the event now. Another replica may have deleted the record in between.
+          return records.deleteOne({ _id: record._id }, { durability: "deferred" });
+        }),
+      );
+    } catch (readError) {
+      error = readError;
     }
     let published = 0;
-    for (const deletion of await Promise.allSettled(deletions)) {
-      if (deletion.status === "fulfilled") published += deletion.value;
-      else error ??= deletion.reason;
+    for (const outcome of outcomes) {
+      if (outcome.status === "fulfilled") published += outcome.value;
+      else error ??= outcome.reason;
     }
     return error === undefined ? { found, published } : { found, published, error };
   }
