@@ -7,10 +7,11 @@ export function countingStore(inner: Store): { store: Store; transactions: () =>
     collection: (def) => inner.collection(def),
     listCollections: () => inner.listCollections(),
     ensureIndexes: () => inner.ensureIndexes(),
-    transaction: (work) => {
+    transaction: (work, options) => {
       transactions += 1;
-      return inner.transaction(work);
+      return inner.transaction(work, options);
     },
+    flush: () => inner.flush(),
     ping: () => inner.ping(),
     close: () => inner.close(),
   };
