@@ -12,6 +12,7 @@ export { createResource, moveResource, writeMove, writeNextVersion, type Resourc
 export type { EventBus, BusMessage, DeliveredMessage, MessageHandler, BatchHandler, BatchOptions, Consumption } from "./bus.js";
 export { startRelayWorker } from "./relay-worker.js";
 export { traceMessages } from "./message-span.js";
+export { batchInTransaction, type BatchConsumer } from "./batch-in-transaction.js";
 export { eventMessageHandler } from "./event-handler.js";
 export { BusUnavailableError } from "./bus-unavailable-error.js";
 export { createInProcessBus, type InProcessBusOptions } from "./in-process-bus.js";

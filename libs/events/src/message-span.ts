@@ -7,8 +7,8 @@ import type { MessageHandler } from "./bus.js";
  * one trace runs from the request through the services into the consumers. With traces off (when
  * the consumer starts), `handler` itself.
  *
- * A batch consumer applies it to each message's part of the batch's work (the records consumer
- * projects each message under its span, inside the batch's transaction) rather than opening one
+ * A batch consumer applies it to each message's part of the batch's work (batchInTransaction
+ * handles each message under its span, inside the batch's transaction) rather than opening one
  * span for the batch with links to the messages: each event's trace then still runs into its
  * projection, as a trace per request promises, while a batch span would sit in a trace of its
  * own that a request's trace only reaches by a link. The batch's commit is in no message's span.

@@ -2,12 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CheckoutStatus } from "@bayad/proto";
 import { createLogger } from "@bayad/kit";
 import { createEmbeddedStore, type Store } from "@bayad/store";
+import { countingStore, flakyStore } from "@bayad/store/testing";
 import { createInProcessBus, type Consumption, type EventBus } from "@bayad/events";
 import { recordsBatchHandler, recordsMessageHandler, startRecordsConsumer } from "./consumer.js";
 import { createPaymentRecordsRepository, type PaymentRecordsRepository } from "./records/payment-records-repository.js";
 import { at, eventOf, messageOf, php } from "./test-support/events.js";
-import { countingStore } from "./test-support/counting-store.js";
-import { flakyStore } from "./test-support/flaky-store.js";
 
 const logger = createLogger("records-test", "silent");
 const checkoutEvent = (id: string, version: number, status: CheckoutStatus) =>

@@ -1,4 +1,4 @@
-import { eventMessageHandler, traceMessages, type BatchHandler, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
+import { batchInTransaction, eventMessageHandler, type BatchHandler, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
 import type { Logger } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { DEFAULT_BATCH_SIZE } from "./config.js";
@@ -50,21 +50,18 @@ export function recordsMessageHandler(deps: ProjectionDeps & { logger: Logger })
 }
 
 /**
- * Projects a batch of bus messages in one store transaction: one commit (and, on the embedded
- * store, one disk flush) for the batch instead of one per event. Each message goes through
- * recordsMessageHandler in delivery order, so the rules are those of one event (two versions of
- * a record in one batch end at the higher, as the transaction's reads see its own writes) and a
- * message that can never be projected is skipped without failing the batch. A store failure
- * throws, nothing of the batch is kept, and the bus delivers all of it again.
+ * Projects a batch of bus messages in one store transaction (batchInTransaction): one commit for
+ * the batch instead of one per event. Each message goes through recordsMessageHandler, so the
+ * rules are those of one event (two versions of a record in one batch end at the higher, as the
+ * transaction's reads see its own writes) and a message that can never be projected is skipped
+ * without failing the batch. A store failure throws, nothing of the batch is kept, and the bus
+ * delivers all of it again.
  */
 export function recordsBatchHandler(deps: { store: Store; now: () => Date; logger: Logger }): BatchHandler {
   const { store, now, logger } = deps;
-  return (messages) =>
-    store.transaction(async (session) => {
-      // Each event's projection in a span under the trace of the change it announces (see traceMessages).
-      const project = traceMessages("records", RECORDS_DURABLE_NAME, recordsMessageHandler({ repository: createPaymentRecordsRepository(store, session), now, logger }));
-      for (const message of messages) await project(message);
-    });
+  return batchInTransaction(store, { component: "records", durableName: RECORDS_DURABLE_NAME }, (session) =>
+    recordsMessageHandler({ repository: createPaymentRecordsRepository(store, session), now, logger }),
+  );
 }
 
 /** Consumes every event from the bus into the `payment_records` projection, a batch per transaction. */

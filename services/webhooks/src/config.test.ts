@@ -6,7 +6,7 @@ import { parseRetrySchedule } from "./retry-schedule.js";
 const SECRETS_KEY = "k".repeat(32);
 
 describe("readWebhooksConfig", () => {
-  it("defaults to eight attempts over about a day and a half, 15 s, 5 days, 30 days, no private targets", () => {
+  it("defaults to eight attempts over about a day and a half, 15 s, 5 days, 30 days, no private targets, 64 events per transaction", () => {
     expect(readWebhooksConfig({ SECRETS_KEY })).toEqual({
       secretsKey: singleKeyRing(SECRETS_KEY),
       retryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
@@ -15,6 +15,7 @@ describe("readWebhooksConfig", () => {
       allowPrivateTargets: false,
       eventRetentionMs: 30 * 86_400_000,
       idempotencyWindowMs: 86_400_000,
+      batchSize: 64,
     });
   });
 
@@ -28,6 +29,7 @@ describe("readWebhooksConfig", () => {
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true",
       WEBHOOK_EVENT_RETENTION: "7d",
       PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS: "60",
+      WEBHOOKS_BATCH_SIZE: "1",
     });
     expect(config).toEqual({
       secretsKey: singleKeyRing(SECRETS_KEY),
@@ -38,6 +40,7 @@ describe("readWebhooksConfig", () => {
       allowPrivateTargets: true,
       eventRetentionMs: 7 * 86_400_000,
       idempotencyWindowMs: 60_000,
+      batchSize: 1,
     });
   });
 
@@ -70,6 +73,8 @@ describe("readWebhooksConfig", () => {
     ["WEBHOOKS_ALLOW_PRIVATE_TARGETS", "sometimes"],
     ["WEBHOOK_EVENT_RETENTION", "1m"],
     ["PUBLIC_URL", "not a url"],
+    ["WEBHOOKS_BATCH_SIZE", "0"],
+    ["WEBHOOKS_BATCH_SIZE", "1001"],
   ])("refuses %s=%s in one line naming it", (name, value) => {
     const read = () => readWebhooksConfig({ SECRETS_KEY, [name]: value });
     expect(read).toThrow(ConfigError);

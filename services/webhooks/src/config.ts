@@ -1,4 +1,4 @@
-import { ConfigError, envBool, envDuration, envString, envUrl, readSecretsKeys, type Env, type KeyRing } from "@bayad/kit";
+import { ConfigError, envBool, envDuration, envInt, envString, envUrl, readSecretsKeys, type Env, type KeyRing } from "@bayad/kit";
 import { readIdempotencyWindowMs } from "@bayad/idempotency";
 import { parseRetrySchedule } from "./retry-schedule.js";
 
@@ -31,7 +31,18 @@ export interface WebhooksConfig {
   eventRetentionMs: number;
   /** PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS (86400, the gateway's): how long an Idempotency-Key's outcome is kept. */
   idempotencyWindowMs: number;
+  /**
+   * WEBHOOKS_BATCH_SIZE (default 64, 1–1000): the most events the consumer records (with their
+   * first attempts) in one store transaction, so a burst costs one commit (and one disk flush on
+   * the embedded store) per batch instead of per event, and deliveries do not wait behind the
+   * flushes. A batch never waits to fill up; a larger bound only lets one failing event send more
+   * of its neighbours back for redelivery with it.
+   */
+  batchSize: number;
 }
+
+/** WEBHOOKS_BATCH_SIZE when unset. */
+export const DEFAULT_BATCH_SIZE = 64;
 
 const DAY_MS = 86_400_000;
 
@@ -51,5 +62,6 @@ export function readWebhooksConfig(env: Env): WebhooksConfig {
     allowPrivateTargets: envBool(env, "WEBHOOKS_ALLOW_PRIVATE_TARGETS", false),
     eventRetentionMs: envDuration(env, "WEBHOOK_EVENT_RETENTION", 30 * DAY_MS, { minMs: 3_600_000, maxMs: 365 * DAY_MS }),
     idempotencyWindowMs: readIdempotencyWindowMs(env, "payment"),
+    batchSize: envInt(env, "WEBHOOKS_BATCH_SIZE", DEFAULT_BATCH_SIZE, { min: 1, max: 1000 }),
   };
 }

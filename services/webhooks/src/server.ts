@@ -118,7 +118,7 @@ export async function startWebhooksServer(options: WebhooksServerOptions): Promi
 
   let consumption: Awaited<ReturnType<typeof startWebhooksConsumer>>;
   try {
-    consumption = await startWebhooksConsumer({ bus, deps, logger });
+    consumption = await startWebhooksConsumer({ bus, deps, logger, batchSize: config.batchSize });
   } catch (error) {
     await delivery.stop();
     throw error;

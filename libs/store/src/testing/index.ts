@@ -1,1 +1,3 @@
 export { fillDisk, mountSmallTmpfs } from "./small-disk.js";
+export { countingStore } from "./counting-store.js";
+export { flakyStore } from "./flaky-store.js";

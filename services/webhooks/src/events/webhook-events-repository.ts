@@ -48,6 +48,15 @@ export function createWebhookEventsRepository(store: Store) {
       return events.insertOne(record, { session });
     },
 
+    /** Inserts the event; false when one with its id is stored already (nothing written). */
+    async insertIfAbsent(record: WebhookEventRecord, session: Session): Promise<boolean> {
+      // A duplicate key dooms the transaction, caught or not (the store port's contract, as on
+      // MongoDB), and with it the rest of the consumer's batch: look first, in the transaction.
+      if ((await events.findOne({ _id: record._id }, { session })) !== null) return false;
+      await events.insertOne(record, { session });
+      return true;
+    },
+
     findPage(scope: Scope, query: EventsQuery, after: PagePosition | undefined, limit: number): Promise<WebhookEventRecord[]> {
       const filter: Filter = { projectId: scope.projectId, environment: scope.environment };
       if (query.type !== undefined) filter.type = query.type;

@@ -2,7 +2,7 @@ import { toBinary } from "@bufbuild/protobuf";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { EventSchema, type Event } from "@bayad/proto";
 import { isEnvironment, notFound, type CallerContext } from "@bayad/kit";
-import { isDuplicateKeyError } from "@bayad/store";
+import type { Session } from "@bayad/store";
 import { isWebhookEventType, publicEventOf, testEventType } from "@bayad/public-resources";
 import { refuseProblems } from "../endpoints/endpoint-input.js";
 import { subscribesTo } from "../endpoints/webhook-endpoint.js";
@@ -20,12 +20,13 @@ export type RecordedEvent =
   | { outcome: "recorded"; type: string; attempts: number };
 
 /**
- * Takes one internal event: when consumers are told of it, stores its public event and schedules
- * the first attempt to each of the project's enabled endpoints (of its environment) that
- * subscribe to its type, in one transaction, so an event is never stored without its attempts.
- * An event stored already (the bus delivers at least once) changes nothing. A store failure throws.
+ * Takes one internal event in the caller's transaction `session` (the consumer takes a batch of
+ * events in one): when consumers are told of it, stores its public event and schedules the first
+ * attempt to each of the project's enabled endpoints (of its environment) that subscribe to its
+ * type, so an event is never stored without its attempts. An event stored already (the bus
+ * delivers at least once) changes nothing. A store failure throws, and the transaction with it.
  */
-export async function recordEvent(deps: WebhooksDeps, event: Event): Promise<RecordedEvent> {
+export async function recordEvent(deps: WebhooksDeps, event: Event, session: Session): Promise<RecordedEvent> {
   let published: ReturnType<typeof publicEventOf>;
   try {
     published = publicEventOf(event, deps.publicUrl);
@@ -48,33 +49,25 @@ export async function recordEvent(deps: WebhooksDeps, event: Event): Promise<Rec
     event: Buffer.from(toBinary(EventSchema, event)).toString("base64"),
     expiresAt: new Date(now.getTime() + deps.config.eventRetentionMs),
   };
+  if (!(await deps.events.insertIfAbsent(record, session))) return { outcome: "duplicate" };
   const firstDelay = deps.config.retryScheduleMs[0] ?? 0;
-  try {
-    const attempts = await deps.store.transaction(async (session) => {
-      await deps.events.insert(record, session);
-      const endpoints = (await deps.endpoints.findEnabled(scope, session)).filter((endpoint) => subscribesTo(endpoint, published.type));
-      for (const endpoint of endpoints) {
-        await deps.deliveries.schedule(
-          {
-            webhookEndpointId: endpoint._id,
-            eventId: record._id,
-            eventType: record.type,
-            ...scope,
-            attempt: 1,
-            redelivery: false,
-            scheduledAt: new Date(now.getTime() + firstDelay),
-          },
-          now,
-          session,
-        );
-      }
-      return endpoints.length;
-    });
-    return { outcome: "recorded", type: published.type, attempts };
-  } catch (error) {
-    if (isDuplicateKeyError(error, "_id_")) return { outcome: "duplicate" };
-    throw error;
+  const endpoints = (await deps.endpoints.findEnabled(scope, session)).filter((endpoint) => subscribesTo(endpoint, published.type));
+  for (const endpoint of endpoints) {
+    await deps.deliveries.schedule(
+      {
+        webhookEndpointId: endpoint._id,
+        eventId: record._id,
+        eventType: record.type,
+        ...scope,
+        attempt: 1,
+        redelivery: false,
+        scheduledAt: new Date(now.getTime() + firstDelay),
+      },
+      now,
+      session,
+    );
   }
+  return { outcome: "recorded", type: published.type, attempts: endpoints.length };
 }
 
 export interface ListEventsInput extends PageRequest {

@@ -1,6 +1,9 @@
-import type { Store } from "@bayad/store";
+import type { Store } from "../port.js";
 
-/** Wraps a store to count the transactions started on it: one per projected batch, say. */
+/**
+ * Wraps a store to count the transactions started on it: one per batch a consumer takes, say,
+ * where the count is the promise (one commit, and one disk flush, per batch).
+ */
 export function countingStore(inner: Store): { store: Store; transactions: () => number } {
   let transactions = 0;
   const store: Store = {

@@ -1,8 +1,8 @@
-import type { Collection, CollectionDef, Doc, Store } from "@bayad/store";
+import type { Collection, CollectionDef, Doc, Store } from "../port.js";
 
 /**
  * Wraps a store so that its next `failures.remaining` writes fail as an outage would, then
- * behave normally: for proving that a failed projection is not acknowledged. With
+ * behave normally: for proving that a consumer whose write failed does not acknowledge. With
  * `failures.after`, that many writes succeed first (counted down), so a failure can strike in the
  * middle of a transaction.
  */
