@@ -40,6 +40,8 @@ describe("paymentRecordToProto", () => {
   it.each([
     ["every field set", full],
     ["the optional fields null", bare],
+    ["a time before 1970", { ...full, createdAt: new Date("1969-12-31T23:59:58.250Z") }],
+    ["a time on a whole second", { ...full, createdAt: new Date("2026-01-02T03:04:05.000Z") }],
   ])("builds the message create() builds, with %s", (_, doc) => {
     const record = paymentRecordToProto(doc);
     expect(equals(PaymentRecordSchema, record, created(doc))).toBe(true);

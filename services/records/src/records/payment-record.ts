@@ -1,4 +1,4 @@
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { PaymentRecord } from "@bayad/proto";
 import type { Environment } from "@bayad/kit";
 
@@ -43,7 +43,7 @@ export interface PaymentRecordDoc extends ProjectedRecord {
  * The wire form: null fields are left unset, which the proto's `optional` reads as absent. Built
  * as the message's object literal, not with create(): a page builds 50 of them, and create()
  * walks the schema's fields for each (the PaymentRecord type still names every field, and a test
- * holds it equal to create()'s).
+ * holds it equal to create()'s, its createdAt to timestampFromDate's).
  */
 export function paymentRecordToProto(doc: PaymentRecordDoc): PaymentRecord {
   const record: PaymentRecord = {
@@ -52,7 +52,7 @@ export function paymentRecordToProto(doc: PaymentRecordDoc): PaymentRecord {
     id: doc._id,
     projectId: doc.projectId,
     environment: doc.environment,
-    createdAt: timestampFromDate(doc.createdAt),
+    createdAt: timestampOf(doc.createdAt),
   };
   if (doc.referenceId !== null) record.referenceId = doc.referenceId;
   if (doc.relatedResourceId !== null) record.relatedResourceId = doc.relatedResourceId;
@@ -60,4 +60,11 @@ export function paymentRecordToProto(doc: PaymentRecordDoc): PaymentRecord {
   if (doc.currency !== null) record.currency = doc.currency;
   if (doc.status !== null) record.status = doc.status;
   return record;
+}
+
+/** timestampFromDate's Timestamp, as a literal: whole seconds (rounded down), the rest in nanoseconds. */
+function timestampOf(date: Date): Timestamp {
+  const ms = date.getTime();
+  const seconds = Math.floor(ms / 1000);
+  return { $typeName: "google.protobuf.Timestamp", seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
 }
