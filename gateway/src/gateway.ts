@@ -99,8 +99,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     secret: config.secrets,
     secretResponses: new Set(operations.filter((spec) => spec.secretResponse).map((spec) => spec.operationId)),
   });
-  // In the gateway's store, so every replica sharing it counts against the same limits.
-  const rateLimiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.secret, "rate-limit", key), now: () => new Date() });
+  // In the gateway's store, so every replica sharing it counts against the same limits. Counts
+  // do not wait for the disk: an operating-system crash may forget the last of them (a client then
+  // gets a little more than its limit in that window), and every read waits for a lease's count.
+  const rateLimiter = createRateLimiter(store, {
+    digest: (key) => keyedDigest(config.secret, "rate-limit", key),
+    now: () => new Date(),
+    durability: "deferred",
+  });
   const devIssuer = config.tokens.devIssuer
     ? await createDevTokenIssuer(store, {
         issuer: config.tokens.issuer,

@@ -1,5 +1,6 @@
 import type { Client } from "@connectrpc/connect";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampMs } from "@bufbuild/protobuf/wkt";
+import { isoTime } from "@bayad/kit";
 import type { PaymentRecord, RecordsService } from "@bayad/proto";
 import type { OperationHandlers } from "./operation.js";
 import { required } from "@bayad/public-resources";
@@ -16,7 +17,7 @@ function recordToJson(record: PaymentRecord) {
     amountMinor: record.amountMinor ?? null,
     currency: record.currency ?? null,
     status: record.status ?? null,
-    createdAt: timestampDate(required(record.createdAt, "record's createdAt")).toISOString(),
+    createdAt: isoTime(timestampMs(required(record.createdAt, "record's createdAt"))),
   };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, idempotencyRecordId, requestFingerprint } from "./fingerprint.js";
+import { canonicalJson, idempotencyRecordId, recordIdsUnder, requestFingerprint } from "./fingerprint.js";
 
 const secret = "gateway-secret-for-fingerprint-tests-0001";
 const otherSecret = "gateway-secret-for-fingerprint-tests-0002";
@@ -74,5 +74,17 @@ describe("idempotency record ids", () => {
 
   it("are keyed with the secret", () => {
     expect(idempotencyRecordId(otherSecret, "prj_a", "test", "k")).not.toBe(idempotencyRecordId(secret, "prj_a", "test", "k"));
+  });
+
+  it("are the same remembered as computed, across generations, and remembered apart per secret", () => {
+    const recordIdOf = recordIdsUnder(secret, 3);
+    const others = recordIdsUnder(otherSecret, 3);
+    // The first keys are asked for again after two generations have replaced them.
+    const asked = ["k1", "k2", "k1", "k3", "k4", "k5", "k2", "k6", "k7", "k8", "k1", "k1"];
+    for (const key of asked) {
+      expect(recordIdOf("prj_a", "test", key)).toBe(idempotencyRecordId(secret, "prj_a", "test", key));
+      expect(recordIdOf("prj_a", "live", key)).toBe(idempotencyRecordId(secret, "prj_a", "live", key));
+      expect(others("prj_a", "test", key)).toBe(idempotencyRecordId(otherSecret, "prj_a", "test", key));
+    }
   });
 });

@@ -41,3 +41,25 @@ export function requestFingerprint(secret: string, operationId: string, canonica
 export function idempotencyRecordId(secret: string, projectId: string, environment: string, key: string): string {
   return keyedDigest(secret, "idempotency-record-id", `${projectId}\u0000${environment}\u0000${key}`);
 }
+
+/**
+ * idempotencyRecordId under one secret, remembering the ids of the keys seen lately (two
+ * generations of `perGeneration`): a retry repeats its key, and the HMAC costs more than a lookup.
+ */
+export function recordIdsUnder(secret: string, perGeneration = 2_000): (projectId: string, environment: string, key: string) => string {
+  let recent = new Map<string, string>();
+  let older = new Map<string, string>();
+  return (projectId, environment, key) => {
+    const seen = `${projectId}\u0000${environment}\u0000${key}`;
+    let id = recent.get(seen) ?? older.get(seen);
+    if (id === undefined) {
+      id = idempotencyRecordId(secret, projectId, environment, key);
+      if (recent.size >= perGeneration) {
+        older = recent;
+        recent = new Map();
+      }
+      recent.set(seen, id);
+    }
+    return id;
+  };
+}

@@ -1,5 +1,5 @@
 import { createEmbeddedStore, type Store } from "@bayad/store";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createIdempotencyRecords, type IdempotencyRecord, type StoredResponse } from "./idempotency-records.js";
 
 const secret = "gateway-secret-for-idempotency-records-01";
@@ -10,30 +10,74 @@ let store: Store;
 beforeEach(() => {
   store = createEmbeddedStore();
 });
-afterEach(() => store.close());
+afterEach(() => {
+  vi.useRealTimers();
+  return store.close();
+});
 
 const raw = () => store.collection<IdempotencyRecord>({ name: "idempotency_records" });
 const answerOf = (data: Record<string, unknown>): StoredResponse => ({ status: 201, body: { success: true, data } });
 
+const attemptOf = (id: string, operationId: string) => ({
+  id,
+  projectId: "prj_1",
+  environment: "test" as const,
+  idempotencyKey: `key-of-${id}-0000000000`,
+  operationId,
+  fingerprint: "fp",
+  request: "{}",
+  leaseMs: 30_000,
+  windowMs: 60_000,
+});
+
 /** A record begun and completed with `response`, read back as stored. */
 async function completed(records: ReturnType<typeof createIdempotencyRecords>, id: string, operationId: string, response: StoredResponse) {
-  const begun = await records.begin({
-    id,
-    projectId: "prj_1",
-    environment: "test",
-    idempotencyKey: `key-of-${id}-0000000000`,
-    operationId,
-    fingerprint: "fp",
-    request: "{}",
-    leaseMs: 30_000,
-    windowMs: 60_000,
-  });
+  const begun = await records.begin(attemptOf(id, operationId));
   if (!begun.started) throw new Error("the key was taken");
   await records.complete(id, begun.attempt, operationId, response);
   return (await raw().findOne({ _id: id }))!;
 }
 
 describe("createIdempotencyRecords", () => {
+  it("replays a completed record it has read from the heap, until the record expires", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const records = createIdempotencyRecords(store, { secret, secretResponses });
+    const answer = answerOf({ customerId: "cus_9" });
+    await completed(records, "rec_9", "createCustomer", answer);
+    const replay = await records.begin(attemptOf("rec_9", "createCustomer"));
+    expect(replay.started).toBe(false);
+
+    // Gone from the store (as a TTL sweep would take it), yet still replayed: the copy read above answers.
+    await raw().deleteOne({ _id: "rec_9" });
+    const fromHeap = await records.begin(attemptOf("rec_9", "createCustomer"));
+    expect(fromHeap.started).toBe(false);
+    if (!fromHeap.started) expect(records.responseOf(fromHeap.existing)).toEqual(answer);
+
+    // Once its window is over the copy is not used: the key is free again.
+    vi.setSystemTime(Date.now() + 60_001);
+    expect((await records.begin(attemptOf("rec_9", "createCustomer"))).started).toBe(true);
+  });
+
+  it("reads a record whose answer is sealed from the store at every replay", async () => {
+    const records = createIdempotencyRecords(store, { secret, secretResponses });
+    await completed(records, "rec_10", "createWebhookEndpoint", answerOf({ secret: signingSecret }));
+    expect((await records.begin(attemptOf("rec_10", "createWebhookEndpoint"))).started).toBe(false);
+
+    await raw().deleteOne({ _id: "rec_10" });
+    expect((await records.begin(attemptOf("rec_10", "createWebhookEndpoint"))).started).toBe(true);
+  });
+
+  it("does not keep a record that is still in progress", async () => {
+    const records = createIdempotencyRecords(store, { secret, secretResponses });
+    expect((await records.begin(attemptOf("rec_11", "createCustomer"))).started).toBe(true);
+    const again = await records.begin(attemptOf("rec_11", "createCustomer"));
+    expect(again.started).toBe(false);
+    if (!again.started) expect(again.existing.state).toBe("in_progress");
+
+    await raw().deleteOne({ _id: "rec_11" });
+    expect((await records.begin(attemptOf("rec_11", "createCustomer"))).started).toBe(true);
+  });
+
   it("keeps the answer of an operation that answers a secret sealed, and opens it to replay it", async () => {
     const records = createIdempotencyRecords(store, { secret, secretResponses });
     const answer = answerOf({ webhookEndpointId: "we_1", secret: signingSecret });

@@ -91,6 +91,9 @@ const responsePurpose = "idempotency-response";
 /** How many ids the replay hint (see begin) remembers, in each of its two generations. */
 const recentIdsPerGeneration = 5_000;
 
+/** How many completed records begin() keeps to replay from the heap, in each of its two generations. */
+const completedPerGeneration = 1_000;
+
 /** What a record holds sealed, for a reseal. */
 function sealedValuesOf(record: IdempotencyRecord): SealedValue[] {
   const values: SealedValue[] = [];
@@ -124,6 +127,24 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
     }
     recentIds.add(id);
   };
+  /**
+   * Completed records this process read lately, replayed without reading the store again. A
+   * completed record is final until it expires, in every replica: nothing settles, claims or
+   * replaces it before its expiresAt (begin replaces only expired records, reconciliation claims
+   * only unsettled ones), so a copy read once answers like the store until then, and is not used
+   * after. Records whose answer is sealed are not kept: a reseal and the old key's retirement
+   * would leave the copy unopenable.
+   */
+  let completed = new Map<string, IdempotencyRecord>();
+  let olderCompleted = new Map<string, IdempotencyRecord>();
+  const keepIfFinal = (record: IdempotencyRecord) => {
+    if (record.state !== "completed" || record.sealedResponse !== undefined || completed.has(record._id)) return;
+    if (completed.size >= completedPerGeneration) {
+      olderCompleted = completed;
+      completed = new Map();
+    }
+    completed.set(record._id, record);
+  };
 
   return {
     /**
@@ -131,9 +152,14 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
      * one key exactly one starts. An expired record is replaced.
      */
     async begin(input: NewAttempt): Promise<BeginResult> {
+      const kept = completed.get(input.id) ?? olderCompleted.get(input.id);
+      if (kept && kept.expiresAt.getTime() > Date.now()) return { started: false, existing: kept };
       if (recentIds.has(input.id) || olderIds.has(input.id)) {
         const existing = await records.findOne({ _id: input.id });
-        if (existing && existing.expiresAt.getTime() > Date.now()) return { started: false, existing };
+        if (existing && existing.expiresAt.getTime() > Date.now()) {
+          keepIfFinal(existing);
+          return { started: false, existing };
+        }
       }
       remember(input.id);
       let sealedRequest: string | undefined;
@@ -163,7 +189,10 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
         }
         const existing = await records.findOne({ _id: input.id });
         if (!existing) continue;
-        if (existing.expiresAt.getTime() > now.getTime()) return { started: false, existing };
+        if (existing.expiresAt.getTime() > now.getTime()) {
+          keepIfFinal(existing);
+          return { started: false, existing };
+        }
         await records.deleteOne({ _id: input.id, attempt: existing.attempt }, deferred);
       }
       throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");

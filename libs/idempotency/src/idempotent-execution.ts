@@ -1,5 +1,5 @@
 import { AppError, type CallerContext } from "@bayad/kit";
-import { canonicalJson, idempotencyRecordId, requestFingerprint } from "./fingerprint.js";
+import { canonicalJson, recordIdsUnder, requestFingerprint } from "./fingerprint.js";
 import type { IdempotencyRecords, StoredResponse } from "./idempotency-records.js";
 import type { IdempotencyKind } from "./idempotency-window.js";
 import type { ErrorBody, OperationRunner } from "./operation-runner.js";
@@ -42,10 +42,11 @@ const unknownOutcomeCode = { payment: "PAYMENT_OUTCOME_UNKNOWN", otp: "IDEMPOTEN
  */
 export function createIdempotentExecution<Input>(options: IdempotentExecutionOptions<Input>): IdempotentExecution<Input> {
   const { records, reconciler } = options;
+  const recordIdOf = recordIdsUnder(options.secret);
 
   return async function execute(spec, caller, input) {
     const kind = spec.idempotency ?? "payment";
-    const id = idempotencyRecordId(options.secret, caller.projectId, caller.environment, caller.idempotencyKey);
+    const id = recordIdOf(caller.projectId, caller.environment, caller.idempotencyKey);
     // One canonical text of the input: digested for the fingerprint and kept, sealed, for reconciliation.
     const request = canonicalJson(input);
     const fingerprint = requestFingerprint(options.secret, spec.operationId, request);

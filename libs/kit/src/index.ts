@@ -55,6 +55,7 @@ export { constantTimeEquals } from "./constant-time.js";
 export { keyedDigest, sealText, openSealed, resealText, sealedKeyId, type SealingKeys } from "./secrets.js";
 export { LEGACY_KEY_ID, digestKeyOf, parseKeyRing, sealingKeyOf, singleKeyRing, type KeyRing, type RingKey } from "./key-ring.js";
 export { addResealCounts, noResealCounts, resealCollection, type ResealCounts, type SealedValue } from "./reseal.js";
+export { isoTime } from "./iso-time.js";
 export { createCursorCodec, type CursorCodec, type CursorScope, type PagePosition } from "./listing-cursor.js";
 export { createPortTransport, servePortCalls, type ServePortCallsOptions } from "./port-transport.js";
 export {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { AppError } from "./errors/app-error.js";
 import { constantTimeEquals } from "./constant-time.js";
 import { keyedDigest } from "./secrets.js";
@@ -42,9 +42,12 @@ function invalid(problem: string): AppError {
   return new AppError("VALIDATION_FAILED", "The cursor is not valid for this listing.", { details: [`cursor: ${problem}`] });
 }
 
-/** A short digest of the listing a cursor belongs to: the cursor carries it, not the filters themselves. */
+/**
+ * A short digest of the listing a cursor belongs to: the cursor carries it, not the filters
+ * themselves. One-shot `hash`: a Hash object per page costs more than the digest.
+ */
 function fingerprint(scope: CursorScope): string {
-  return createHash("sha256").update(JSON.stringify(scope)).digest("base64url").slice(0, 22);
+  return hash("sha256", JSON.stringify(scope), "base64url").slice(0, 22);
 }
 
 function isPayload(value: unknown): value is CursorPayload {

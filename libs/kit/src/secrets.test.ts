@@ -1,4 +1,4 @@
-import { createCipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseKeyRing, singleKeyRing } from "./key-ring.js";
 import { keyedDigest, openSealed, resealText, sealedKeyId, sealText } from "./secrets.js";
@@ -32,6 +32,15 @@ describe("keyedDigest", () => {
     expect(keyedDigest(`${secret}x`, "fingerprint", "+639171234567")).not.toBe(digest);
     expect(keyedDigest(secret, "rate-limit", "+639171234567")).not.toBe(digest);
     expect(digest).not.toContain("639171234567");
+  });
+
+  it("is HMAC-SHA256 of purpose NUL value under the secret's UTF-8 bytes, as stored digests were made", () => {
+    for (const key of [secret, "ключ-с-не-ASCII-символами-и-длиной-больше-64-байт-ключ-ключ", "k"]) {
+      for (const value of ["+639171234567", "", "proj_1\u0000test\u0000key-0123456789abcdef"]) {
+        const expected = createHmac("sha256", key).update(`fingerprint\u0000${value}`).digest("base64url");
+        expect(keyedDigest(key, "fingerprint", value)).toBe(expected);
+      }
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from "node:crypto";
 import { LEGACY_KEY_ID, sealingKeyOf, singleKeyRing, type KeyRing } from "./key-ring.js";
 
 /**
@@ -15,7 +15,23 @@ import { LEGACY_KEY_ID, sealingKeyOf, singleKeyRing, type KeyRing } from "./key-
  * secret, where a plain SHA-256 falls to enumeration.
  */
 export function keyedDigest(secret: string, purpose: string, value: string): string {
-  return createHmac("sha256", secret).update(`${purpose}\u0000${value}`).digest("base64url");
+  return createHmac("sha256", digestKey(secret)).update(`${purpose}\u0000${value}`).digest("base64url");
+}
+
+const digestKeys = new Map<string, KeyObject>();
+
+/**
+ * The secret as a KeyObject, made once per secret: createHmac with a string key converts it to
+ * bytes on every call, and the gateway digests on every keyed request (record id, fingerprint).
+ * Same key bytes (UTF-8), so the same digests.
+ */
+function digestKey(secret: string): KeyObject {
+  let key = digestKeys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, "utf8"));
+    digestKeys.set(secret, key);
+  }
+  return key;
 }
 
 /** A key ring, or one key standing for the ring of one key with the legacy id. */

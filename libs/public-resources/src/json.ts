@@ -1,4 +1,5 @@
-import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { timestampMs, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { isoTime } from "@bayad/kit";
 
 /** Turns a path the provider returned (the sandbox's hosted pages) into an absolute URL. */
 export type PublicUrl = (pathOrUrl: string) => string;
@@ -15,7 +16,7 @@ export function moneyToJson(money: { amountMinor: bigint; currency: string } | u
 
 /** `{ [name]: ISO text }` when the timestamp is set, else nothing, for spreading into a response. */
 export function dateField(name: string, timestamp: Timestamp | undefined): Record<string, string> {
-  return timestamp ? { [name]: timestampDate(timestamp).toISOString() } : {};
+  return timestamp ? { [name]: isoTime(timestampMs(timestamp)) } : {};
 }
 
 /** `{ [name]: value }` when the value is not empty, for optional response fields. */

@@ -70,9 +70,10 @@ export interface Session {
  *   the next `"flushed"` write's, or a flush the store makes by itself soon after (embedded:
  *   within `deferredFlushMs`). An operating-system crash or a power loss before then may lose it,
  *   with whatever the same store committed after it, never a part of it. For writes whose loss
- *   another durable record reconciles: the gateway's idempotency records (the services' own keys
- *   answer a retry), the first write of a create whose next write is flushed. MongoDB: the same as
- *   `"flushed"`.
+ *   another durable record reconciles (the gateway's idempotency records: the services' own keys
+ *   answer a retry; the first write of a create whose next write is flushed; the outbox's deletes)
+ *   or is harmless (the gateway's rate-limit counts: a client may get a little over its limit once;
+ *   an API key's last-use mark). MongoDB: the same as `"flushed"`.
  *
  * A write made with a transaction's session takes the transaction's durability.
  */

@@ -38,6 +38,20 @@ interface Lease {
   pending?: Promise<void>;
 }
 
+/** When the first of the charges' slices holding `at` ends. A loop: it runs on every call. */
+function earliestSliceEnd(charges: readonly RateLimitCharge[], at: number): number {
+  let end = Infinity;
+  for (const charge of charges) end = Math.min(end, sliceEndsAt(charge.setting, at));
+  return end;
+}
+
+/** The limits as a call served from a lease sees them: `left` calls still leased count as remaining. */
+function withLeft(limits: readonly RateLimitState[], left: number): RateLimitState[] {
+  const seen: RateLimitState[] = [];
+  for (const limit of limits) seen.push({ scope: limit.scope, setting: limit.setting, remaining: limit.remaining + left, resetAt: limit.resetAt });
+  return seen;
+}
+
 /** Leases idle this long are forgotten when the table is pruned. */
 const PRUNE_EVERY_MS = 10_000;
 
@@ -59,7 +73,7 @@ export function createRateLimitLeases(limiter: RateLimiter, options: { now?: () 
   function renew(lease: Lease, charges: readonly RateLimitCharge[], at: number): Promise<void> {
     const known = lease.limits.length > 0 ? Math.min(...lease.limits.map((limit) => limit.remaining)) : Infinity;
     const wanted = Math.max(1, Math.min(maxLease, Math.max(lease.demand, lease.previousDemand), Math.floor(known / 2)));
-    const validUntil = Math.min(...charges.map((charge) => sliceEndsAt(charge.setting, at)));
+    const validUntil = earliestSliceEnd(charges, at);
     lease.pending = limiter
       .take(charges, wanted)
       .then((outcome) => {
@@ -101,7 +115,7 @@ export function createRateLimitLeases(limiter: RateLimiter, options: { now?: () 
       leases.set(leaseKey, lease);
     }
     if (!counted) {
-      const sliceEnd = Math.min(...charges.map((charge) => sliceEndsAt(charge.setting, at)));
+      const sliceEnd = earliestSliceEnd(charges, at);
       if (sliceEnd !== lease.demandSliceEnd) {
         lease.previousDemand = lease.demand;
         lease.demand = 0;
@@ -114,8 +128,7 @@ export function createRateLimitLeases(limiter: RateLimiter, options: { now?: () 
     }
     if (lease.left > 0 && at < lease.validUntil) {
       lease.left -= 1;
-      const left = lease.left;
-      return { allowed: true, calls: 1, limits: lease.limits.map((limit) => ({ ...limit, remaining: limit.remaining + left })) };
+      return { allowed: true, calls: 1, limits: withLeft(lease.limits, lease.left) };
     }
     return afterRenewal(lease.pending ?? renew(lease, charges, at), leaseKey, charges, at);
   }

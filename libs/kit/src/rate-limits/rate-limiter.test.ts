@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEmbeddedStore } from "@bayad/store";
+import { createEmbeddedStore, type Store } from "@bayad/store";
 import { keyedDigest } from "../secrets.js";
 import { createRateLimiter } from "./rate-limiter.js";
 
@@ -89,5 +89,50 @@ describe("rate limiter under concurrent calls", () => {
     );
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(5);
     expect(results.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason.code)).toEqual(Array(15).fill("RATE_LIMITED"));
+  });
+});
+
+describe("rate limiter durability", () => {
+  /** `store`, with the options of every insertOne and updateOne its collections are given. */
+  function recordingWrites(store: Store) {
+    const options: unknown[] = [];
+    const recording = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property !== "collection") return Reflect.get(target, property, receiver) as unknown;
+        return (...args: Parameters<Store["collection"]>) => {
+          const collection = target.collection(...args);
+          return new Proxy(collection, {
+            get(inner, name, innerReceiver) {
+              const value = Reflect.get(inner, name, innerReceiver) as unknown;
+              if ((name !== "insertOne" && name !== "updateOne") || typeof value !== "function") return value;
+              return (...call: unknown[]) => {
+                options.push(call[call.length - 1]);
+                return (value as (...a: unknown[]) => unknown).apply(inner, call);
+              };
+            },
+          });
+        };
+      },
+    });
+    return { recording, options };
+  }
+
+  it.each([
+    ["flushed", undefined],
+    ["deferred", "deferred" as const],
+  ])("writes its counts %s when given %s", async (expected, durability) => {
+    const store = createEmbeddedStore();
+    const { recording, options } = recordingWrites(store);
+    const clock = createClock();
+    const limiter = createRateLimiter(recording, { digest: (key) => keyedDigest(SECRET, "rate-limit", key), now: clock.now, ...(durability ? { durability } : {}) });
+    await store.ensureIndexes();
+    const charges = [{ scope: "t", setting: { limit: 10, windowSeconds: 60 }, key: "k" }];
+
+    await limiter.charge(charges);
+    await limiter.charge(charges);
+
+    // One insert, then one update.
+    expect(options).toEqual([{ durability: expected }, { durability: expected }]);
+    await store.close();
   });
 });

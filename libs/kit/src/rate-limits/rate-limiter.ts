@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import { isDuplicateKeyError, type CollectionDef, type Durability, type Store } from "@bayad/store";
 import { AppError } from "../errors/app-error.js";
 import { pauseAfterLostRace } from "../backoff.js";
 import { callsInWindow, oldestLeavesAt, sliceWidthMs, withCall, type RateLimitSetting, type Slice } from "./sliding-window.js";
@@ -74,6 +74,19 @@ export function rateLimitedError(retryAfterSeconds: number, headers: Record<stri
 /** Gives up on a write that kept meeting concurrent ones; each lost turn was another call counted. */
 const MAX_TURNS = 50;
 
+export interface RateLimiterOptions {
+  digest: (key: string) => string;
+  now: () => Date;
+  /**
+   * How durable each count is (the store port's Durability; default "flushed"). "deferred" for
+   * limits whose counts may be lost to an operating-system crash (they survive a process kill):
+   * such a loss lets a key a little more than its limit in the window the crash fell in, and a
+   * count that does not wait for the disk does not hold up the calls that wait for it (a lease
+   * renewal in rate-limit-leases.ts).
+   */
+  durability?: Durability;
+}
+
 /**
  * Sliding-window limits kept in the store, so they hold across replicas: at most `limit` calls in
  * any `windowSeconds`, also across a window's boundary. All limits are checked before any is
@@ -82,8 +95,9 @@ const MAX_TURNS = 50;
  * Keys are stored as `digest(key)` (a keyed HMAC, so a stored record names no recipient or
  * credential).
  */
-export function createRateLimiter(store: Store, options: { digest: (key: string) => string; now: () => Date }): RateLimiter {
+export function createRateLimiter(store: Store, options: RateLimiterOptions): RateLimiter {
   const records = store.collection<RateLimitRecord>(rateLimitsCollection);
+  const written = { durability: options.durability ?? "flushed" } as const;
   const idOf = (charge: RateLimitCharge) => `${charge.scope}:${options.digest(charge.key)}`;
 
   function stateOf(charge: RateLimitCharge, slices: readonly Slice[], now: number): RateLimitState {
@@ -103,8 +117,7 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
    * room once concurrent writers are accounted for: after a lost race it reads again. Answers the
    * slices written, or the slices that left no room.
    */
-  async function record(charge: RateLimitCharge, now: number, read: RateLimitRecord | null, calls: number): Promise<{ slices: Slice[]; full: boolean }> {
-    const id = idOf(charge);
+  async function record(charge: RateLimitCharge, id: string, now: number, read: RateLimitRecord | null, calls: number): Promise<{ slices: Slice[]; full: boolean }> {
     const windowMs = charge.setting.windowSeconds * 1000;
     let current = read;
     for (let turn = 0; turn < MAX_TURNS; turn++) {
@@ -118,27 +131,27 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
       const expiresAt = new Date(slices[slices.length - 1].start + sliceWidthMs(charge.setting) + windowMs);
       if (!current) {
         try {
-          await records.insertOne({ _id: id, scope: charge.scope, slices, version: 1, expiresAt });
+          await records.insertOne({ _id: id, scope: charge.scope, slices, version: 1, expiresAt }, written);
           return { slices, full: false };
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
           continue;
         }
       }
-      const written = await records.updateOne({ _id: id, version: current.version }, { $set: { slices, version: current.version + 1, expiresAt } });
-      if (written.matched === 1) return { slices, full: false };
+      const updated = await records.updateOne({ _id: id, version: current.version }, { $set: { slices, version: current.version + 1, expiresAt } }, written);
+      if (updated.matched === 1) return { slices, full: false };
     }
     throw new AppError("SERVICE_UNAVAILABLE", "The rate limit could not be counted; retry shortly.");
   }
 
-  async function readAll(charges: readonly RateLimitCharge[]) {
-    const read = await Promise.all(charges.map((charge) => records.findOne({ _id: idOf(charge) })));
+  async function readAll(ids: readonly string[]) {
+    const read = await Promise.all(ids.map((id) => records.findOne({ _id: id })));
     return { read, slices: read.map((record) => record?.slices ?? []) };
   }
 
   async function check(charges: readonly RateLimitCharge[]): Promise<RateLimitOutcome> {
     const now = options.now().getTime();
-    const { slices } = await readAll(charges);
+    const { slices } = await readAll(charges.map(idOf));
     const full = charges.some((charge, i) => callsInWindow(slices[i], charge.setting, now).count >= charge.setting.limit);
     if (full) return refusal(charges, slices, now);
     return { allowed: true, calls: 0, limits: charges.map((charge, i) => stateOf(charge, slices[i], now)) };
@@ -146,14 +159,16 @@ export function createRateLimiter(store: Store, options: { digest: (key: string)
 
   async function take(charges: readonly RateLimitCharge[], calls = 1): Promise<RateLimitOutcome> {
     const now = options.now().getTime();
-    const { read, slices } = await readAll(charges);
+    // Each key digested once per call: the read and the write name the same record.
+    const ids = charges.map(idOf);
+    const { read, slices } = await readAll(ids);
     const room = charges.map((charge, i) => charge.setting.limit - callsInWindow(slices[i], charge.setting, now).count);
     if (room.some((left) => left <= 0)) return refusal(charges, slices, now);
     const counted = Math.min(calls, ...room);
     for (const [i, charge] of charges.entries()) {
-      const written = await record(charge, now, read[i] ?? null, counted);
-      slices[i] = written.slices;
-      if (written.full) return refusal(charges, slices, now);
+      const counting = await record(charge, ids[i], now, read[i] ?? null, counted);
+      slices[i] = counting.slices;
+      if (counting.full) return refusal(charges, slices, now);
     }
     return { allowed: true, calls: counted, limits: charges.map((charge, i) => stateOf(charge, slices[i], now)) };
   }

@@ -1,6 +1,5 @@
-import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { PaymentRecordSchema, type PaymentRecord } from "@bayad/proto";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import type { PaymentRecord } from "@bayad/proto";
 import type { Environment } from "@bayad/kit";
 
 /** The record types of the feed, as the REST contract names them (its `type` enum). */
@@ -40,18 +39,32 @@ export interface PaymentRecordDoc extends ProjectedRecord {
   updatedAt: Date;
 }
 
-/** The wire form: null fields are left unset, which the proto's `optional` reads as absent. */
+/**
+ * The wire form: null fields are left unset, which the proto's `optional` reads as absent. Built
+ * as the message's object literal, not with create(): a page builds 50 of them, and create()
+ * walks the schema's fields for each (the PaymentRecord type still names every field, and a test
+ * holds it equal to create()'s, its createdAt to timestampFromDate's).
+ */
 export function paymentRecordToProto(doc: PaymentRecordDoc): PaymentRecord {
-  return create(PaymentRecordSchema, {
+  const record: PaymentRecord = {
+    $typeName: "bayad.records.v1.PaymentRecord",
     type: doc.type,
     id: doc._id,
     projectId: doc.projectId,
     environment: doc.environment,
-    referenceId: doc.referenceId ?? undefined,
-    relatedResourceId: doc.relatedResourceId ?? undefined,
-    amountMinor: doc.amountMinor ?? undefined,
-    currency: doc.currency ?? undefined,
-    status: doc.status ?? undefined,
-    createdAt: timestampFromDate(doc.createdAt),
-  });
+    createdAt: timestampOf(doc.createdAt),
+  };
+  if (doc.referenceId !== null) record.referenceId = doc.referenceId;
+  if (doc.relatedResourceId !== null) record.relatedResourceId = doc.relatedResourceId;
+  if (doc.amountMinor !== null) record.amountMinor = doc.amountMinor;
+  if (doc.currency !== null) record.currency = doc.currency;
+  if (doc.status !== null) record.status = doc.status;
+  return record;
+}
+
+/** timestampFromDate's Timestamp, as a literal: whole seconds (rounded down), the rest in nanoseconds. */
+function timestampOf(date: Date): Timestamp {
+  const ms = date.getTime();
+  const seconds = Math.floor(ms / 1000);
+  return { $typeName: "google.protobuf.Timestamp", seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
 }
