@@ -98,3 +98,37 @@ export async function readOtpCode(platform: PlatformReady, recipient: string, ot
   if (code === undefined) throw new Error(`no code for ${otpId} in the development outbox of ${recipient}`);
   return code;
 }
+
+/** Pays a pending test-mode checkout as its payer would (the sandbox's test helper); returns its status after the move. */
+export async function payCheckout(platform: PlatformReady, checkoutId: string, idempotencyKey: string): Promise<string> {
+  const answer = await callApi<{ status: string }>(platform.gatewayUrl, "POST", `/api/v1/payments/test-helpers/checkouts/${checkoutId}/pay`, {
+    credential: platform.testApiKey,
+    idempotencyKey,
+  });
+  expectStatus(answer, 200, "payCheckoutTestHelper");
+  return answer.body.data.status;
+}
+
+/** Registers a webhook endpoint of the test API key's project for `enabledEvents`; returns its id and signing secret. */
+export async function createWebhookEndpoint(
+  platform: PlatformReady,
+  url: string,
+  enabledEvents: string[],
+  idempotencyKey: string,
+): Promise<{ webhookEndpointId: string; secret: string }> {
+  const answer = await callApi<{ webhookEndpointId: string; secret: string }>(platform.gatewayUrl, "POST", "/api/v1/webhook-endpoints", {
+    credential: platform.testApiKey,
+    body: { url, enabledEvents, description: "bayad-bench delivery latency" },
+    idempotencyKey,
+  });
+  expectStatus(answer, 201, "createWebhookEndpoint");
+  return answer.body.data;
+}
+
+export async function deleteWebhookEndpoint(platform: PlatformReady, webhookEndpointId: string, idempotencyKey: string): Promise<void> {
+  const answer = await callApi(platform.gatewayUrl, "DELETE", `/api/v1/webhook-endpoints/${webhookEndpointId}`, {
+    credential: platform.testApiKey,
+    idempotencyKey,
+  });
+  expectStatus(answer, 200, "deleteWebhookEndpoint");
+}

@@ -4,7 +4,8 @@ import { memoryAtScaleFigures } from "./memory-at-scale/figures.js";
 import type { MemoryAtScaleResult } from "./memory-at-scale/result.js";
 import { isValid, type Row } from "./row.js";
 import type { SoakResult } from "./soak.js";
-import { leakEstimate, recordsScaling, rowChecks } from "./targets.js";
+import { anonymousGrowth, deliveryCheck, leakEstimate, recordsScaling, rowChecks } from "./targets.js";
+import type { WebhookDeliveryResult } from "./webhook-scenario.js";
 
 /** Everything one run measured, in table order. */
 export interface BenchResults {
@@ -12,6 +13,8 @@ export interface BenchResults {
   options: BenchOptions;
   rows: Row[];
   soak: SoakResult;
+  /** Scenario 7's deliveries (its row is in `rows`). */
+  webhookDelivery: WebhookDeliveryResult;
   /** The platform process's peak RSS over the whole run. */
   peakRss: number;
   /** Memory at scale, a run of its own after the soak. */
@@ -41,6 +44,16 @@ export function ratioBaseline(row: Row, results: BenchResults): number | undefin
   return row.nodeHttpBefore ?? nodeHttpRps(results);
 }
 
+export const durableFloorRowId = "baseline.durable-floor";
+
+/**
+ * The denominator of `row`'s ratio to the durable floor: the floor measured right before it,
+ * which only the rows that write have (paired-baselines.ts).
+ */
+export function floorBaseline(row: Row): number | undefined {
+  return row.durableFloorBefore;
+}
+
 export function recordRows(results: BenchResults): Row[] {
   return results.rows.filter((row) => row.id.startsWith("s5."));
 }
@@ -52,10 +65,7 @@ export function recordRows(results: BenchResults): Row[] {
 export function toJson(results: BenchResults): unknown {
   const scaling = recordsScaling(recordRows(results));
   const leak = leakEstimate(results.soak);
-  const ratioOf = (row: Row) => {
-    const baseline = ratioBaseline(row, results);
-    return baseline ? row.result.requestsPerSecond / baseline : null;
-  };
+  const ratioOf = (row: Row, baseline: number | undefined) => (baseline ? row.result.requestsPerSecond / baseline : null);
   const rowJson = (row: Row) => ({
     id: row.id,
     label: row.label,
@@ -64,14 +74,16 @@ export function toJson(results: BenchResults): unknown {
     requestsPerSecond: row.result.requestsPerSecond,
     latencyMs: row.result.latency,
     nodeHttpBefore: row.nodeHttpBefore ?? null,
-    vsNodeHttp: ratioOf(row),
+    vsNodeHttp: ratioOf(row, ratioBaseline(row, results)),
+    durableFloorBefore: row.durableFloorBefore ?? null,
+    vsDurableFloor: ratioOf(row, floorBaseline(row)),
     requests: row.result.requests,
     durationSeconds: row.result.durationSeconds,
     errors: row.result.errors,
     timeouts: row.result.timeouts,
     outcomes: row.result.outcomes,
     cpuPerRequest: row.cpu ?? null,
-    targets: rowChecks(row, ratioBaseline(row, results), results.options.connections),
+    targets: rowChecks(row, ratioBaseline(row, results), results.options.connections, floorBaseline(row)),
   });
   return {
     machine: results.machine,
@@ -94,8 +106,10 @@ export function toJson(results: BenchResults): unknown {
         settleSeconds: results.soak.settleSeconds,
         samples: results.soak.samples,
         leak,
+        anonymousGrowth: anonymousGrowth(results.soak) ?? null,
       },
     },
+    webhookDelivery: webhookDeliveryJson(results.webhookDelivery),
     memoryAtScale: results.memoryAtScale ? memoryAtScaleJson(results.memoryAtScale) : null,
   };
 }
@@ -107,4 +121,10 @@ export function memoryAtScaleJson(result: MemoryAtScaleResult): unknown {
 
 export function memoryOnlyJson(results: MemoryOnlyResults): unknown {
   return { machine: results.machine, options: results.options, memoryAtScale: memoryAtScaleJson(results.memoryAtScale) };
+}
+
+/** Scenario 7's figures without its row (which is in `rows`), with its verdict. */
+function webhookDeliveryJson(delivery: WebhookDeliveryResult): unknown {
+  const { row, ...figures } = delivery;
+  return { rowId: row.id, ...figures, target: deliveryCheck(delivery) };
 }

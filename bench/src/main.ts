@@ -1,40 +1,28 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listOperations, loadOpenApiDocument } from "@bayad/gateway";
-import type { BaselineReady } from "./baselines/baseline-response.js";
+import { baselineServers, startBaseline } from "./baseline-servers.js";
 import { memoryOnlyJson, toJson, type BenchResults, type MemoryOnlyResults } from "./bench-results.js";
-import { forkChild, stopAllChildren } from "./child-process.js";
+import { stopAllChildren } from "./child-process.js";
 import { parseOptions, usage, type BenchOptions } from "./cli-options.js";
 import { machineInfo, type MachineInfo } from "./machine-info.js";
 import { memoryAtScale } from "./memory-at-scale/run.js";
-import { startPlatformProcess } from "./platform-handle.js";
-import { platformRows } from "./platform-rows.js";
+import { startPlatformProcess, type PlatformHandle } from "./platform-handle.js";
+import { startPairedBaselines } from "./paired-baselines.js";
+import { platformRows, type PlatformRows } from "./platform-rows.js";
 import { renderMemoryReport, renderReport } from "./report.js";
 import { measureScenario, type Row } from "./row.js";
 import type { LoadSettings } from "./run-autocannon.js";
-import { baseline } from "./scenarios.js";
 import { soak } from "./soak.js";
 
 /**
- * `npm run bench`: the bare baselines (node:http, Koa, Koa with the gateway's routes), then the
- * platform's scenarios through the gateway, then the memory soak, then memory at scale (alone
- * with `--memory`); one report, printed and written to results/.
+ * `npm run bench`: the baselines (bare node:http, the durable floor, Koa, Koa with the gateway's
+ * routes), then the platform's scenarios through the gateway, then the memory soak, then memory
+ * at scale (alone with `--memory`); one report, printed and written to results/.
  */
 
 const resultsDir = new URL("../results/", import.meta.url);
-
-const routeCount = listOperations(loadOpenApiDocument()).length;
-const baselines = [
-  { id: "baseline.node-http", label: "node:http (bare)", module: "./baselines/node-http-server.js", path: "/" },
-  { id: "baseline.koa", label: "Koa (bare)", module: "./baselines/koa-server.js", path: "/" },
-  {
-    id: "baseline.koa-router",
-    label: `Koa + @koa/router, the gateway's ${routeCount} routes (bare)`,
-    module: "./baselines/koa-router-server.js",
-    // Scenario 1's route, so the router walks its table as far as it does for the gateway.
-    path: "/api/v1/payments/capabilities",
-  },
-] as const;
 
 async function main(): Promise<void> {
   let options: ReturnType<typeof parseOptions>;
@@ -62,28 +50,20 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [];
   // Each server is measured alone: started, measured and stopped before the next one starts.
-  for (const server of baselines) {
-    const child = await forkChild<BaselineReady>(server.label, new URL(server.module, import.meta.url));
-    rows.push(await measureScenario(child.ready.url, baseline(server.id, server.label, server.path), load));
-    await child.stop();
+  for (const server of baselineServers) {
+    const running = await startBaseline(server);
+    rows.push(await measureScenario(running.url, server.scenario, load));
+    await running.stop();
   }
 
   const profileDir = options.profile ? fileURLToPath(new URL("profiles/", resultsDir)) : undefined;
   if (profileDir) await mkdir(profileDir, { recursive: true });
-  // Measured again before each platform row; idle (and so out of the way) in between.
-  const nodeHttp = await forkChild<BaselineReady>("node:http", new URL(baselines[0].module, import.meta.url));
-  const platform = await startPlatformProcess({ profileDir });
-  process.stdout.write(`  platform ready at ${platform.gatewayUrl} (pid ${platform.pid})\n`);
-  rows.push(...(await platformRows(platform, options, load, nodeHttp.ready.url)));
-  await nodeHttp.stop();
-  process.stdout.write(`  soak: scenario 2 for ${options.soakSeconds} s …\n`);
-  const soakResult = await soak(platform, options.soakSeconds, options.settleSeconds, options.connections);
-  const { peakRss } = await platform.memory();
-  await platform.stop();
+  const platformResults = await measurePlatform(options, load, profileDir);
+  rows.push(...platformResults.rows);
   process.stdout.write(`  memory at scale: ${options.memoryCheckouts.toLocaleString("en-US")} checkouts …\n`);
   const memoryAtScaleResult = await memoryAtScale(options.memoryCheckouts, load);
 
-  const results: BenchResults = { machine, options, rows, soak: soakResult, peakRss, memoryAtScale: memoryAtScaleResult };
+  const results: BenchResults = { machine, options, rows, soak: platformResults.soak, webhookDelivery: platformResults.webhookDelivery, peakRss: platformResults.peakRss, memoryAtScale: memoryAtScaleResult };
   const report = renderReport(results);
   process.stdout.write(`\n${report}\n`);
   await mkdir(resultsDir, { recursive: true });
@@ -95,6 +75,37 @@ async function main(): Promise<void> {
     process.stdout.write(`JSON written to ${options.jsonPath}\n`);
   }
   if (profileDir) process.stdout.write(`CPU profile of the platform in ${profileDir}\n`);
+}
+
+/**
+ * The platform's part of the run: scenarios 1–7 and the soak, each row after its denominators
+ * (paired-baselines.ts), and the platform's peak RSS at the end.
+ */
+async function measurePlatform(
+  options: BenchOptions,
+  load: LoadSettings,
+  profileDir: string | undefined,
+): Promise<PlatformRows & Pick<BenchResults, "soak" | "peakRss">> {
+  // Measured again before each platform row; idle (and so out of the way) in between.
+  const paired = await startPairedBaselines(load);
+  // The platform keeps its stores on this machine's disk, as `npm start` does with DATA_DIR, so
+  // that its writes wait for the disk as the durable floor's do (temporary stores never flush).
+  const dataDir = await mkdtemp(join(tmpdir(), "bayad-bench-data-"));
+  let platform: PlatformHandle | undefined;
+  try {
+    platform = await startPlatformProcess({ profileDir, dataDir });
+    process.stdout.write(`  platform ready at ${platform.gatewayUrl} (pid ${platform.pid}), DATA_DIR ${dataDir}\n`);
+    const measured = await platformRows(platform, options, load, paired);
+    process.stdout.write(`  soak: scenario 2 for ${options.soakSeconds} s …\n`);
+    const soakResult = await soak(platform, options.soakSeconds, options.settleSeconds, options.connections, paired);
+    const { peakRss } = await platform.memory();
+    return { ...measured, soak: soakResult, peakRss };
+  } finally {
+    // A platform that died is reported by the failure itself; its stop must not hide that.
+    await platform?.stop().catch(() => {});
+    await paired.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** `--memory`: the memory-at-scale section alone, written to results/memory.md (git-ignored). */

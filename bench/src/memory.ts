@@ -11,6 +11,37 @@ export interface MemoryReading {
   heapUsed: number;
   /** The highest resident set size the process has had (its high-water mark). */
   peakRss: number;
+  /** The resident set split by kind of page (see RssSplit); null where /proc cannot tell (not Linux). */
+  split: RssSplit | null;
+}
+
+/**
+ * The resident set by kind of page, from `RssAnon`, `RssFile` and `RssShmem` of
+ * `/proc/<pid>/status` (their sum is `VmRSS`). Anonymous pages (malloc, V8's heaps, thread
+ * stacks) are what the process alone holds; file pages are mapped files, LMDB's data file among
+ * them: the kernel's page cache, which grows with the data read and written and which the kernel
+ * takes back under pressure. So anonymous memory is what must stay flat under load, and file
+ * pages may grow with the data.
+ */
+export interface RssSplit {
+  anonymous: number;
+  file: number;
+  shmem: number;
+}
+
+/** A `Name:   123 kB` field of a /proc file, in bytes; undefined when the text has none. */
+export function procKibField(text: string | undefined, field: string): number | undefined {
+  const match = text === undefined ? null : new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, "m").exec(text);
+  return match ? Number(match[1]) * 1024 : undefined;
+}
+
+/** RssAnon, RssFile and RssShmem of a `/proc/<pid>/status` text; null when any is missing (kernels before 4.5). */
+export function parseRssSplit(status: string | undefined): RssSplit | null {
+  const anonymous = procKibField(status, "RssAnon");
+  const file = procKibField(status, "RssFile");
+  const shmem = procKibField(status, "RssShmem");
+  if (anonymous === undefined || file === undefined || shmem === undefined) return null;
+  return { anonymous, file, shmem };
 }
 
 /**
@@ -21,7 +52,8 @@ export interface MemoryReading {
 export function readMemory(otherHeaps = 0): MemoryReading {
   collectGarbage();
   const usage = process.memoryUsage();
-  return { rss: usage.rss, heapUsed: usage.heapUsed + otherHeaps, peakRss: peakRss() };
+  const status = ownStatus();
+  return { rss: usage.rss, heapUsed: usage.heapUsed + otherHeaps, peakRss: peakRss(status), split: parseRssSplit(status) };
 }
 
 /**
@@ -35,17 +67,18 @@ export function collectGarbage(): void {
   globalThis.gc();
 }
 
+function ownStatus(): string | undefined {
+  try {
+    return readFileSync("/proc/self/status", "utf8");
+  } catch {
+    return undefined; // not Linux
+  }
+}
+
 /**
  * The kernel's high-water mark (VmHWM) where there is one (Linux), else Node's maxRSS, which is
  * the same figure from getrusage but in kibibytes.
  */
-function peakRss(): number {
-  try {
-    const status = readFileSync("/proc/self/status", "utf8");
-    const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
-    if (match) return Number(match[1]) * 1024;
-  } catch {
-    // Not Linux: fall through to getrusage.
-  }
-  return process.resourceUsage().maxRSS * 1024;
+function peakRss(status: string | undefined): number {
+  return procKibField(status, "VmHWM") ?? process.resourceUsage().maxRSS * 1024;
 }

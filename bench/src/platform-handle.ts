@@ -38,12 +38,18 @@ const countedButNeverRefused = {
 };
 
 /**
+ * Scenario 7's receiver listens on loopback, where the webhooks service delivers to test-mode
+ * endpoints only when told it may (as `npm start` tells it).
+ */
+const deliversToLoopback = { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };
+
+/**
  * Starts the platform as `npm start` would, on embedded defaults, in its own process: no
- * NATS_URL (the in-process bus), temporary stores unless given a DATA_DIR, free ports (API and metrics), LOG_LEVEL warn, npm start's Node.js flags, and
- * --expose-gc for the memory readings. The rest of the caller's environment passes through, as it would to `npm start`.
+ * NATS_URL (the in-process bus), temporary stores unless given a DATA_DIR, free ports (API and metrics), LOG_LEVEL warn,
+ * loopback webhook targets allowed, npm start's Node.js flags, and --expose-gc for the memory readings. The rest of the caller's environment passes through, as it would to `npm start`.
  */
 export async function startPlatformProcess(options: PlatformStartOptions = {}): Promise<PlatformHandle> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(options.port ?? 0), METRICS_PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...countedButNeverRefused };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(options.port ?? 0), METRICS_PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...countedButNeverRefused, ...deliversToLoopback };
   delete env.DATA_DIR;
   if (options.dataDir !== undefined) env.DATA_DIR = options.dataDir;
   delete env.NATS_URL;

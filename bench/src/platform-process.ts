@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", stopAndExit);
   exitWithParent(() => stop(platform));
 
-  // DATA_DIR only when the benchmark set it (memory at scale): the other sections measure on temporary stores.
+  // DATA_DIR as the benchmark set it: a directory on the disk it removes afterwards (temporary stores would never flush).
   platform = await startPlatform({ env: process.env, dataDir: process.env.DATA_DIR });
   const running = platform;
   const handlers: Record<PlatformCommand, () => Promise<unknown>> = {

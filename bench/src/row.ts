@@ -3,7 +3,7 @@ import type { Scenario } from "./scenarios.js";
 import type { CpuMeter, CpuPerRequest } from "./thread-cpu.js";
 
 /** One measured row of the table. */
-export interface Row {
+export interface Row extends Denominators {
   id: string;
   label: string;
   result: LoadResult;
@@ -11,24 +11,37 @@ export interface Row {
   problems: string[];
   /** Scenario 5: how many payment records were stored while it ran. */
   recordsStored?: number;
-  /**
-   * Bare node:http's requests/s measured right before this row, with the same settings: this
-   * row's denominator (see ratioBaseline), so that the machine's drift over the run cancels out.
-   */
-  nodeHttpBefore?: number;
   /** The platform's rows: CPU per request by thread over the measured run (not the warm-up). */
   cpu?: CpuPerRequest;
+}
+
+/**
+ * The baselines measured right before a platform row, with the same settings (paired-baselines.ts):
+ * its denominators, so that the machine's drift over the run cancels out. Absent when not
+ * measured, or when that baseline's run was invalid.
+ */
+export interface Denominators {
+  /** Bare node:http's requests/s (see ratioBaseline). */
+  nodeHttpBefore?: number;
+  /** The durable floor's requests/s: write rows only (see floorBaseline). */
+  durableFloorBefore?: number;
 }
 
 export function isValid(row: Row): boolean {
   return row.problems.length === 0;
 }
 
-/** Runs `scenario` against `baseUrl` with warm-up, and judges its outcomes; `cpu` measures the server's threads. */
-export async function measureScenario(baseUrl: string, scenario: Scenario, settings: LoadSettings, cpu?: CpuMeter): Promise<Row> {
+/**
+ * Runs `scenario` against `baseUrl` with warm-up, and judges its outcomes; `cpu` measures the
+ * server's threads; `alongside` is called when the measured run starts (after the warm-up).
+ */
+export async function measureScenario(baseUrl: string, scenario: Scenario, settings: LoadSettings, cpu?: CpuMeter, alongside?: () => void): Promise<Row> {
   process.stdout.write(`  ${scenario.label} …`);
   let stop: ReturnType<CpuMeter> | undefined;
-  const result = await runLoad(baseUrl, scenario.plan, settings, cpu && (() => (stop = cpu())));
+  const result = await runLoad(baseUrl, scenario.plan, settings, () => {
+    if (cpu) stop = cpu();
+    alongside?.();
+  });
   const row: Row = { id: scenario.id, label: scenario.label, result, problems: problemsOf(result, scenario.expected) };
   const used = stop?.(result.requests);
   if (used) row.cpu = used;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { durableFloorDocument } from "./baselines/durable-floor-document.js";
 import { defaultOutcome, type RequestPlan } from "./run-autocannon.js";
 
 /** One row of the table: what is sent, and which outcomes leave the row valid. */
@@ -42,6 +43,16 @@ export function baseline(id: string, label: string, path: string): Scenario {
   return { id, label, plan: { method: "GET", path }, expected: ["200"] };
 }
 
+/** The durable floor (baselines/durable-floor-server.ts): the ~1 KB document POSTed at `path`, stored before the 201. */
+export function durableFloor(id: string, label: string, path: string): Scenario {
+  return {
+    id,
+    label,
+    plan: { method: "POST", path, headers: json, body: JSON.stringify(durableFloorDocument) },
+    expected: ["201"],
+  };
+}
+
 /** 1: a read that touches no store: the gateway's and one gRPC hop's own cost. */
 export function capabilities(apiKey: string): Scenario {
   return {
@@ -72,6 +83,15 @@ export function createCheckouts(apiKey: string): Scenario {
     },
     expected: ["201"],
   };
+}
+
+/**
+ * 7: scenario 2's load, unchanged, while webhook-delivery.ts pays a few checkouts of its own on
+ * the side and times their deliveries: what delivering costs the checkouts, and how long a
+ * delivery takes when the platform is busy.
+ */
+export function createCheckoutsWithDeliveries(apiKey: string): Scenario {
+  return { ...createCheckouts(apiKey), id: "s7.webhook-delivery", label: "7 POST /payments/checkouts (2) with webhook deliveries" };
 }
 
 /**

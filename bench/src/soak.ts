@@ -1,5 +1,6 @@
 import { createCheckout } from "./api-client.js";
-import type { MemoryReading } from "./memory.js";
+import type { MemoryReading, RssSplit } from "./memory.js";
+import type { PairedBaselines } from "./paired-baselines.js";
 import type { PlatformHandle } from "./platform-handle.js";
 import { measureScenario, type Row } from "./row.js";
 import { checkoutBody, createCheckouts, freshValue } from "./scenarios.js";
@@ -18,6 +19,8 @@ export interface MemorySample {
   atSeconds: number;
   rss: number;
   heapUsed: number;
+  /** Anonymous, file-backed and shared pages of the RSS; null where /proc cannot tell. */
+  split: RssSplit | null;
 }
 
 /**
@@ -46,30 +49,36 @@ export interface SoakResult {
   samples: MemorySample[];
 }
 
-export async function soak(platform: PlatformHandle, seconds: number, settleSeconds: number, connections: number): Promise<SoakResult> {
+/**
+ * The soak, its row right after its denominators (node:http and the durable floor, measured with
+ * `paired`'s settings once the `empty` reading is taken).
+ */
+export async function soak(platform: PlatformHandle, seconds: number, settleSeconds: number, connections: number, paired: PairedBaselines): Promise<SoakResult> {
   await emptyStores(platform);
   const empty = await settledReading(platform, settleSeconds);
+  const denominators = await paired.measureBefore("write");
 
   // A handful of samples even on a short soak; every 15 s on the full one.
   const intervalMs = Math.min(15, Math.max(2, seconds / 4)) * 1000;
-  const samples: MemorySample[] = [{ atSeconds: 0, rss: empty.rss, heapUsed: empty.heapUsed }];
+  const samples: MemorySample[] = [{ atSeconds: 0, rss: empty.rss, heapUsed: empty.heapUsed, split: empty.split }];
   const started = Date.now();
   let sampling = Promise.resolve();
   const timer = setInterval(() => {
     sampling = sampling.then(async () => {
       const reading = await platform.memory();
-      samples.push({ atSeconds: Math.round((Date.now() - started) / 1000), rss: reading.rss, heapUsed: reading.heapUsed });
+      samples.push({ atSeconds: Math.round((Date.now() - started) / 1000), rss: reading.rss, heapUsed: reading.heapUsed, split: reading.split });
     });
   }, intervalMs);
 
   let row: Row;
   try {
     const scenario = createCheckouts(platform.testApiKey);
-    row = await measureScenario(
+    const measured = await measureScenario(
       platform.gatewayUrl,
       { ...scenario, id: "soak.create-checkout", label: `Soak: 2 for ${seconds} s` },
       { connections, durationSeconds: seconds },
     );
+    row = { ...measured, ...denominators };
   } finally {
     clearInterval(timer);
     await sampling;

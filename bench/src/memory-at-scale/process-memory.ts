@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { procKibField } from "../memory.js";
 
 /**
  * What a process holds outside the V8 heap, read from outside it. LMDB maps its file into the
@@ -12,11 +13,7 @@ import { join } from "node:path";
 
 /** `Anonymous:` of smaps_rollup (all anonymous pages), else `RssAnon:` of status (the same pages, resident); in bytes. */
 export function parseAnonymousBytes(smapsRollup: string | undefined, status: string | undefined): number | undefined {
-  const kib = (text: string | undefined, field: string) => {
-    const match = text === undefined ? null : new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, "m").exec(text);
-    return match ? Number(match[1]) * 1024 : undefined;
-  };
-  return kib(smapsRollup, "Anonymous") ?? kib(status, "RssAnon");
+  return procKibField(smapsRollup, "Anonymous") ?? procKibField(status, "RssAnon");
 }
 
 /** The process's anonymous memory in bytes, or undefined without /proc (not Linux). */

@@ -1,19 +1,12 @@
 import { isValid } from "../row.js";
-import type { TargetCheck } from "../targets.js";
+import { count, mark, mib, signedMib } from "../report-format.js";
 import { memoryAtScaleFigures } from "./figures.js";
 import { checkoutsPerTransaction } from "./seed-stores.js";
 import type { MemoryAtScaleResult, Phase, ProcessMemory } from "./result.js";
 
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-const signedMib = (bytes: number) => `${bytes >= 0 ? "+" : "−"}${mib(Math.abs(bytes))}`;
-const count = (value: number) => Math.round(value).toLocaleString("en-US");
 /** One decimal, with a real minus sign: memory can shrink between two starts. */
 const signed = (value: number) => `${value < 0 ? "−" : ""}${Math.abs(value).toFixed(1)}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-function mark(check: TargetCheck): string {
-  return `${check.text} ${check.met === undefined ? "n/a" : check.met ? "✔" : "✘"}`;
-}
 
 /**
  * The memory-at-scale section as Markdown: one column per start of the platform (empty, the
