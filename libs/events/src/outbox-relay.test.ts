@@ -121,45 +121,39 @@ describe("startOutboxRelay", () => {
     await consumer.stop();
   });
 
-  it("marks nothing published before the bus acknowledged it, each event on its own acknowledgement", async () => {
+  it("marks nothing published before the bus acknowledged it, and deletes a round's acknowledged events together", async () => {
     const gate = gatedBus(inner);
     await writeOutboxRecords(store, ["evt_1", "evt_2"]);
     relay = startOutboxRelay({ store, bus: gate.bus, logger, intervalMs: 5 });
     // The round's events go out together, in order.
     await eventually(() => expect(gate.waiting.map((held) => held.message.eventId)).toEqual(["evt_1", "evt_2"]));
-    expect(await unpublishedIds(store)).toEqual(["evt_1", "evt_2"]);
     gate.waiting[1]!.release();
-    await eventually(async () => expect(await unpublishedIds(store)).toEqual(["evt_1"]));
+    // evt_2 is acknowledged, but the round has not settled: nothing is deleted yet.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await unpublishedIds(store)).toEqual(["evt_1", "evt_2"]);
     gate.waiting[0]!.release();
     await eventually(async () => expect(await unpublishedIds(store)).toEqual([]));
   });
 
-  it("publishes the next event while the previous one's delete is still being written", async () => {
+  it("deletes a round's published events in one write", async () => {
     await writeOutboxRecords(store, ["evt_1", "evt_2", "evt_3"]);
-    // The outbox's deletes wait until the test lets them commit: one commit per event, awaited
-    // before the next publish, would hold the relay at evt_1.
-    const heldDeletes: Array<() => void> = [];
-    const gated: Store = Object.create(store, {
+    const deletes: unknown[] = [];
+    const counted: Store = Object.create(store, {
       collection: {
         value: (def: Parameters<Store["collection"]>[0]) => {
           const collection = store.collection(def);
           return Object.create(collection, {
-            deleteOne: {
-              value: async (...args: Parameters<typeof collection.deleteOne>) => {
-                await new Promise<void>((resolve) => heldDeletes.push(resolve));
-                return collection.deleteOne(...args);
-              },
-            },
+            deleteOne: { value: (...args: Parameters<typeof collection.deleteOne>) => (deletes.push(args[0]), collection.deleteOne(...args)) },
+            deleteMany: { value: (...args: Parameters<typeof collection.deleteMany>) => (deletes.push(args[0]), collection.deleteMany(...args)) },
           });
         },
       },
     });
-    const consumer = await collect(inner, "while-deleting");
-    relay = startOutboxRelay({ store: gated, bus: inner, logger, intervalMs: 5 });
-    await eventually(() => expect(consumer.ids()).toEqual(["evt_1", "evt_2", "evt_3"]));
-    expect(await unpublishedIds(store)).toEqual(["evt_1", "evt_2", "evt_3"]);
-    for (const release of heldDeletes.splice(0)) release();
-    await eventually(async () => expect(await outboxOf(store).count({})).toBe(0));
+    const consumer = await collect(inner, "one-delete");
+    relay = startOutboxRelay({ store: counted, bus: inner, logger, intervalMs: 60_000 });
+    expect(await relay.flush()).toBe(3);
+    expect(consumer.ids()).toEqual(["evt_1", "evt_2", "evt_3"]);
+    expect(deletes).toEqual([{ _id: { $in: ["evt_1", "evt_2", "evt_3"] } }]);
     await consumer.stop();
   });
 

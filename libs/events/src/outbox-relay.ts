@@ -76,12 +76,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     // A round's events go out together, in order, rather than each after the previous one's
     // acknowledgement: the in-process bus acknowledges once the records service has projected an
     // event, and takes the round into its log at once, so the projection gets them as one batch
-    // (one transaction); JetStream pipelines them on its connection. Each record is deleted once its
-    // own event is acknowledged; an event refused while later ones were taken goes out again next
-    // round (consumers are idempotent and order-tolerant; the bus drops a repeat it still holds).
-    // The deletes do not wait for the disk (the store port's "deferred"): an operating-system crash
-    // that takes one back only publishes its event again.
-    let outcomes: Array<PromiseSettledResult<number>> = [];
+    // (one transaction); JetStream pipelines them on its connection. Once every publish of the
+    // round has settled, the records of the events the bus acknowledged are deleted in one write;
+    // an event refused while later ones were taken goes out again next round (consumers are
+    // idempotent and order-tolerant; the bus drops a repeat it still holds). The delete does not
+    // wait for the disk (the store port's "deferred"): an operating-system crash that takes it
+    // back only publishes those events again.
+    const acknowledged: string[] = [];
     try {
       // Served by the (occurredAt, aggregateVersion) index: a resource's events in the same
       // millisecond go out in version order, not in the order of their random ids.
@@ -91,26 +92,32 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       // (the store port's "deferred", a create's first write) must not be announced and then
       // taken back by an operating-system crash. Shared with the flushes of the writes meanwhile.
       if (found > 0) await options.store.flush();
-      outcomes = await Promise.allSettled(
-        pending.map(async (record) => {
-          await bus.publish({
+      const outcomes = await Promise.allSettled(
+        pending.map((record) =>
+          bus.publish({
             subject: record.subject,
             eventId: record._id,
             // A copy, not Buffer's view into its shared pool, so consumers may keep or transfer it.
             payload: new Uint8Array(Buffer.from(record.payload, "base64")),
             ...(record.traceContext ? { headers: record.traceContext } : {}),
-          });
-          // The bus holds the event now. Another replica may have deleted the record in between.
-          return records.deleteOne({ _id: record._id }, { durability: "deferred" });
-        }),
+          }),
+        ),
       );
+      outcomes.forEach((outcome, index) => {
+        if (outcome.status === "fulfilled") acknowledged.push(pending[index]!._id);
+        else error ??= outcome.reason;
+      });
     } catch (readError) {
       error = readError;
     }
     let published = 0;
-    for (const outcome of outcomes) {
-      if (outcome.status === "fulfilled") published += outcome.value;
-      else error ??= outcome.reason;
+    if (acknowledged.length > 0) {
+      try {
+        // Another replica may have deleted some of them in between: they count once, there.
+        published = await records.deleteMany({ _id: { $in: acknowledged } }, { durability: "deferred" });
+      } catch (deleteError) {
+        error ??= deleteError;
+      }
     }
     return error === undefined ? { found, published } : { found, published, error };
   }
