@@ -104,7 +104,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         ),
       );
       outcomes.forEach((outcome, index) => {
-        if (outcome.status === "fulfilled") acknowledged.push(pending[index]!._id);
+        if (outcome.status === "fulfilled") acknowledged.push(pending[index]._id);
         else error ??= outcome.reason;
       });
     } catch (readError) {
