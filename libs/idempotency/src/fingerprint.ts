@@ -1,4 +1,5 @@
 import { keyedDigest } from "@bayad/kit";
+import { RecentMemory } from "./recent-memory.js";
 
 /**
  * JSON with object keys sorted, so {a,b} and {b,a} are the same request. It is valid JSON (what
@@ -47,18 +48,13 @@ export function idempotencyRecordId(secret: string, projectId: string, environme
  * generations of `perGeneration`): a retry repeats its key, and the HMAC costs more than a lookup.
  */
 export function recordIdsUnder(secret: string, perGeneration = 2_000): (projectId: string, environment: string, key: string) => string {
-  let recent = new Map<string, string>();
-  let older = new Map<string, string>();
+  const ids = new RecentMemory<string, string>(perGeneration);
   return (projectId, environment, key) => {
     const seen = `${projectId}\u0000${environment}\u0000${key}`;
-    let id = recent.get(seen) ?? older.get(seen);
+    let id = ids.get(seen);
     if (id === undefined) {
       id = idempotencyRecordId(secret, projectId, environment, key);
-      if (recent.size >= perGeneration) {
-        older = recent;
-        recent = new Map();
-      }
-      recent.set(seen, id);
+      ids.set(seen, id);
     }
     return id;
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { isDuplicateKeyError, type CollectionDef, type Doc, type Store } from "@bayad/store";
 import { AppError, openSealed, resealCollection, sealText, type Environment, type ResealCounts, type SealedValue, type SealingKeys } from "@bayad/kit";
+import { RecentMemory } from "./recent-memory.js";
 
 export type IdempotencyState = "in_progress" | "unknown" | "completed";
 
@@ -118,15 +119,7 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
    * learns whether the key is taken, which a replay does not need: a key seen lately is most
    * likely a replay, so it is looked up first. Only a hint: whatever it says, the insert decides.
    */
-  let recentIds = new Set<string>();
-  let olderIds = new Set<string>();
-  const remember = (id: string) => {
-    if (recentIds.size >= recentIdsPerGeneration) {
-      olderIds = recentIds;
-      recentIds = new Set();
-    }
-    recentIds.add(id);
-  };
+  const recentIds = new RecentMemory<string, true>(recentIdsPerGeneration);
   /**
    * Completed records this process read lately, replayed without reading the store again. A
    * completed record is final until it expires, in every replica: nothing settles, claims or
@@ -135,15 +128,9 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
    * after. Records whose answer is sealed are not kept: a reseal and the old key's retirement
    * would leave the copy unopenable.
    */
-  let completed = new Map<string, IdempotencyRecord>();
-  let olderCompleted = new Map<string, IdempotencyRecord>();
+  const completed = new RecentMemory<string, IdempotencyRecord>(completedPerGeneration);
   const keepIfFinal = (record: IdempotencyRecord) => {
-    if (record.state !== "completed" || record.sealedResponse !== undefined || completed.has(record._id)) return;
-    if (completed.size >= completedPerGeneration) {
-      olderCompleted = completed;
-      completed = new Map();
-    }
-    completed.set(record._id, record);
+    if (record.state === "completed" && record.sealedResponse === undefined) completed.set(record._id, record);
   };
 
   return {
@@ -152,16 +139,16 @@ export function createIdempotencyRecords(store: Store, options: IdempotencyRecor
      * one key exactly one starts. An expired record is replaced.
      */
     async begin(input: NewAttempt): Promise<BeginResult> {
-      const kept = completed.get(input.id) ?? olderCompleted.get(input.id);
+      const kept = completed.get(input.id);
       if (kept && kept.expiresAt.getTime() > Date.now()) return { started: false, existing: kept };
-      if (recentIds.has(input.id) || olderIds.has(input.id)) {
+      if (recentIds.has(input.id)) {
         const existing = await records.findOne({ _id: input.id });
         if (existing && existing.expiresAt.getTime() > Date.now()) {
           keepIfFinal(existing);
           return { started: false, existing };
         }
       }
-      remember(input.id);
+      recentIds.set(input.id, true);
       let sealedRequest: string | undefined;
       for (let turn = 0; turn < beginTurns; turn++) {
         const now = new Date();
