@@ -10,9 +10,12 @@ export interface CollectionContext {
    * it, `durability` dropped (every write waits for the client's write concern), and outside a
    * transaction a server-side time limit on reads.
    */
-  driverOptions<O extends OperationOptions>(options: O | undefined, kind: "read" | "write"): Omit<O, "session" | "durability"> & { session?: ClientSession; maxTimeMS?: number };
+  driverOptions: <O extends OperationOptions>(
+    options: O | undefined,
+    kind: "read" | "write",
+  ) => Omit<O, "session" | "durability"> & { session?: ClientSession; maxTimeMS?: number };
   /** Runs a driver call for the port: refuses after close, maps errors to the port's. */
-  call<R>(operation: () => Promise<R>, options?: OperationOptions): Promise<R>;
+  call: <R>(operation: () => Promise<R>, options?: OperationOptions) => Promise<R>;
 }
 
 /**

@@ -107,8 +107,8 @@ export function describeUnavailability(error: unknown): string | undefined {
 function codeOf(error: MongoError): number | undefined {
   if (typeof error.code === "number") return error.code;
   if (error instanceof MongoWriteConcernError) {
-    const code: unknown = error.result.writeConcernError.code;
-    if (typeof code === "number") return code;
+    const details: unknown = error.result.writeConcernError;
+    if (typeof details === "object" && details !== null && "code" in details && typeof details.code === "number") return details.code;
   }
   return undefined;
 }
