@@ -52,7 +52,7 @@ describe("planIndexes", () => {
         problem: expect.stringContaining(`exists with other ${difference} than declared`) as string,
       },
     ]);
-    expect(plan.conflicts[0]?.problem).toMatch(/give the changed index a new name and list "open_by_project" in retiredIndexes/);
+    expect(plan.conflicts[0]?.problem).toMatch(/declare the changed index under a new name beside "open_by_project", and list "open_by_project" in retiredIndexes in a later release/);
   });
 
   it("refuses a unique index declared no longer unique, and a TTL changed, naming both differences at once", () => {

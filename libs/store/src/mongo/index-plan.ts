@@ -32,7 +32,8 @@ const PRIMARY_KEY_INDEX = "_id_";
  * and absent is built; one declared and present as declared is left alone; one present under its
  * name with other keys (order counts), uniqueness, partial filter or TTL is a conflict, never
  * dropped and rebuilt: dropping a live unique index lets duplicates in, and old and new pods in a
- * rollout would flip it. The safe change is a new name, with the old one in `retiredIndexes`.
+ * rollout would flip it. The safe change is a new name, and the old one in `retiredIndexes` a
+ * release later.
  * A new index declared exactly as a live index of another name is a conflict too: MongoDB
  * refuses to build an index twice under two names.
  */
@@ -52,7 +53,8 @@ export function planIndexes(collection: string, listed: readonly ListedIndex[], 
         conflict(
           spec.name,
           `exists with other ${differences.join(", ")} than declared; a live index is never dropped to be rebuilt: ` +
-            `give the changed index a new name and list "${spec.name}" in retiredIndexes (dropped once the new one is built)`,
+            `declare the changed index under a new name beside "${spec.name}", and list "${spec.name}" in retiredIndexes in a later release, ` +
+            "once no pod still uses it (libs/store/README.md, MongoDB in production)",
         );
       }
       continue;
