@@ -49,7 +49,7 @@ export function transactionDeadline(timeoutMs: number): TransactionDeadline {
 
 /** The error a transaction ends with when its time is up: 503, with the last error as the cause. */
 export function transactionTimedOut(deadline: TransactionDeadline, lastError: unknown): StoreUnavailableError {
-  const reason = describeUnavailability(lastError) ?? (lastError instanceof Error ? lastError.name : "no answer");
+  const reason = lastError === undefined ? "deadline reached" : (describeUnavailability(lastError) ?? (lastError instanceof Error ? lastError.name : "no answer"));
   return new StoreUnavailableError(`MongoDB transaction did not complete within ${deadline.timeoutMs} ms (${reason})`, { cause: lastError });
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { MongoClient, type ClientSession } from "mongodb";
+import { MongoClient, type ClientSession, type MongoClientOptions } from "mongodb";
 import type { CollectionDef, Doc, OperationOptions, Session, Store } from "../port.js";
 import { StoreUnavailableError } from "../port.js";
 import { runBoundedTransaction, transactionDeadline, transactionTimedOut, type TransactionDeadline } from "./bounded-transaction.js";
@@ -33,7 +33,7 @@ interface OpenTransaction {
  */
 export function createMongoStore(options: MongoStoreOptions): Store {
   const timeouts = resolveMongoTimeouts(options.timeouts);
-  const client = new MongoClient(options.uri, {
+  const clientOptions = {
     writeConcern: { w: "majority", wtimeoutMS: timeouts.operationTimeoutMs },
     readConcern: { level: "majority" },
     ignoreUndefined: true,
@@ -42,7 +42,8 @@ export function createMongoStore(options: MongoStoreOptions): Store {
     socketTimeoutMS: timeouts.socketTimeoutMs,
     // A pool exhausted by a slow server is waited on no longer than a server is searched for.
     waitQueueTimeoutMS: timeouts.serverSelectionTimeoutMs,
-  });
+  } as const satisfies MongoClientOptions;
+  const client = new MongoClient(options.uri, clientOptions);
   const db = client.db(options.database);
   const declared = new Map<string, DeclaredIndexes>();
   const transactions = new WeakMap<Session, OpenTransaction>();
@@ -84,7 +85,20 @@ export function createMongoStore(options: MongoStoreOptions): Store {
     listCollections: () =>
       call(async () => (await db.listCollections({}, { nameOnly: true, maxTimeMS: timeouts.operationTimeoutMs }).toArray()).map((info) => info.name)),
 
-    ensureIndexes: () => call(() => ensureDeclaredIndexes(db, declared)),
+    /**
+     * On a client of its own without the socket timeout: building an index on a large collection
+     * keeps its connection silent for as long as the build takes, which is a start-time wait,
+     * not a request's. Server selection stays bounded.
+     */
+    ensureIndexes: () =>
+      call(async () => {
+        const indexClient = new MongoClient(options.uri, { ...clientOptions, socketTimeoutMS: 0, writeConcern: { w: "majority" } });
+        try {
+          await ensureDeclaredIndexes(indexClient.db(options.database), declared);
+        } finally {
+          await indexClient.close();
+        }
+      }),
 
     /**
      * Runs `work` in a MongoDB transaction, retried as the driver's `withTransaction` would but
