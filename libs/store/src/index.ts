@@ -23,5 +23,8 @@ export {
 export { createEmbeddedStore, type EmbeddedStoreOptions } from "./embedded/embedded-store.js";
 export { backupEmbeddedStore, embeddedDataFileName } from "./embedded/backup.js";
 export { createMongoStore, type MongoStoreOptions } from "./mongo/mongo-store.js";
+export { MongoConfigError } from "./mongo/mongo-config-error.js";
+export { defaultMongoTimeouts, longestWaitMs, resolveMongoTimeouts, type MongoTimeouts } from "./mongo/mongo-settings.js";
+export { IndexConflictError } from "./mongo/ensure-indexes.js";
 export { openStore, type OpenStoreOptions } from "./open-store.js";
 export { createLease, type Lease } from "./lease.js";

@@ -1,11 +1,12 @@
 import { resolve } from "node:path";
 import { ConfigError, envInt, envOptional, envString, envUrl, serveMetrics, type Logger, type MetricsServer, type Registry } from "@bayad/kit";
-import { openStore, type Store } from "@bayad/store";
+import { MongoConfigError, openStore, type Store } from "@bayad/store";
 import { connectJetStreamBus, type EventBus } from "@bayad/events";
 import { openDataDir, type DataDir } from "../data-dir/data-dir.js";
 import { reason } from "../data-dir/data-dir-lock.js";
 import { componentSecrets, drawSecrets } from "../data-dir/generated-secrets.js";
 import type { ComponentName } from "./components.js";
+import { mongoTimeoutsFromEnv } from "./mongo-timeouts-from-env.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -19,7 +20,9 @@ export interface ComponentData {
 }
 
 /**
- * The component's store: MongoDB when MONGODB_URI is set; else an embedded store in DATA_DIR
+ * The component's store: MongoDB when MONGODB_URI is set (a replica set or mongos: a standalone
+ * server stops the process with a ConfigError naming MONGODB_URI; its waits bounded by the
+ * MONGODB_*_TIMEOUT_MS variables, see mongoTimeoutsFromEnv); else an embedded store in DATA_DIR
  * (the directory itself, held by this process alone, with the secrets it generated in its
  * secrets.json); else a temporary embedded store, gone when the process stops.
  */
@@ -36,7 +39,10 @@ export async function dataFromEnv(env: Env, component: ComponentName, logger: Lo
       throw new ConfigError("SECRETS_KEY", "is required with MONGODB_URI (at least 32 characters, the same for payments, billing, links and webhooks)");
     }
     if (!mongodbUri) logger.warn("neither MONGODB_URI nor DATA_DIR is set: using a temporary embedded store (its data is deleted when the process stops)");
-    const store = await openStore({ mongodbUri, database });
+    const mongoTimeouts = mongodbUri ? mongoTimeoutsFromEnv(env) : {};
+    const store = await openStore({ mongodbUri, database, mongoTimeouts }).catch((error: unknown) => {
+      throw error instanceof MongoConfigError ? new ConfigError(error.setting, error.problem) : error;
+    });
     return { store, secrets: drawSecrets(names, env), close: () => store.close() };
   }
   const data: DataDir = await openDataDir(resolve(dataDirSetting), [], logger);

@@ -76,17 +76,17 @@ function interpolateDeep(value: unknown, env: Record<string, string | undefined>
   return value;
 }
 
-/** deploy/compose.yaml as parsed, anchors and `<<` merged, before interpolation. */
-export const parseComposeFile = (): unknown => parse(readRepoFile("deploy/compose.yaml"), { merge: true });
+/** A compose file (deploy/compose.yaml by default) as parsed, anchors and `<<` merged, before interpolation. */
+export const parseComposeFile = (file = "deploy/compose.yaml"): unknown => parse(readRepoFile(file), { merge: true });
 
 /**
- * deploy/compose.yaml as Compose sees it with `env` in the shell (nothing set by default):
+ * A compose file (deploy/compose.yaml by default) as Compose sees it with `env` in the shell (nothing set by default):
  * merged, interpolated, and valid by the Compose Specification's schema, or this throws.
  */
-export function loadCompose(env: Record<string, string | undefined> = {}): ComposeFile {
-  const document = interpolateDeep(parseComposeFile(), env);
+export function loadCompose(env: Record<string, string | undefined> = {}, file = "deploy/compose.yaml"): ComposeFile {
+  const document = interpolateDeep(parseComposeFile(file), env);
   const errors = schemaErrors(document);
-  if (errors.length > 0) throw new Error(`deploy/compose.yaml breaks the Compose Specification:\n${errors.join("\n")}`);
+  if (errors.length > 0) throw new Error(`${file} breaks the Compose Specification:\n${errors.join("\n")}`);
   return document as ComposeFile;
 }
 
