@@ -77,7 +77,9 @@ interface Declared {
  * Serializability comes from one store-wide lock: a transaction holds it from start to commit or
  * abort, and every write outside a transaction takes it too, so the transaction sees no
  * concurrent writes. That is more than the port promises (snapshot isolation, port.ts), so code
- * that passes here may still need a version-guarded write against write skew on MongoDB. Every write, in a transaction or not, is staged first (`StagedTable`): checked
+ * that passes here may still need a version-guarded write against write skew on MongoDB.
+ *
+ * Every write, in a transaction or not, is staged first (`StagedTable`): checked
  * against the committed documents and the other staged ones when it is made, then applied to LMDB
  * with everything else it belongs with in one synchronous LMDB transaction, so it is visible at
  * once and atomically (an abort drops the staged writes). The lock is released after that commit;
