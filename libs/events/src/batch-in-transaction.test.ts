@@ -11,7 +11,7 @@ describe("batchInTransaction", () => {
   let store: Store;
   let seen: Collection<{ _id: string; position: number }>;
   beforeEach(async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     seen = store.collection({ name: "seen", indexes: [] });
     await store.ensureIndexes();
   });
@@ -19,9 +19,12 @@ describe("batchInTransaction", () => {
 
   it("hands every message of a batch, in order, to a handler writing in one transaction", async () => {
     const counted = countingStore(store);
-    let position = 0;
-    const handle = batchInTransaction(counted.store, consumer, (session) => async (message) => {
-      await seen.insertOne({ _id: message.eventId, position: position++ }, { session });
+    // The position counts afresh with each run of the transaction (the store reruns this one).
+    const handle = batchInTransaction(counted.store, consumer, (session) => {
+      let position = 0;
+      return async (message) => {
+        await seen.insertOne({ _id: message.eventId, position: position++ }, { session });
+      };
     });
     await handle(["evt_b", "evt_a", "evt_c"].map(messageOf));
     expect(counted.transactions()).toBe(1);

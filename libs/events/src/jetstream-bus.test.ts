@@ -243,7 +243,7 @@ describe.skipIf(!url)("connectJetStreamBus (needs NATS_URL, e.g. nats://127.0.0.
     const proxy = await startTcpProxy(url!);
     proxies.push(proxy);
     const bus = await openBus({ url: proxy.url, publishTimeoutMs: 500 });
-    const store = createEmbeddedStore();
+    const store = createEmbeddedStore({ rerunTransactions: true });
     const consumer = await collect(bus, "records");
     const relay = startOutboxRelay({ store, bus, logger, intervalMs: 10, maxBackoffMs: 200 });
     try {

@@ -25,7 +25,7 @@ let store: Store;
 let mover: ResourceMover<Thing, Status, "close" | "reopen">;
 
 beforeEach(() => {
-  store = createEmbeddedStore();
+  store = createEmbeddedStore({ rerunTransactions: true });
   mover = {
     store,
     collection: store.collection<Thing>({ name: "things" }),

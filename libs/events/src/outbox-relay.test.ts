@@ -48,7 +48,7 @@ describe("startOutboxRelay", () => {
   const logger = recordingLogger();
 
   beforeEach(() => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     inner = createInProcessBus();
     logger.lines.length = 0;
   });

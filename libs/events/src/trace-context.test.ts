@@ -59,7 +59,7 @@ describe("with traces off", () => {
   afterEach(() => store.close());
 
   it("the outbox keeps no trace context and messages carry no headers", async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     const event = await appendEvent(store);
     expect((await outboxOf(store).findOne({ _id: event.eventId }))!.traceContext).toBeUndefined();
     const bus = createInProcessBus();
@@ -96,14 +96,14 @@ describe("with traces on", () => {
   }
 
   it("the outbox record keeps the writer's traceparent", async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     const { event, traceId, spanId } = await appendInSpan();
     const record = await outboxOf(store).findOne({ _id: event.eventId });
     expect(record!.traceContext).toEqual({ traceparent: `00-${traceId}-${spanId}-01` });
   });
 
   it("the in-process bus hands the headers to the consumer, whose span is the writer's child", async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     const { event, traceId, spanId } = await appendInSpan();
     const bus = createInProcessBus();
     const delivered = await relayAndConsume(store, bus);
@@ -118,7 +118,7 @@ describe("with traces on", () => {
   });
 
   it("a message without headers is consumed in a trace of its own", async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     const bus = createInProcessBus();
     const seen: DeliveredMessage[] = [];
     const consumption = await bus.consume("records", traceMessages("records", "records", async (message) => void seen.push(message)));
@@ -135,7 +135,7 @@ describe("with traces on", () => {
     afterAll(() => deleteJetStreamNamespace({ url: url!, namespace }));
 
     it("the relay publishes the trace context as message headers, and the consumer's span is the writer's child", async () => {
-      store = createEmbeddedStore();
+      store = createEmbeddedStore({ rerunTransactions: true });
       const { event, traceId, spanId } = await appendInSpan();
       const bus = await connectJetStreamBus({ url: url!, namespace, logger: recordingLogger() });
       try {

@@ -8,7 +8,7 @@ interface Thing extends Doc {
 }
 
 async function setup(windowMs = 60_000) {
-  const store = createEmbeddedStore();
+  const store = createEmbeddedStore({ rerunTransactions: true });
   const clock = { now: new Date("2030-01-01T00:00:00.000Z") };
   const keys = createIdempotencyKeys(store, { windowMs, now: () => clock.now });
   const things = store.collection<Thing>({ name: "things" });

@@ -8,7 +8,7 @@ const signingSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 let store: Store;
 beforeEach(() => {
-  store = createEmbeddedStore();
+  store = createEmbeddedStore({ rerunTransactions: true });
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -16,7 +16,7 @@ const errorBody = (error: AppError) => ({ code: error.code });
 let store: Store;
 
 beforeEach(() => {
-  store = createEmbeddedStore();
+  store = createEmbeddedStore({ rerunTransactions: true });
 });
 afterEach(() => store.close());
 

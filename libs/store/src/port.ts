@@ -5,6 +5,24 @@
  *
  * The query and update language is a deliberately small subset of MongoDB's, so the MongoDB
  * adapter stays a thin pass-through and the embedded adapter stays small.
+ *
+ * Isolation: what a transaction may rely on about others running beside it is SNAPSHOT isolation
+ * (MongoDB's), not serializability, although the embedded store gives the latter (it runs one
+ * transaction at a time):
+ *
+ * - Its reads (with the session) see one snapshot: what was committed when it began, plus its own
+ *   writes. Nothing committed meanwhile shows.
+ * - Two transactions conflict (one is rerun, or fails) only when both WRITE the same document.
+ *   Reading a document another writes is no conflict: a transaction that reads A and writes B can
+ *   commit beside one that reads B and writes A, each deciding from a state the other's commit
+ *   changed (write skew), an outcome no serial order gives.
+ * - The cure: make transactions whose decisions depend on each other write one common document,
+ *   typically a version-guarded write of the record the decision was read from,
+ *   `updateOne({ _id, version }, { $inc: { version: 1 } })`; where it matches nothing, the version
+ *   moved since it was read, and the caller treats that as a conflict (aborts and decides again).
+ *   The contract's write-skew case (test-support/isolation-contract.ts) holds both adapters to it.
+ *
+ * Since a conflict reruns it, a transaction's `work` may run more than once (Store.transaction).
  */
 
 /** Every stored document has a string `_id`. Values are JSON-like plus Date. */
@@ -139,8 +157,13 @@ export interface Store {
   /**
    * Runs `work` as one atomic unit: its writes (made with `{ session }`) become visible together
    * when it resolves, or not at all when it throws (the error is rethrown). Reads with the
-   * session see the transaction's own writes. `work` may be run again on a transient conflict,
-   * so it must not have side effects outside the store. It resolves once its writes are as
+   * session see a snapshot with the transaction's own writes; concurrent transactions are
+   * isolated as the top of this file says (snapshot isolation: write skew is possible unless both
+   * write a common document). `work` may run more than once (MongoDB reruns it on a transient
+   * error such as a write conflict) and only the last run's writes commit, so it must have no
+   * effect outside the store that a run repeats or that assumes the run commits: nothing pushed,
+   * counted, emitted, sent or called elsewhere from inside it; what it decides from is read again
+   * through the session; what it returns comes from its last run. It resolves once its writes are as
    * durable as `options.durability` says.
    */
   transaction<R>(work: (session: Session) => Promise<R>, options?: TransactionOptions): Promise<R>;

@@ -36,7 +36,7 @@ describe("billing actions over gRPC", () => {
 
   beforeAll(async () => {
     server = await startBillingServer({
-      store: createEmbeddedStore(),
+      store: createEmbeddedStore({ rerunTransactions: true }),
       config: readBillingConfig({ SANDBOX_SECRET: "billing-actions-secret" }),
       logger: createLogger("test", "silent"),
     });

@@ -35,7 +35,7 @@ describe("billing service over HTTP/2", () => {
 
   beforeAll(async () => {
     server = await startBillingServer({
-      store: createEmbeddedStore(),
+      store: createEmbeddedStore({ rerunTransactions: true }),
       config: readBillingConfig({ SANDBOX_SECRET: "grpc-sandbox-secret" }),
       logger: createLogger("test", "silent"),
     });

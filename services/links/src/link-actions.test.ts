@@ -24,7 +24,7 @@ describe("payment link actions over gRPC", () => {
   let links: Client<typeof LinksService>;
 
   beforeAll(async () => {
-    server = await startLinksServer({ store: createEmbeddedStore(), config: readLinksConfig({}), logger: createLogger("test", "silent") });
+    server = await startLinksServer({ store: createEmbeddedStore({ rerunTransactions: true }), config: readLinksConfig({}), logger: createLogger("test", "silent") });
     links = createClient(LinksService, createGrpcTransport({ baseUrl: server.url }));
   });
   afterAll(() => server.close());

@@ -20,7 +20,7 @@ describe("links service over gRPC (Connect client, HTTP/2)", () => {
   let client: Client<typeof LinksService>;
 
   beforeAll(async () => {
-    server = await startLinksServer({ store: createEmbeddedStore(), config: readLinksConfig({}), logger: createLogger("test", "silent") });
+    server = await startLinksServer({ store: createEmbeddedStore({ rerunTransactions: true }), config: readLinksConfig({}), logger: createLogger("test", "silent") });
     client = createClient(LinksService, createGrpcTransport({ baseUrl: server.url }));
   });
 

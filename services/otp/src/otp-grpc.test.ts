@@ -22,7 +22,7 @@ describe("OTP service over gRPC (Connect client, HTTP/2)", () => {
 
   beforeAll(async () => {
     server = await startOtpServer({
-      store: createEmbeddedStore(),
+      store: createEmbeddedStore({ rerunTransactions: true }),
       config: readOtpConfig({ OTP_HASH_SECRET: SECRET }),
       logger: createLogger("otp-test", "silent"),
       now: clock.now,
@@ -93,7 +93,7 @@ describe("OTP service over gRPC (Connect client, HTTP/2)", () => {
 describe("ListDevMessages with real senders configured", () => {
   it("answers NOT_FOUND: the development outbox is off", async () => {
     const server = await startOtpServer({
-      store: createEmbeddedStore(),
+      store: createEmbeddedStore({ rerunTransactions: true }),
       config: readOtpConfig({
         OTP_HASH_SECRET: SECRET,
         OTP_EMAIL_SENDER: "smtp",

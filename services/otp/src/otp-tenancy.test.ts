@@ -38,7 +38,7 @@ describe("OTP per-recipient limits, per project and environment (gRPC)", () => {
 
   beforeAll(async () => {
     server = await startOtpServer({
-      store: createEmbeddedStore(),
+      store: createEmbeddedStore({ rerunTransactions: true }),
       config: readOtpConfig({
         OTP_HASH_SECRET: "tenancy-test-secret-tenancy-test-secret-01",
         OTP_GENERATE_RECIPIENT_LIMIT: "2",

@@ -48,7 +48,7 @@ describe("payments actions, repeated with their Idempotency-Key over gRPC", () =
 
   beforeAll(async () => {
     server = await startPaymentsServer({
-      store: createEmbeddedStore(),
+      store: createEmbeddedStore({ rerunTransactions: true }),
       config: readPaymentsConfig({}),
       logger: createLogger("test", "silent"),
       providers: { test: counting.provider },

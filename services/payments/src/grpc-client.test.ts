@@ -58,7 +58,7 @@ describe("payments service over a standard gRPC client (@grpc/grpc-js)", () => {
   let client: GenericClient;
 
   beforeAll(async () => {
-    server = await startPaymentsServer({ store: createEmbeddedStore(), config: readPaymentsConfig({}), logger: createLogger("test", "silent") });
+    server = await startPaymentsServer({ store: createEmbeddedStore({ rerunTransactions: true }), config: readPaymentsConfig({}), logger: createLogger("test", "silent") });
     const Client = grpc.makeGenericClientConstructor(definition, "PaymentsService");
     client = new Client(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure()) as unknown as GenericClient;
   });

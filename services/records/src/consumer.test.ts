@@ -20,7 +20,7 @@ describe("records consumer", () => {
   let repository: PaymentRecordsRepository;
 
   beforeEach(async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     repository = createPaymentRecordsRepository(store);
     await store.ensureIndexes();
   });

@@ -25,7 +25,7 @@ describe("records service over gRPC (Connect client, HTTP/2)", () => {
   beforeAll(async () => {
     const logger = createLogger("test", "silent");
     bus = createInProcessBus({ redeliveryDelayMs: 5, logger });
-    server = await startRecordsServer({ store: createEmbeddedStore(), bus, config: readRecordsConfig({}), logger });
+    server = await startRecordsServer({ store: createEmbeddedStore({ rerunTransactions: true }), bus, config: readRecordsConfig({}), logger });
     client = createClient(RecordsService, createGrpcTransport({ baseUrl: server.url }));
 
     await bus.publish(

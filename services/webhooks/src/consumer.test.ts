@@ -44,7 +44,7 @@ describe("webhooks consumer", () => {
   });
 
   beforeEach(async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     scheduled = 0;
     deps = depsOn(store);
     attempts = store.collection<WebhookDeliveryRecord>(webhookDeliveriesCollection);
@@ -84,7 +84,9 @@ describe("webhooks consumer", () => {
     await handle([{ subject: "bayad.events.x", eventId: "evt_poison", payload: new Uint8Array([0xff, 0xff, 0xff]), redelivered: false }]);
     const unscoped = create(EventSchema, { ...paidCheckoutEvent("prj_1"), projectId: "" });
     await handle([delivered(unscoped)]);
-    expect(logged).toHaveBeenCalledTimes(2);
+    // Once per run of the transaction (the store here reruns each): a log line is no effect to undo.
+    const skipped = new Set(logged.mock.calls.map(([fields]) => (fields as { eventId?: string }).eventId));
+    expect(skipped).toEqual(new Set(["evt_poison", unscoped.eventId]));
     logged.mockRestore();
     expect(await attempts.count({})).toBe(0);
     expect(scheduled).toBe(0);

@@ -45,6 +45,15 @@ export interface EmbeddedStoreOptions {
    * work waits for a write made without its session, which queues behind the transaction itself.
    */
   transactionLifetimeMs?: number;
+  /**
+   * Runs every transaction's `work` twice, for tests: the first run's writes are dropped (never
+   * visible, never committed) and the second run's result commits, as when MongoDB's driver reruns
+   * a transaction after a transient error. A callback with effects outside the store (an event
+   * emitted in memory, a counter, a provider call) shows them twice, so tests on such a store prove
+   * their callbacks safe to run again (port.ts's `transaction`). An error from either run ends the
+   * transaction as usual, with nothing committed.
+   */
+  rerunTransactions?: boolean;
 }
 
 interface Transaction {
@@ -67,7 +76,10 @@ interface Declared {
  *
  * Serializability comes from one store-wide lock: a transaction holds it from start to commit or
  * abort, and every write outside a transaction takes it too, so the transaction sees no
- * concurrent writes. Every write, in a transaction or not, is staged first (`StagedTable`): checked
+ * concurrent writes. That is more than the port promises (snapshot isolation, port.ts), so code
+ * that passes here may still need a version-guarded write against write skew on MongoDB.
+ *
+ * Every write, in a transaction or not, is staged first (`StagedTable`): checked
  * against the committed documents and the other staged ones when it is made, then applied to LMDB
  * with everything else it belongs with in one synchronous LMDB transaction, so it is visible at
  * once and atomically (an abort drops the staged writes). The lock is released after that commit;
@@ -88,6 +100,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   const transactions = new WeakMap<Session, Transaction>();
   const lock = new AsyncMutex();
   const transactionLifetimeMs = options.transactionLifetimeMs ?? 60_000;
+  const rerunTransactions = options.rerunTransactions ?? false;
   let closed = false;
   let closing: Promise<void> | undefined;
   let sweeping = false;
@@ -180,10 +193,11 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   }
 
   /**
-   * Runs `work` with the lock held and commits its tables, unless it failed or outlived the
-   * lifetime limit: then nothing of it is committed and the lock is released at once.
+   * Runs `work` with the lock held and commits its tables (or, with `keep` false, drops them once
+   * it resolved: a run to be made again), unless it failed or outlived the lifetime limit: then
+   * nothing of it is committed and the lock is released at once.
    */
-  function runTransaction<R>(work: (session: Session) => Promise<R>): Promise<R> {
+  function runTransaction<R>(work: (session: Session) => Promise<R>, keep: boolean): Promise<R> {
     const session: Session = Object.freeze({ id: randomUUID() });
     const transaction: Transaction = { tables: new Map(), open: true };
     transactions.set(session, transaction);
@@ -213,7 +227,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
           finish(() => {
             // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught earlier, unchanged
             if (transaction.failure !== undefined) throw transaction.failure;
-            commit(transaction.tables);
+            if (keep) commit(transaction.tables);
             return result;
           }),
         (error: unknown) =>
@@ -313,7 +327,10 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     async transaction<R>(work: (session: Session) => Promise<R>, options?: TransactionOptions): Promise<R> {
       assertOpen();
       await env.writable();
-      const result = await exclusive(() => runTransaction(work));
+      const result = await exclusive(async () => {
+        if (rerunTransactions) await runTransaction(work, false);
+        return runTransaction(work, true);
+      });
       await settled(options?.durability);
       return result;
     },

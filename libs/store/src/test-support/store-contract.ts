@@ -3,6 +3,7 @@ import type { Store } from "../port.js";
 import { describeConcurrencyContract } from "./concurrency-contract.js";
 import { useContractFixture } from "./contract-fixture.js";
 import { describeIndexContract } from "./index-contract.js";
+import { describeIsolationContract } from "./isolation-contract.js";
 import { describeQueryContract } from "./query-contract.js";
 import { describeTransactionContract } from "./transaction-contract.js";
 import { describeUpdateContract } from "./update-contract.js";
@@ -20,5 +21,6 @@ export function describeStoreContract(adapterName: string, openFresh: () => Prom
     describeIndexContract(fixture);
     describeConcurrencyContract(fixture);
     describeTransactionContract(fixture);
+    describeIsolationContract(fixture);
   });
 }

@@ -53,10 +53,13 @@ async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promi
       ...(providerAccountId !== undefined ? { providerAccountId } : {}),
     });
     const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
-    if (!owner || owner.cyclesBilled <= opened.periodNumber) return opened;
-    const overdue = await moveInvoice(deps, session, opened, "fall_due");
+    if (!owner) return opened;
+    const finalized = owner.cyclesBilled <= opened.periodNumber ? opened : await moveInvoice(deps, session, opened, "fall_due");
+    // Written even when its period is still open: closing the period reads this invoice (a draft
+    // until now) and writes the subscription, so both writing it makes them conflict. Otherwise,
+    // under snapshot isolation, both could commit: this invoice open in a period already closed.
     await settleSubscriptionStatus(deps, session, owner);
-    return overdue;
+    return finalized;
   });
 }
 

@@ -75,9 +75,10 @@ export async function followInvoices(
 /**
  * Re-derives a subscription's status from its invoices (as they stand in `session`, after the
  * caller's invoice changes) and moves it when the status differs. When it stays, the
- * subscription is still written (statusCheckedAt, guarded by its version), so that two
- * transactions re-deriving one subscription from different invoice changes conflict rather than
- * both keep a status that neither change alone would alter.
+ * subscription is still written (statusCheckedAt, guarded by its version), so that a transaction
+ * changing its invoices conflicts with any other writing the subscription: two re-deriving it from
+ * different invoice changes, or a period closing from invoices as they were before (under snapshot
+ * isolation neither would otherwise see the other's change, port.ts).
  */
 export async function settleSubscriptionStatus(
   deps: BillingDeps,
@@ -88,11 +89,6 @@ export async function settleSubscriptionStatus(
   const followed = await followInvoices(deps, session, subscription, invoices);
   if (followed !== subscription) return followed;
   const checkedAt = deps.now();
-  const touched = await deps.subscriptions.collection.updateOne(
-    { _id: subscription._id, aggregateVersion: subscription.aggregateVersion },
-    { $set: { statusCheckedAt: checkedAt } },
-    { session },
-  );
-  if (touched.matched === 0) throw new VersionConflict(subscription._id);
+  if (!(await deps.subscriptions.markStatusChecked(subscription, checkedAt, session))) throw new VersionConflict(subscription._id);
   return { ...subscription, statusCheckedAt: checkedAt };
 }

@@ -55,9 +55,9 @@ export interface SubscriptionRecord {
   endedAt?: Date;
   /**
    * Written by a payment or a finalize that re-derives the status and leaves it as it is (a
-   * change of status writes a new version anyway): two such transactions on one subscription
-   * then conflict instead of each deciding from a snapshot that misses the other's invoice change.
-   * Never read.
+   * change of status writes a new version anyway): such a transaction then conflicts with any
+   * other writing the subscription (another payment or finalize, a period closing) instead of
+   * each deciding from a snapshot that misses the other's change. Never read.
    */
   statusCheckedAt?: Date;
   idempotencyKey: string;

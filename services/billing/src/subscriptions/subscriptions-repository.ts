@@ -40,6 +40,21 @@ export function createSubscriptionsRepository(store: Store) {
       );
     },
 
+    /**
+     * Writes `statusCheckedAt` over the version `subscription` was read at, changing nothing else:
+     * the write a transaction makes so that another one deciding from the same subscription (and
+     * writing it) conflicts with it, which snapshot isolation does not do for reads (port.ts).
+     * False when the subscription moved past that version since: the caller's decision is stale.
+     */
+    async markStatusChecked(subscription: SubscriptionRecord, at: Date, session: Session): Promise<boolean> {
+      const touched = await subscriptions.updateOne(
+        { _id: subscription._id, aggregateVersion: subscription.aggregateVersion },
+        { $set: { statusCheckedAt: at } },
+        { session },
+      );
+      return touched.matched > 0;
+    },
+
     conflictOf(error: unknown): "reference" | null {
       if (isDuplicateKeyError(error, "subscriptions_reference")) return "reference";
       return null;

@@ -36,7 +36,7 @@ export function flakyProvider() {
 
 /** A billing domain on a fresh embedded store, with a clock the test moves. */
 export async function billingFixture(options: { provider?: PaymentProvider; accounts?: ProviderAccounts; start?: Date } = {}) {
-  const store = createEmbeddedStore();
+  const store = createEmbeddedStore({ rerunTransactions: true });
   let current = options.start ?? T0;
   const time = {
     now: () => new Date(current),

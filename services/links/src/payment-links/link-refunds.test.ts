@@ -15,7 +15,7 @@ let keys = 0;
 const caller = () => ({ projectId: "prj_a", environment: "test" as const, correlationId: "c", idempotencyKey: `link-refund-key-${String(++keys).padStart(8, "0")}` });
 
 async function paidLink() {
-  const store = createEmbeddedStore();
+  const store = createEmbeddedStore({ rerunTransactions: true });
   const deps: PaymentLinksDeps = {
     store,
     repository: createPaymentLinksRepository(store),

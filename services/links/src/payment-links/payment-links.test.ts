@@ -19,7 +19,7 @@ import {
 } from "./payment-links.js";
 
 async function setup() {
-  const store = createEmbeddedStore();
+  const store = createEmbeddedStore({ rerunTransactions: true });
   // A clock that moves one second per reading, so "newest first" is unambiguous.
   let tick = Date.parse("2030-01-01T00:00:00.000Z");
   const deps: PaymentLinksDeps = {

@@ -43,7 +43,7 @@ function paymongoLike() {
 }
 
 async function setup() {
-  const store = createEmbeddedStore();
+  const store = createEmbeddedStore({ rerunTransactions: true });
   const paymongo = paymongoLike();
   // prj_a has an account in both modes; prj_b has none.
   const accounts: ProviderAccounts = {

@@ -104,7 +104,7 @@ describe("OTP e-mail over TLS, against a real SMTP server with a certificate mad
     const caFile = join(mkdtempSync(join(tmpdir(), "bayad-otp-tls-")), "ca.pem");
     writeFileSync(caFile, certificates.ca);
     const server = await startOtpServer({
-      store: createEmbeddedStore(),
+      store: createEmbeddedStore({ rerunTransactions: true }),
       config: readOtpConfig({
         OTP_HASH_SECRET: "tls-test-secret-tls-test-secret-tls-0001",
         OTP_EMAIL_SENDER: "smtp",

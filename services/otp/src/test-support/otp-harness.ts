@@ -37,7 +37,7 @@ export const SECRET = "test-secret-test-secret-test-secret-0001";
 export async function createHarness(
   options: { store?: Store; clock?: Clock; limits?: Partial<OtpLimits>; senders?: Partial<OtpDeps["senders"]> } = {},
 ): Promise<Harness> {
-  const store = options.store ?? createEmbeddedStore();
+  const store = options.store ?? createEmbeddedStore({ rerunTransactions: true });
   const clock = options.clock ?? createClock();
   const outbox = createDevOutbox(store, { secret: SECRET, now: clock.now });
   const defaults = readOtpConfig({ OTP_HASH_SECRET: SECRET });

@@ -37,7 +37,7 @@ afterEach(async () => {
 
 /** The checkouts of one embedded store, with the sandbox as test mode's provider (live mode has none). */
 async function setup(options: { sandbox?: Partial<SandboxProviderOptions>; providerTimeoutMs?: number } = {}) {
-  store = createEmbeddedStore();
+  store = createEmbeddedStore({ rerunTransactions: true });
   const deps: CheckoutsDeps = {
     store,
     repository: createCheckoutsRepository(store),

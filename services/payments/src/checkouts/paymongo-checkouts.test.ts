@@ -38,7 +38,7 @@ describe("checkouts at a project's PayMongo account", () => {
   });
 
   beforeEach(async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     const outbox = createOutbox(store, "payments");
     const accounts = createProviderAccountsRepository(store);
     const logger = createLogger("test", "silent");

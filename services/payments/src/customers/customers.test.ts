@@ -8,7 +8,7 @@ import { createCustomer, getCustomer } from "./customers.js";
 import { createCustomersRepository } from "./customers-repository.js";
 
 async function setup() {
-  const store = createEmbeddedStore();
+  const store = createEmbeddedStore({ rerunTransactions: true });
   const deps = {
     store,
     repository: createCustomersRepository(store),

@@ -64,7 +64,7 @@ describe("hostedPaymentOf", () => {
 
 describe("hostedPaymentsMessageHandler", () => {
   it("records a paid link once: a redelivery does not restore what refunds took", async () => {
-    const store = createEmbeddedStore();
+    const store = createEmbeddedStore({ rerunTransactions: true });
     const repository = createHostedPaymentsRepository(store);
     const handle = hostedPaymentsMessageHandler({ repository, logger: createLogger("test", "silent") });
     const event = linkEvent(PaymentLinkStatus.PAID);

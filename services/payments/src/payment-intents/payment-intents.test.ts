@@ -20,7 +20,7 @@ import {
 } from "./payment-intents.js";
 
 async function setup() {
-  const store = createEmbeddedStore();
+  const store = createEmbeddedStore({ rerunTransactions: true });
   const clock = { now: new Date("2030-01-01T00:00:00.000Z") };
   const deps: PaymentIntentsDeps = {
     store,

@@ -21,7 +21,7 @@ import { createRedirectPaymentIntent, getHostedPaymentIntent, submitHostedPaymen
 const sandbox = createSandboxProvider({ secret: "s".repeat(32), delayMs: 0, silenceMs: 0 });
 
 async function setup(options: { test?: PaymentProvider; account?: PaymentProvider } = {}) {
-  const store = createEmbeddedStore();
+  const store = createEmbeddedStore({ rerunTransactions: true });
   const account = options.account;
   const deps: PaymentIntentsDeps = {
     store,

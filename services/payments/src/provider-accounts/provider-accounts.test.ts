@@ -38,7 +38,7 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
   /** Every line the service logged, at debug level, as the production logger writes it. */
   let logLines: string[] = [];
   const start = async (env: Record<string, string>, storePath?: string) => {
-    store = createEmbeddedStore(storePath ? { path: storePath } : {});
+    store = createEmbeddedStore({ rerunTransactions: true, ...(storePath ? { path: storePath } : {}) });
     logLines = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {

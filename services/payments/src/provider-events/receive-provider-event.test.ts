@@ -43,7 +43,7 @@ describe("receiveProviderEvent refusals", () => {
   let deps: ReceiveDeps;
 
   beforeEach(() => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     registry = new Registry();
     lines = [];
     deps = {

@@ -35,7 +35,7 @@ describe("startProviderReconciler: an account whose key PayMongo refuses", () =>
   });
 
   beforeEach(() => {
-    store = createEmbeddedStore({});
+    store = createEmbeddedStore({ rerunTransactions: true });
     clock = Date.now();
     lines = [];
   });

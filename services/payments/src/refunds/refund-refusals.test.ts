@@ -69,7 +69,7 @@ describe("refunds a provider refuses", () => {
     (await store.collection<{ _id: string; refundableMinor?: number }>({ name: "checkouts" }).findOne({ _id: checkoutId }))?.refundableMinor;
 
   beforeAll(async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     server = await startPaymentsServer({
       store,
       config: readPaymentsConfig({ PAYMENTS_PROVIDER_LEASE_MS: "1000", PAYMENTS_RECONCILE_INTERVAL_MS: "50" }),

@@ -37,7 +37,7 @@ describe("the refund sweep", () => {
   const losing = losingProvider();
 
   beforeAll(async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     server = await startPaymentsServer({
       store,
       config: readPaymentsConfig({ PAYMENTS_PROVIDER_LEASE_MS: "1000", PAYMENTS_RECONCILE_INTERVAL_MS: "50" }),

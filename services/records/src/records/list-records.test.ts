@@ -29,7 +29,7 @@ describe("listPaymentRecords", () => {
   };
 
   beforeEach(async () => {
-    const store = createEmbeddedStore();
+    const store = createEmbeddedStore({ rerunTransactions: true });
     deps = { repository: createPaymentRecordsRepository(store), cursors: createCursorCodec("k".repeat(43), "records-cursor") };
     await store.ensureIndexes();
   });

@@ -10,7 +10,7 @@ describe("projectRecord", () => {
   let clock: number;
 
   beforeEach(async () => {
-    const store = createEmbeddedStore();
+    const store = createEmbeddedStore({ rerunTransactions: true });
     repository = createPaymentRecordsRepository(store);
     await store.ensureIndexes();
     clock = Date.parse("2026-02-01T00:00:00.000Z");

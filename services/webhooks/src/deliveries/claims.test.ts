@@ -9,7 +9,7 @@ describe("claiming due attempts", () => {
   const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 
   beforeEach(async () => {
-    store = createEmbeddedStore();
+    store = createEmbeddedStore({ rerunTransactions: true });
     deliveries = createWebhookDeliveriesRepository(store);
     await store.ensureIndexes();
   });

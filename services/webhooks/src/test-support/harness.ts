@@ -29,7 +29,7 @@ export interface Harness {
 /** The webhooks service as the gateway reaches it (gRPC over HTTP/2), on a temporary embedded store and an in-process bus. */
 export async function startHarness(env: Env = quickEnv, extra: Partial<WebhooksServerOptions> = {}): Promise<Harness> {
   const logger = createLogger("webhooks-test", "silent");
-  const store = createEmbeddedStore();
+  const store = createEmbeddedStore({ rerunTransactions: true });
   const bus = createInProcessBus({ redeliveryDelayMs: 5, logger });
   const start = (startEnv: Env) => startWebhooksServer({ store, bus, config: readWebhooksConfig(startEnv), logger, ...extra });
   const harness: Harness = {
