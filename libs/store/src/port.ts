@@ -66,8 +66,10 @@ export interface CollectionDef {
   indexes?: IndexSpec[];
   /**
    * Names of indexes this collection once had and must not keep: `ensureIndexes` drops them where
-   * they exist (a deployed MongoDB keeps an index until it is dropped). A changed index gets a new
-   * name and its old name goes here.
+   * they exist (a deployed MongoDB keeps an index until it is dropped), and only once every
+   * declared index is built. A changed index gets a new name, never its old one (the MongoDB store
+   * refuses to start rather than rebuild a live index in place); its old name goes here in a later
+   * release, once no process of the release that declared it runs (libs/store/README.md).
    */
   retiredIndexes?: string[];
 }

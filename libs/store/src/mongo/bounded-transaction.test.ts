@@ -1,6 +1,6 @@
 import { MongoClient, MongoNetworkError, MongoServerError, MongoTransactionError, MongoWriteConcernError, type ClientSession } from "mongodb";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DuplicateKeyError, StoreUnavailableError } from "../port.js";
+import { DuplicateKeyError, StoreNotWritableError } from "../port.js";
 import { nextTransactionStep, retryBackoffMs, runBoundedTransaction, transactionDeadline } from "./bounded-transaction.js";
 
 const labelled = (code: number, codeName: string, labels: string[]) => new MongoServerError({ ok: 0, code, codeName, errmsg: codeName, errorLabels: labels });
@@ -86,7 +86,7 @@ describe("runBoundedTransaction", () => {
     expect(await endedBy(session)).toBe("commit");
   });
 
-  it("gives up at the deadline with StoreUnavailableError, the last transient error as its cause", async () => {
+  it("gives up at the deadline with StoreNotWritableError (503 STORE_UNAVAILABLE), the last transient error as its cause", async () => {
     let runs = 0;
     const last = { error: writeConflict() };
     const failure = await runBoundedTransaction(
@@ -99,7 +99,7 @@ describe("runBoundedTransaction", () => {
       transactionDeadline(200),
       {},
     ).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(StoreUnavailableError);
+    expect(failure).toBeInstanceOf(StoreNotWritableError);
     expect((failure as Error).message).toBe("MongoDB transaction did not complete within 200 ms (TransientTransactionError)");
     expect((failure as Error).cause).toBe(last.error);
     expect(runs).toBeGreaterThan(1);
@@ -125,7 +125,7 @@ describe("runBoundedTransaction", () => {
     expect(await endedBy(session)).toBe("abort");
   });
 
-  it("maps a driver error that escapes without a retry label: a primary gone is StoreUnavailableError", async () => {
+  it("maps a driver error that escapes without a retry label: a primary gone is StoreNotWritableError", async () => {
     const notPrimary = labelled(10107, "NotWritablePrimary", []);
     const failure = await runBoundedTransaction(
       session,
@@ -133,7 +133,7 @@ describe("runBoundedTransaction", () => {
       transactionDeadline(5_000),
       {},
     ).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(StoreUnavailableError);
+    expect(failure).toBeInstanceOf(StoreNotWritableError);
     expect((failure as Error).cause).toBe(notPrimary);
   });
 
@@ -148,7 +148,7 @@ describe("runBoundedTransaction", () => {
       deadline,
       {},
     ).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(StoreUnavailableError);
+    expect(failure).toBeInstanceOf(StoreNotWritableError);
     expect(await endedBy(session)).toBe("abort");
   });
 });

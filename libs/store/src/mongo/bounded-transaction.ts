@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { MongoError, type ClientSession, type TransactionOptions } from "mongodb";
-import { StoreUnavailableError } from "../port.js";
+import { StoreNotWritableError, StoreUnavailableError } from "../port.js";
 import { describeUnavailability, toStoreError } from "./store-errors.js";
 
 const MAX_TIME_MS_EXPIRED = 50;
@@ -47,10 +47,17 @@ export function transactionDeadline(timeoutMs: number): TransactionDeadline {
   return { timeoutMs, at: performance.now() + timeoutMs };
 }
 
-/** The error a transaction ends with when its time is up: 503, with the last error as the cause. */
+/**
+ * The error a transaction ends with when its time is up: 503, with the last error as the cause;
+ * StoreUnavailableError when that error says MongoDB could not be reached at all, else
+ * StoreNotWritableError (reached, but it could not take the transaction in time).
+ */
 export function transactionTimedOut(deadline: TransactionDeadline, lastError: unknown): StoreUnavailableError {
   const reason = lastError === undefined ? "deadline reached" : (describeUnavailability(lastError) ?? (lastError instanceof Error ? lastError.name : "no answer"));
-  return new StoreUnavailableError(`MongoDB transaction did not complete within ${deadline.timeoutMs} ms (${reason})`, { cause: lastError });
+  const message = `MongoDB transaction did not complete within ${deadline.timeoutMs} ms (${reason})`;
+  const mapped = lastError === undefined ? undefined : toStoreError(lastError, false);
+  const unreachable = mapped instanceof StoreUnavailableError && !(mapped instanceof StoreNotWritableError);
+  return unreachable ? new StoreUnavailableError(message, { cause: lastError }) : new StoreNotWritableError(message, { cause: lastError });
 }
 
 /**

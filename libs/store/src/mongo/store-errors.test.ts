@@ -18,12 +18,20 @@ import { toStoreError } from "./store-errors.js";
 const serverError = (code: number, codeName: string, errorLabels: string[] = []) =>
   new MongoServerError({ ok: 0, code, codeName, errmsg: `${codeName} from db-0.internal:27017`, errorLabels });
 
-/** Expects `error` to become a StoreUnavailableError (503) naming `reason`, with the driver's error as cause. */
+/** Expects `error` to become StoreNotWritableError (503 STORE_UNAVAILABLE) naming `reason`, with the driver's error as cause. */
 function expectUnavailable(error: unknown, reason: string): void {
+  const mapped = toStoreError(error, false);
+  expect(mapped).toBeInstanceOf(StoreNotWritableError);
+  expect((mapped as Error).message).toBe(`MongoDB cannot take writes right now (${reason})`);
+  expect((mapped as Error).cause).toBe(error);
+}
+
+/** Expects `error` to become StoreUnavailableError, not the not-writable kind (503 SERVICE_UNAVAILABLE), naming `reason`. */
+function expectUnreachable(error: unknown, reason: string): void {
   const mapped = toStoreError(error, false);
   expect(mapped).toBeInstanceOf(StoreUnavailableError);
   expect(mapped).not.toBeInstanceOf(StoreNotWritableError);
-  expect((mapped as Error).message).toBe(`MongoDB cannot serve the request (${reason})`);
+  expect((mapped as Error).message).toBe(`MongoDB cannot be reached (${reason})`);
   expect((mapped as Error).cause).toBe(error);
 }
 
@@ -44,18 +52,18 @@ describe("toStoreError", () => {
     [50, "MaxTimeMSExpired"],
     [64, "WriteConcernTimeout"],
     [100, "UnsatisfiableWriteConcern"],
-  ])("turns the replica-state code %i (%s) into StoreUnavailableError", (code, codeName) => {
+  ])("turns the replica-state code %i (%s) into StoreNotWritableError", (code, codeName) => {
     expectUnavailable(serverError(code, codeName), codeName);
   });
 
   it.each(["RetryableWriteError", "TransientTransactionError", "ResetPool", "SystemOverloadedError"])(
-    "turns an error labelled %s into StoreUnavailableError, whatever its code",
+    "turns an error labelled %s into StoreNotWritableError, whatever its code",
     (label) => {
       expectUnavailable(serverError(999_999, "SomethingNew", [label]), label);
     },
   );
 
-  it("turns a write concern error (the write may have been applied) into StoreUnavailableError", () => {
+  it("turns a write concern error (the write may have been applied) into StoreNotWritableError", () => {
     const error = new MongoWriteConcernError({
       ok: 1,
       writeConcernError: { code: 64, codeName: "WriteConcernTimeout", errmsg: "waiting for replication timed out" },
@@ -65,13 +73,16 @@ describe("toStoreError", () => {
     expectUnavailable(failed, "MongoWriteConcernError");
   });
 
-  it("turns the driver's connectivity errors into StoreUnavailableError", () => {
-    expectUnavailable(new MongoNetworkError("connection 3 to 10.0.0.5:27017 closed"), "MongoNetworkError");
-    expectUnavailable(new MongoNetworkTimeoutError("connection 3 to 10.0.0.5:27017 timed out"), "MongoNetworkTimeoutError");
-    expectUnavailable(new MongoNotConnectedError("Client must be connected before running operations"), "MongoNotConnectedError");
-    expectUnavailable(new MongoTopologyClosedError(), "MongoTopologyClosedError");
-    expectUnavailable(new MongoClientClosedError(), "MongoClientClosedError");
-    expectUnavailable(new MongoOperationTimeoutError("Timed out during server selection"), "MongoOperationTimeoutError");
+  it("turns the driver's connectivity errors into StoreUnavailableError (the store cannot be reached)", () => {
+    expectUnreachable(new MongoNetworkError("connection 3 to 10.0.0.5:27017 closed"), "MongoNetworkError");
+    expectUnreachable(new MongoNetworkTimeoutError("connection 3 to 10.0.0.5:27017 timed out"), "MongoNetworkTimeoutError");
+    expectUnreachable(new MongoNotConnectedError("Client must be connected before running operations"), "MongoNotConnectedError");
+    expectUnreachable(new MongoTopologyClosedError(), "MongoTopologyClosedError");
+    expectUnreachable(new MongoClientClosedError(), "MongoClientClosedError");
+  });
+
+  it("turns the driver's operation timeout into StoreNotWritableError", () => {
+    expectUnavailable(new MongoOperationTimeoutError("Timed out during withTransaction"), "MongoOperationTimeoutError");
   });
 
   it("turns the driver's own server selection failure into StoreUnavailableError", async () => {
@@ -86,7 +97,7 @@ describe("toStoreError", () => {
       );
     await client.close();
     expect(failure).toBeInstanceOf(MongoServerSelectionError);
-    expectUnavailable(failure, "MongoServerSelectionError");
+    expectUnreachable(failure, "MongoServerSelectionError");
   });
 
   it("never copies the driver's message, which may hold hosts or credentials", () => {

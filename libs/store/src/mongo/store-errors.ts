@@ -52,22 +52,29 @@ const UNAVAILABLE_LABELS = [
 ] as const;
 
 /** The driver's own errors for a deployment it cannot reach, or a client no longer usable. */
-const UNAVAILABLE_CLASSES = [
+const UNREACHABLE_CLASSES = [
   MongoNetworkError, // with MongoNetworkTimeoutError
   MongoServerSelectionError,
   MongoNotConnectedError,
   MongoTopologyClosedError,
   MongoClientClosedError,
-  MongoOperationTimeoutError,
-  MongoWriteConcernError,
 ] as const;
+
+/** The driver's own errors for a deployment reached that could not take the operation in time. */
+const UNAVAILABLE_CLASSES = [...UNREACHABLE_CLASSES, MongoOperationTimeoutError, MongoWriteConcernError] as const;
 
 /**
  * Turns a driver error into the port's: a duplicate key into DuplicateKeyError (naming the index
  * as the server's message does: "E11000 duplicate key error collection: db.c index: name dup key:
- * …"), a full disk into StoreNotWritableError, and anything that says the deployment cannot serve
- * right now (by class, label or code: `describeUnavailability`) into StoreUnavailableError, which
- * services answer with 503 rather than 500. The driver's error is kept as the cause.
+ * …"), and anything that says the deployment cannot serve right now (by class, label or code:
+ * `describeUnavailability`) into one of the port's two unavailable errors, which services answer
+ * with 503 rather than 500 (kit's appErrorOfStoreFault):
+ * - a deployment the driver cannot reach at all (network, server selection, closed client):
+ *   StoreUnavailableError, 503 SERVICE_UNAVAILABLE, as for an embedded store that is closed;
+ * - a deployment reached that cannot take writes now (no writable primary, a stepdown, a write
+ *   concern or time limit not met, a full disk, a transient or retryable label):
+ *   StoreNotWritableError, 503 STORE_UNAVAILABLE ("retry later with the same Idempotency-Key").
+ * The driver's error is kept as the cause.
  *
  * Inside a transaction only the duplicate key is mapped (callers catch it there): every other
  * error passes through untouched so the transaction runner still sees its labels, and maps what
@@ -85,7 +92,10 @@ export function toStoreError(error: unknown, inTransaction: boolean): unknown {
   }
   const unavailability = describeUnavailability(error);
   if (unavailability === undefined) return error;
-  return new StoreUnavailableError(`MongoDB cannot serve the request (${unavailability})`, { cause: error });
+  if (UNREACHABLE_CLASSES.some((kind) => error instanceof kind)) {
+    return new StoreUnavailableError(`MongoDB cannot be reached (${unavailability})`, { cause: error });
+  }
+  return new StoreNotWritableError(`MongoDB cannot take writes right now (${unavailability})`, { cause: error });
 }
 
 /**
