@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedStore, type Collection, type Store } from "@bayad/store";
-import { countingStore } from "@bayad/store/testing";
+import type { Collection, Store } from "@bayad/store";
+import { countingStore, createTestStore } from "@bayad/store/testing";
 import { batchInTransaction } from "./batch-in-transaction.js";
 import type { DeliveredMessage } from "./bus.js";
 
@@ -11,7 +11,7 @@ describe("batchInTransaction", () => {
   let store: Store;
   let seen: Collection<{ _id: string; position: number }>;
   beforeEach(async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     seen = store.collection({ name: "seen", indexes: [] });
     await store.ensureIndexes();
   });

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { connect, nanos, StorageType, type JetStreamManager, type NatsConnection } from "nats";
-import { createEmbeddedStore } from "@bayad/store";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveredMessage, EventBus } from "./bus.js";
 import { BusUnavailableError } from "./bus-unavailable-error.js";
@@ -11,6 +10,7 @@ import { startOutboxRelay } from "./outbox-relay.js";
 import { eventually } from "./test-support/eventually.js";
 import { collect, recordingLogger, unpublishedIds, writeOutboxRecords } from "./test-support/outbox-fixture.js";
 import { startTcpProxy, type TcpProxy } from "./testing/tcp-proxy.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const url = process.env.NATS_URL;
 const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
@@ -243,7 +243,7 @@ describe.skipIf(!url)("connectJetStreamBus (needs NATS_URL, e.g. nats://127.0.0.
     const proxy = await startTcpProxy(url!);
     proxies.push(proxy);
     const bus = await openBus({ url: proxy.url, publishTimeoutMs: 500 });
-    const store = createEmbeddedStore({ rerunTransactions: true });
+    const store = createTestStore();
     const consumer = await collect(bus, "records");
     const relay = startOutboxRelay({ store, bus, logger, intervalMs: 10, maxBackoffMs: 200 });
     try {

@@ -1,13 +1,14 @@
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { CustomerSchema, EventSchema } from "@bayad/proto";
 import { AppError, defineStateMachine } from "@bayad/kit";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createResource, moveResource, type ResourceMover, type StatefulRecord } from "./move-resource.js";
 import { createOutbox } from "./outbox.js";
 import { commitChange } from "./versioned-change.js";
 import { VERSION_CONFLICT_ATTEMPTS } from "./version-conflicts.js";
 import { outboxOf } from "./test-support/outbox-fixture.js";
+import { createTestStore } from "@bayad/store/testing";
 
 type Status = "open" | "closed";
 interface Thing extends StatefulRecord<Status> {
@@ -25,7 +26,7 @@ let store: Store;
 let mover: ResourceMover<Thing, Status, "close" | "reopen">;
 
 beforeEach(() => {
-  store = createEmbeddedStore({ rerunTransactions: true });
+  store = createTestStore();
   mover = {
     store,
     collection: store.collection<Thing>({ name: "things" }),

@@ -1,6 +1,6 @@
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { CustomerSchema, EventSchema } from "@bayad/proto";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BusMessage, EventBus } from "./bus.js";
 import { createInProcessBus } from "./in-process-bus.js";
@@ -15,6 +15,7 @@ import {
   unpublishedIds,
   writeOutboxRecords,
 } from "./test-support/outbox-fixture.js";
+import { createTestStore } from "@bayad/store/testing";
 
 /** A bus whose publishes wait until the test lets them through, one by one. */
 function gatedBus(inner: EventBus) {
@@ -48,7 +49,7 @@ describe("startOutboxRelay", () => {
   const logger = recordingLogger();
 
   beforeEach(() => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     inner = createInProcessBus();
     logger.lines.length = 0;
   });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { CustomerSchema } from "@bayad/proto";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { SpanKind } from "@opentelemetry/api";
 import { inSpan, tracerOf, traceToExporter, type Tracing } from "@bayad/kit";
@@ -15,6 +15,7 @@ import { startOutboxRelay } from "./outbox-relay.js";
 import { eventually } from "./test-support/eventually.js";
 import { outboxOf, recordingLogger } from "./test-support/outbox-fixture.js";
 import { deleteJetStreamNamespace } from "./testing/jetstream-namespace.js";
+import { createTestStore } from "@bayad/store/testing";
 
 /**
  * The trace context of a change travels with its event: the outbox record keeps the traceparent
@@ -59,7 +60,7 @@ describe("with traces off", () => {
   afterEach(() => store.close());
 
   it("the outbox keeps no trace context and messages carry no headers", async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     const event = await appendEvent(store);
     expect((await outboxOf(store).findOne({ _id: event.eventId }))!.traceContext).toBeUndefined();
     const bus = createInProcessBus();
@@ -96,14 +97,14 @@ describe("with traces on", () => {
   }
 
   it("the outbox record keeps the writer's traceparent", async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     const { event, traceId, spanId } = await appendInSpan();
     const record = await outboxOf(store).findOne({ _id: event.eventId });
     expect(record!.traceContext).toEqual({ traceparent: `00-${traceId}-${spanId}-01` });
   });
 
   it("the in-process bus hands the headers to the consumer, whose span is the writer's child", async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     const { event, traceId, spanId } = await appendInSpan();
     const bus = createInProcessBus();
     const delivered = await relayAndConsume(store, bus);
@@ -118,7 +119,7 @@ describe("with traces on", () => {
   });
 
   it("a message without headers is consumed in a trace of its own", async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     const bus = createInProcessBus();
     const seen: DeliveredMessage[] = [];
     const consumption = await bus.consume("records", traceMessages("records", "records", async (message) => void seen.push(message)));
@@ -135,7 +136,7 @@ describe("with traces on", () => {
     afterAll(() => deleteJetStreamNamespace({ url: url!, namespace }));
 
     it("the relay publishes the trace context as message headers, and the consumer's span is the writer's child", async () => {
-      store = createEmbeddedStore({ rerunTransactions: true });
+      store = createTestStore();
       const { event, traceId, spanId } = await appendInSpan();
       const bus = await connectJetStreamBus({ url: url!, namespace, logger: recordingLogger() });
       try {

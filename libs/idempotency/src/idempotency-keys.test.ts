@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@bayad/kit";
-import { createEmbeddedStore, type Doc } from "@bayad/store";
+import type { Doc } from "@bayad/store";
 import { actOnce, createIdempotencyKeys, createOnce, idempotencyKeysCollection, type KeyedCaller } from "./idempotency-keys.js";
+import { createTestStore } from "@bayad/store/testing";
 
 interface Thing extends Doc {
   status: string;
 }
 
 async function setup(windowMs = 60_000) {
-  const store = createEmbeddedStore({ rerunTransactions: true });
+  const store = createTestStore();
   const clock = { now: new Date("2030-01-01T00:00:00.000Z") };
   const keys = createIdempotencyKeys(store, { windowMs, now: () => clock.now });
   const things = store.collection<Thing>({ name: "things" });

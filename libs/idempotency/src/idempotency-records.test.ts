@@ -1,6 +1,7 @@
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createIdempotencyRecords, type IdempotencyRecord, type StoredResponse } from "./idempotency-records.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const secret = "gateway-secret-for-idempotency-records-01";
 const secretResponses = new Set(["createWebhookEndpoint", "rotateWebhookEndpointSecret"]);
@@ -8,7 +9,7 @@ const signingSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 let store: Store;
 beforeEach(() => {
-  store = createEmbeddedStore({ rerunTransactions: true });
+  store = createTestStore();
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -1,10 +1,11 @@
 import { AppError, createLogger } from "@bayad/kit";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canonicalJson } from "./fingerprint.js";
 import { createIdempotencyRecords, type IdempotencyRecord } from "./idempotency-records.js";
 import type { OperationRunner } from "./operation-runner.js";
 import { createReconciler } from "./reconciler.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const secret = "gateway-secret-for-reconciler-tests-0001";
 const retryBaseMs = 1_000;
@@ -16,7 +17,7 @@ const errorBody = (error: AppError) => ({ code: error.code });
 let store: Store;
 
 beforeEach(() => {
-  store = createEmbeddedStore({ rerunTransactions: true });
+  store = createTestStore();
 });
 afterEach(() => store.close());
 

@@ -3,9 +3,9 @@ import { Code, ConnectError, createClient, type Client } from "@connectrpc/conne
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { BillingService, InvoiceStatus, PlanInterval, SimulatedOutcome, SubscriptionStatus, type Invoice } from "@bayad/proto";
 import { callerHeaders, createLogger, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { startBillingServer } from "./server.js";
 import { readBillingConfig } from "./config.js";
+import { createTestStore } from "@bayad/store/testing";
 
 let keys = 0;
 const newKey = () => `billing-key-${String(++keys).padStart(8, "0")}`;
@@ -36,7 +36,7 @@ describe("billing actions over gRPC", () => {
 
   beforeAll(async () => {
     server = await startBillingServer({
-      store: createEmbeddedStore({ rerunTransactions: true }),
+      store: createTestStore(),
       config: readBillingConfig({ SANDBOX_SECRET: "billing-actions-secret" }),
       logger: createLogger("test", "silent"),
     });

@@ -11,9 +11,9 @@ import {
   SubscriptionStatus,
 } from "@bayad/proto";
 import { callerHeaders, createLogger, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { startBillingServer } from "./server.js";
 import { readBillingConfig } from "./config.js";
+import { createTestStore } from "@bayad/store/testing";
 
 let keys = 0;
 const headers = (projectId = "prj_grpc", mutating = false, environment: "test" | "live" = "test") =>
@@ -35,7 +35,7 @@ describe("billing service over HTTP/2", () => {
 
   beforeAll(async () => {
     server = await startBillingServer({
-      store: createEmbeddedStore({ rerunTransactions: true }),
+      store: createTestStore(),
       config: readBillingConfig({ SANDBOX_SECRET: "grpc-sandbox-secret" }),
       logger: createLogger("test", "silent"),
     });

@@ -3,9 +3,9 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LinksService, PaymentLinkStatus, SimulatedOutcome } from "@bayad/proto";
 import { callerHeaders, createLogger, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { startLinksServer } from "./server.js";
 import { readLinksConfig } from "./config.js";
+import { createTestStore } from "@bayad/store/testing";
 
 let keys = 0;
 const newKey = () => `link-action-key-${String(++keys).padStart(6, "0")}`;
@@ -24,7 +24,7 @@ describe("payment link actions over gRPC", () => {
   let links: Client<typeof LinksService>;
 
   beforeAll(async () => {
-    server = await startLinksServer({ store: createEmbeddedStore({ rerunTransactions: true }), config: readLinksConfig({}), logger: createLogger("test", "silent") });
+    server = await startLinksServer({ store: createTestStore(), config: readLinksConfig({}), logger: createLogger("test", "silent") });
     links = createClient(LinksService, createGrpcTransport({ baseUrl: server.url }));
   });
   afterAll(() => server.close());

@@ -3,9 +3,9 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LinksService, PaymentLinkStatus } from "@bayad/proto";
 import { callerHeaders, createLogger, type CallerContext, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { startLinksServer } from "./server.js";
 import { readLinksConfig } from "./config.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const caller = (projectId: string, idempotencyKey?: string): CallerContext => ({
   projectId,
@@ -20,7 +20,7 @@ describe("links service over gRPC (Connect client, HTTP/2)", () => {
   let client: Client<typeof LinksService>;
 
   beforeAll(async () => {
-    server = await startLinksServer({ store: createEmbeddedStore({ rerunTransactions: true }), config: readLinksConfig({}), logger: createLogger("test", "silent") });
+    server = await startLinksServer({ store: createTestStore(), config: readLinksConfig({}), logger: createLogger("test", "silent") });
     client = createClient(LinksService, createGrpcTransport({ baseUrl: server.url }));
   });
 

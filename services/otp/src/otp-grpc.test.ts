@@ -4,10 +4,10 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { OtpChannel, OtpService, OtpStatus } from "@bayad/proto";
 import { callerHeaders, createLogger, fromConnectError, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { readOtpConfig } from "./config.js";
 import { startOtpServer } from "./server.js";
 import { createClock } from "./test-support/otp-harness.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const SECRET = "grpc-test-secret-grpc-test-secret-0001";
 
@@ -22,7 +22,7 @@ describe("OTP service over gRPC (Connect client, HTTP/2)", () => {
 
   beforeAll(async () => {
     server = await startOtpServer({
-      store: createEmbeddedStore({ rerunTransactions: true }),
+      store: createTestStore(),
       config: readOtpConfig({ OTP_HASH_SECRET: SECRET }),
       logger: createLogger("otp-test", "silent"),
       now: clock.now,
@@ -93,7 +93,7 @@ describe("OTP service over gRPC (Connect client, HTTP/2)", () => {
 describe("ListDevMessages with real senders configured", () => {
   it("answers NOT_FOUND: the development outbox is off", async () => {
     const server = await startOtpServer({
-      store: createEmbeddedStore({ rerunTransactions: true }),
+      store: createTestStore(),
       config: readOtpConfig({
         OTP_HASH_SECRET: SECRET,
         OTP_EMAIL_SENDER: "smtp",

@@ -3,10 +3,10 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { OtpChannel, OtpService } from "@bayad/proto";
 import { callerHeaders, createLogger, fromConnectError, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { readOtpConfig } from "./config.js";
 import { startOtpServer } from "./server.js";
 import { createClock } from "./test-support/otp-harness.js";
+import { createTestStore } from "@bayad/store/testing";
 
 /**
  * Per-recipient limits count per project and environment: one project's sends or guesses at a
@@ -38,7 +38,7 @@ describe("OTP per-recipient limits, per project and environment (gRPC)", () => {
 
   beforeAll(async () => {
     server = await startOtpServer({
-      store: createEmbeddedStore({ rerunTransactions: true }),
+      store: createTestStore(),
       config: readOtpConfig({
         OTP_HASH_SECRET: "tenancy-test-secret-tenancy-test-secret-01",
         OTP_GENERATE_RECIPIENT_LIMIT: "2",

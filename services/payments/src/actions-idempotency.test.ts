@@ -4,9 +4,9 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { CheckoutStatus, PaymentIntentStatus, PaymentsService, RefundStatus, SimulatedOutcome } from "@bayad/proto";
 import { callerHeaders, createLogger, type RunningServer } from "@bayad/kit";
 import { createSandboxProvider, type PaymentProvider } from "@bayad/provider";
-import { createEmbeddedStore } from "@bayad/store";
 import { readPaymentsConfig } from "./config.js";
 import { startPaymentsServer } from "./server.js";
+import { createTestStore } from "@bayad/store/testing";
 
 let keys = 0;
 const newKey = () => `actions-key-${String(++keys).padStart(8, "0")}`;
@@ -48,7 +48,7 @@ describe("payments actions, repeated with their Idempotency-Key over gRPC", () =
 
   beforeAll(async () => {
     server = await startPaymentsServer({
-      store: createEmbeddedStore({ rerunTransactions: true }),
+      store: createTestStore(),
       config: readPaymentsConfig({}),
       logger: createLogger("test", "silent"),
       providers: { test: counting.provider },

@@ -11,9 +11,9 @@ import {
   HealthCheckResponse_ServingStatus,
 } from "@bayad/proto";
 import { createLogger, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { startPaymentsServer } from "./server.js";
 import { readPaymentsConfig } from "./config.js";
+import { createTestStore } from "@bayad/store/testing";
 
 /** A grpc-js method definition that (de)serializes with the generated protobuf-es schemas. */
 function unary<I extends DescMessage, O extends DescMessage>(path: string, input: I, output: O) {
@@ -58,7 +58,7 @@ describe("payments service over a standard gRPC client (@grpc/grpc-js)", () => {
   let client: GenericClient;
 
   beforeAll(async () => {
-    server = await startPaymentsServer({ store: createEmbeddedStore({ rerunTransactions: true }), config: readPaymentsConfig({}), logger: createLogger("test", "silent") });
+    server = await startPaymentsServer({ store: createTestStore(), config: readPaymentsConfig({}), logger: createLogger("test", "silent") });
     const Client = grpc.makeGenericClientConstructor(definition, "PaymentsService");
     client = new Client(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure()) as unknown as GenericClient;
   });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CheckoutStatus } from "@bayad/proto";
 import { createLogger } from "@bayad/kit";
-import { createEmbeddedStore, type Store } from "@bayad/store";
-import { countingStore, flakyStore } from "@bayad/store/testing";
+import type { Store } from "@bayad/store";
+import { countingStore, createTestStore, flakyStore } from "@bayad/store/testing";
 import { createInProcessBus, type Consumption, type EventBus } from "@bayad/events";
 import { recordsBatchHandler, recordsMessageHandler, startRecordsConsumer } from "./consumer.js";
 import { createPaymentRecordsRepository, type PaymentRecordsRepository } from "./records/payment-records-repository.js";
@@ -20,7 +20,7 @@ describe("records consumer", () => {
   let repository: PaymentRecordsRepository;
 
   beforeEach(async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     repository = createPaymentRecordsRepository(store);
     await store.ensureIndexes();
   });

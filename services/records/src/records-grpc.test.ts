@@ -5,11 +5,11 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PaymentIntentStatus, PaymentRecordSchema, RecordsService, RefundStatus } from "@bayad/proto";
 import { callerHeaders, createLogger, fromConnectError, type CallerContext, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { createInProcessBus, type EventBus } from "@bayad/events";
 import { startRecordsServer } from "./server.js";
 import { readRecordsConfig } from "./config.js";
 import { at, eventOf, messageOf, php } from "./test-support/events.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const caller = (projectId: string): { headers: Record<string, string> } => ({
   headers: callerHeaders({ projectId, environment: "test", correlationId: "records-grpc-test" } satisfies CallerContext),
@@ -25,7 +25,7 @@ describe("records service over gRPC (Connect client, HTTP/2)", () => {
   beforeAll(async () => {
     const logger = createLogger("test", "silent");
     bus = createInProcessBus({ redeliveryDelayMs: 5, logger });
-    server = await startRecordsServer({ store: createEmbeddedStore({ rerunTransactions: true }), bus, config: readRecordsConfig({}), logger });
+    server = await startRecordsServer({ store: createTestStore(), bus, config: readRecordsConfig({}), logger });
     client = createClient(RecordsService, createGrpcTransport({ baseUrl: server.url }));
 
     await bus.publish(

@@ -4,8 +4,8 @@ import { CheckoutStatus, EventSchema, type Event } from "@bayad/proto";
 import { createCursorCodec, createLogger, singleKeyRing } from "@bayad/kit";
 import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createInProcessBus, type Consumption, type DeliveredMessage, type EventBus } from "@bayad/events";
-import { createEmbeddedStore, type Collection, type Store } from "@bayad/store";
-import { countingStore, flakyStore } from "@bayad/store/testing";
+import type { Collection, Store } from "@bayad/store";
+import { countingStore, createTestStore, flakyStore } from "@bayad/store/testing";
 import { startWebhooksConsumer, webhooksBatchHandler } from "./consumer.js";
 import { createWebhookDeliveriesRepository, webhookDeliveriesCollection } from "./deliveries/webhook-deliveries-repository.js";
 import type { WebhookDeliveryRecord } from "./deliveries/webhook-delivery.js";
@@ -44,7 +44,7 @@ describe("webhooks consumer", () => {
   });
 
   beforeEach(async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     scheduled = 0;
     deps = depsOn(store);
     attempts = store.collection<WebhookDeliveryRecord>(webhookDeliveriesCollection);

@@ -4,7 +4,6 @@ import { EventSchema } from "@bayad/proto";
 import { createLogger, type CallerContext, type Environment } from "@bayad/kit";
 import { outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createSandboxProvider, ProviderNoAnswerError, type PaymentProvider, type ProviderAccounts } from "@bayad/provider";
-import { createEmbeddedStore } from "@bayad/store";
 import { createBillingDeps, type BillingDeps } from "../billing-deps.js";
 import type { BillingInterval } from "../clock/billing-periods.js";
 import { createPlan } from "../plans/plans.js";
@@ -12,6 +11,7 @@ import type { PlanRecord } from "../plans/plan.js";
 import { createSubscription } from "../subscriptions/subscriptions.js";
 import { subscriptionToProto } from "../subscriptions/subscription.js";
 import { invoiceToProto } from "../invoices/invoice.js";
+import { createTestStore } from "@bayad/store/testing";
 
 /** Jan 31, 12:00 in Manila: a month-end anchor, so monthly plans exercise the clamping. */
 export const T0 = new Date("2027-01-31T04:00:00.000Z");
@@ -36,7 +36,7 @@ export function flakyProvider() {
 
 /** A billing domain on a fresh embedded store, with a clock the test moves. */
 export async function billingFixture(options: { provider?: PaymentProvider; accounts?: ProviderAccounts; start?: Date } = {}) {
-  const store = createEmbeddedStore({ rerunTransactions: true });
+  const store = createTestStore();
   let current = options.start ?? T0;
   const time = {
     now: () => new Date(current),

@@ -5,17 +5,17 @@ import { createLogger } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createSandboxProvider } from "@bayad/provider";
-import { createEmbeddedStore } from "@bayad/store";
 import { createPaymentLinksRepository } from "./payment-links-repository.js";
 import { createPaymentLink, getPaymentLink, simulatePaymentLinkPayment, type PaymentLinksDeps } from "./payment-links.js";
 import { paymentLinkToProto } from "./payment-link.js";
 import { linkRefundOf, linkRefundsMessageHandler } from "../refunds-consumer.js";
+import { createTestStore } from "@bayad/store/testing";
 
 let keys = 0;
 const caller = () => ({ projectId: "prj_a", environment: "test" as const, correlationId: "c", idempotencyKey: `link-refund-key-${String(++keys).padStart(8, "0")}` });
 
 async function paidLink() {
-  const store = createEmbeddedStore({ rerunTransactions: true });
+  const store = createTestStore();
   const deps: PaymentLinksDeps = {
     store,
     repository: createPaymentLinksRepository(store),

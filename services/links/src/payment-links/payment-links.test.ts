@@ -5,7 +5,6 @@ import { fromStoredMetadata } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createSandboxProvider } from "@bayad/provider";
-import { createEmbeddedStore } from "@bayad/store";
 import { createPaymentLinksRepository } from "./payment-links-repository.js";
 import {
   createPaymentLink,
@@ -17,9 +16,10 @@ import {
   submitHostedPaymentLink,
   type PaymentLinksDeps,
 } from "./payment-links.js";
+import { createTestStore } from "@bayad/store/testing";
 
 async function setup() {
-  const store = createEmbeddedStore({ rerunTransactions: true });
+  const store = createTestStore();
   // A clock that moves one second per reading, so "newest first" is unambiguous.
   let tick = Date.parse("2030-01-01T00:00:00.000Z");
   const deps: PaymentLinksDeps = {

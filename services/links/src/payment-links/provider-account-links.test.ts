@@ -10,7 +10,6 @@ import {
   type ProviderAccounts,
   type ResolvedProviderAccounts,
 } from "@bayad/provider";
-import { createEmbeddedStore } from "@bayad/store";
 import { createPaymentLinksRepository } from "./payment-links-repository.js";
 import {
   applyProviderLinkPayment,
@@ -20,6 +19,7 @@ import {
   simulatePaymentLinkPayment,
   type PaymentLinksDeps,
 } from "./payment-links.js";
+import { createTestStore } from "@bayad/store/testing";
 
 /**
  * A provider account's adapter as links see it: PayMongo's link (its own reference number and
@@ -43,7 +43,7 @@ function paymongoLike() {
 }
 
 async function setup() {
-  const store = createEmbeddedStore({ rerunTransactions: true });
+  const store = createTestStore();
   const paymongo = paymongoLike();
   // prj_a has an account in both modes; prj_b has none.
   const accounts: ProviderAccounts = {

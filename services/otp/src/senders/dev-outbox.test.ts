@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { parseKeyRing, sealedKeyId } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { createClock } from "../test-support/otp-harness.js";
 import { createDevOutbox } from "./dev-outbox.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const secret = "otp-hash-secret-for-dev-outbox-tests-0001";
 
 describe("development outbox", () => {
   it("keeps messages instead of sending them and lists a recipient's newest first", async () => {
-    const store = createEmbeddedStore({ rerunTransactions: true });
+    const store = createTestStore();
     const clock = createClock();
     const outbox = createDevOutbox(store, { secret, now: clock.now });
     await store.ensureIndexes();
@@ -27,7 +27,7 @@ describe("development outbox", () => {
   });
 
   it("keeps each body sealed in the store, shown opened, and hides one it cannot open", async () => {
-    const store = createEmbeddedStore({ rerunTransactions: true });
+    const store = createTestStore();
     const outbox = createDevOutbox(store, { secret });
     await store.ensureIndexes();
     const body = "Your Bayad code is 482913. It expires in 5 minutes. Never share it.";
@@ -43,7 +43,7 @@ describe("development outbox", () => {
   });
 
   it("moves the kept bodies to the ring's newest key on a reseal, after which the old key can go", async () => {
-    const store = createEmbeddedStore({ rerunTransactions: true });
+    const store = createTestStore();
     const oldRing = parseKeyRing(`k1:${secret}`, 32);
     const bothRing = parseKeyRing(`k1:${secret},k2:${secret}-newer`, 32);
     const body = "Your Bayad code is 118822.";

@@ -6,13 +6,13 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { OtpChannel, OtpService } from "@bayad/proto";
 import { callerHeaders, createLogger } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { readOtpConfig } from "../config.js";
 import { startOtpServer } from "../server.js";
 import { startSmtpSink, type SinkTls } from "../test-support/smtp-sink.js";
 import { createTestCertificates, type TestCertificates } from "../test-support/test-certificates.js";
 import { DeliveryFailedError, type OtpMessage } from "./sender.js";
 import { createSmtpSender, type SmtpSenderOptions } from "./smtp-sender.js";
+import { createTestStore } from "@bayad/store/testing";
 
 type Sink = Awaited<ReturnType<typeof startSmtpSink>>;
 
@@ -104,7 +104,7 @@ describe("OTP e-mail over TLS, against a real SMTP server with a certificate mad
     const caFile = join(mkdtempSync(join(tmpdir(), "bayad-otp-tls-")), "ca.pem");
     writeFileSync(caFile, certificates.ca);
     const server = await startOtpServer({
-      store: createEmbeddedStore({ rerunTransactions: true }),
+      store: createTestStore(),
       config: readOtpConfig({
         OTP_HASH_SECRET: "tls-test-secret-tls-test-secret-tls-0001",
         OTP_EMAIL_SENDER: "smtp",

@@ -1,10 +1,11 @@
 import { createLogger } from "@bayad/kit";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { readOtpConfig, type OtpLimits } from "../config.js";
 import { createOtpDeps, type OtpDeps } from "../otps/otp-deps.js";
 import type { OtpRecord } from "../otps/otp.js";
 import { createDevOutbox, type DevOutbox } from "../senders/dev-outbox.js";
 import type { OtpSender } from "../senders/sender.js";
+import { createTestStore } from "@bayad/store/testing";
 
 /** A clock tests move by hand. */
 export function createClock(start = new Date("2026-03-01T08:00:00.000Z")) {
@@ -37,7 +38,7 @@ export const SECRET = "test-secret-test-secret-test-secret-0001";
 export async function createHarness(
   options: { store?: Store; clock?: Clock; limits?: Partial<OtpLimits>; senders?: Partial<OtpDeps["senders"]> } = {},
 ): Promise<Harness> {
-  const store = options.store ?? createEmbeddedStore({ rerunTransactions: true });
+  const store = options.store ?? createTestStore();
   const clock = options.clock ?? createClock();
   const outbox = createDevOutbox(store, { secret: SECRET, now: clock.now });
   const defaults = readOtpConfig({ OTP_HASH_SECRET: SECRET });

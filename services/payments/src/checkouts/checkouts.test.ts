@@ -5,7 +5,7 @@ import { createLogger, type Environment } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createSandboxProvider, type SandboxProviderOptions } from "@bayad/provider";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { createCheckoutsRepository } from "./checkouts-repository.js";
 import {
   cancelCheckout,
@@ -19,6 +19,7 @@ import {
   type CheckoutsDeps,
   type CreateCheckoutInput,
 } from "./checkouts.js";
+import { createTestStore } from "@bayad/store/testing";
 
 /** The sandbox's documented scenario amounts, in centavos: a late answer, no answer, a declined payment. */
 const DELAY = 14_08;
@@ -37,7 +38,7 @@ afterEach(async () => {
 
 /** The checkouts of one embedded store, with the sandbox as test mode's provider (live mode has none). */
 async function setup(options: { sandbox?: Partial<SandboxProviderOptions>; providerTimeoutMs?: number } = {}) {
-  store = createEmbeddedStore({ rerunTransactions: true });
+  store = createTestStore();
   const deps: CheckoutsDeps = {
     store,
     repository: createCheckoutsRepository(store),

@@ -3,7 +3,7 @@ import { createLogger, randomBase62 } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createPaymongoAccountSetup, createSandboxProvider } from "@bayad/provider";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { createProviderAccountsRepository } from "../provider-accounts/provider-accounts-repository.js";
 import { putProviderAccount } from "../provider-accounts/provider-accounts.js";
@@ -17,6 +17,7 @@ import {
   type CheckoutsDeps,
   type CreateCheckoutInput,
 } from "./checkouts.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const SECRETS_KEY = "paymongo-checkouts-test-secrets-key-0123456789";
 
@@ -38,7 +39,7 @@ describe("checkouts at a project's PayMongo account", () => {
   });
 
   beforeEach(async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     const outbox = createOutbox(store, "payments");
     const accounts = createProviderAccountsRepository(store);
     const logger = createLogger("test", "silent");

@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { EventSchema } from "@bayad/proto";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
-import { createEmbeddedStore } from "@bayad/store";
 import { createCustomer, getCustomer } from "./customers.js";
 import { createCustomersRepository } from "./customers-repository.js";
+import { createTestStore } from "@bayad/store/testing";
 
 async function setup() {
-  const store = createEmbeddedStore({ rerunTransactions: true });
+  const store = createTestStore();
   const deps = {
     store,
     repository: createCustomersRepository(store),

@@ -3,9 +3,9 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { EventSchema, InvoiceStatus, PaymentLinkStatus, type Event } from "@bayad/proto";
 import { createLogger } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { createHostedPaymentsRepository } from "./hosted-payments-repository.js";
 import { hostedPaymentOf, hostedPaymentsMessageHandler } from "./hosted-payments-consumer.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const paidAt = new Date("2026-11-20T03:00:00Z");
 const providerPayment = { providerAccountId: "pa_live", providerPaymentId: "pay_abc", method: "gcash", paidAt: timestampFromDate(paidAt) };
@@ -64,7 +64,7 @@ describe("hostedPaymentOf", () => {
 
 describe("hostedPaymentsMessageHandler", () => {
   it("records a paid link once: a redelivery does not restore what refunds took", async () => {
-    const store = createEmbeddedStore({ rerunTransactions: true });
+    const store = createTestStore();
     const repository = createHostedPaymentsRepository(store);
     const handle = hostedPaymentsMessageHandler({ repository, logger: createLogger("test", "silent") });
     const event = linkEvent(PaymentLinkStatus.PAID);

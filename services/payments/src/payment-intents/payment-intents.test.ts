@@ -5,7 +5,6 @@ import { createLogger } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createSandboxProvider, parseQrPhPayload } from "@bayad/provider";
-import { createEmbeddedStore } from "@bayad/store";
 import { createPaymentIntentsRepository } from "./payment-intents-repository.js";
 import {
   cancelPaymentIntent,
@@ -18,9 +17,10 @@ import {
   simulatePaymentIntentOutcome,
   type PaymentIntentsDeps,
 } from "./payment-intents.js";
+import { createTestStore } from "@bayad/store/testing";
 
 async function setup() {
-  const store = createEmbeddedStore({ rerunTransactions: true });
+  const store = createTestStore();
   const clock = { now: new Date("2030-01-01T00:00:00.000Z") };
   const deps: PaymentIntentsDeps = {
     store,

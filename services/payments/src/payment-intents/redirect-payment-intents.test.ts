@@ -4,7 +4,6 @@ import { createLogger } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createSandboxProvider, type PaymentProvider } from "@bayad/provider";
-import { createEmbeddedStore } from "@bayad/store";
 import { paymentIntentToProto } from "./payment-intent.js";
 import { createPaymentIntentsRepository } from "./payment-intents-repository.js";
 import {
@@ -17,11 +16,12 @@ import {
   type PaymentIntentsDeps,
 } from "./payment-intents.js";
 import { createRedirectPaymentIntent, getHostedPaymentIntent, submitHostedPaymentIntent } from "./redirect-payment-intents.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const sandbox = createSandboxProvider({ secret: "s".repeat(32), delayMs: 0, silenceMs: 0 });
 
 async function setup(options: { test?: PaymentProvider; account?: PaymentProvider } = {}) {
-  const store = createEmbeddedStore({ rerunTransactions: true });
+  const store = createTestStore();
   const account = options.account;
   const deps: PaymentIntentsDeps = {
     store,

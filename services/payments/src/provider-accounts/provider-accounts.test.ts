@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
 import { createLogger, fromConnectError, openSealed, parseKeyRing, randomBase62, sealedKeyId, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore, StoreNotWritableError, type Store } from "@bayad/store";
-import { fillDisk, mountSmallTmpfs } from "@bayad/store/testing";
+import { StoreNotWritableError, type Store } from "@bayad/store";
+import { createTestStore, fillDisk, mountSmallTmpfs } from "@bayad/store/testing";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { openProviderSecretKey, openProviderWebhookSecret, providerSecretPurposes } from "@bayad/provider";
 import { startPaymentsServer } from "../server.js";
@@ -38,7 +38,7 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
   /** Every line the service logged, at debug level, as the production logger writes it. */
   let logLines: string[] = [];
   const start = async (env: Record<string, string>, storePath?: string) => {
-    store = createEmbeddedStore({ rerunTransactions: true, ...(storePath ? { path: storePath } : {}) });
+    store = createTestStore({ ...(storePath ? { path: storePath } : {}) });
     logLines = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {

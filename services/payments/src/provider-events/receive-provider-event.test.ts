@@ -2,13 +2,14 @@ import { createHmac } from "node:crypto";
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AppError, createLogger, Registry } from "@bayad/kit";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import type { AccountProviders } from "../providers/account-providers.js";
 import type { ProviderAccountRecord } from "../provider-accounts/provider-account.js";
 import { sealProviderWebhookSecret } from "@bayad/provider";
 import { createProviderEventsRepository } from "./provider-events-repository.js";
 import { registerProviderWebhookMetrics } from "./provider-webhook-metrics.js";
 import { receiveProviderEvent, type ReceiveDeps } from "./receive-provider-event.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const SECRETS_KEY = "receive-provider-event-test-secrets-key-0123456789";
 const WEBHOOK_SECRET = "whsk_receiveProviderEventTestSecret01";
@@ -43,7 +44,7 @@ describe("receiveProviderEvent refusals", () => {
   let deps: ReceiveDeps;
 
   beforeEach(() => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     registry = new Registry();
     lines = [];
     deps = {

@@ -4,7 +4,7 @@ import { createLogger, randomBase62 } from "@bayad/kit";
 import { createOutbox } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
 import { createPaymongoAccountSetup, createSandboxProvider, type PaymentProviders } from "@bayad/provider";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { createCheckoutsRepository } from "../checkouts/checkouts-repository.js";
 import { createPaymentIntentsRepository } from "../payment-intents/payment-intents-repository.js";
@@ -15,6 +15,7 @@ import { putProviderAccount } from "../provider-accounts/provider-accounts.js";
 import type { ProviderAccountRecord } from "../provider-accounts/provider-account.js";
 import { createAccountProviders } from "./account-providers.js";
 import { startProviderReconciler, type ProviderReconciler } from "./provider-reconciler.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const SECRETS_KEY = "provider-reconciler-test-secrets-key-0123456789";
 const MINUTE = 60_000;
@@ -35,7 +36,7 @@ describe("startProviderReconciler: an account whose key PayMongo refuses", () =>
   });
 
   beforeEach(() => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     clock = Date.now();
     lines = [];
   });

@@ -4,10 +4,11 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ErrorDetailSchema, PaymentsService, SimulatedOutcome } from "@bayad/proto";
 import { callerHeaders, createLogger, type RunningServer } from "@bayad/kit";
 import { createSandboxProvider, ProviderRefusedRefundError, type PaymentProvider } from "@bayad/provider";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { readPaymentsConfig } from "../config.js";
 import { startPaymentsServer } from "../server.js";
 import type { RefundRecord } from "./refund.js";
+import { createTestStore } from "@bayad/store/testing";
 
 let keys = 0;
 const newKey = () => `refund-refusal-key-${String(++keys).padStart(6, "0")}`;
@@ -69,7 +70,7 @@ describe("refunds a provider refuses", () => {
     (await store.collection<{ _id: string; refundableMinor?: number }>({ name: "checkouts" }).findOne({ _id: checkoutId }))?.refundableMinor;
 
   beforeAll(async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     server = await startPaymentsServer({
       store,
       config: readPaymentsConfig({ PAYMENTS_PROVIDER_LEASE_MS: "1000", PAYMENTS_RECONCILE_INTERVAL_MS: "50" }),

@@ -4,10 +4,11 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { PaymentsService, RefundStatus, SimulatedOutcome } from "@bayad/proto";
 import { callerHeaders, createLogger, type RunningServer } from "@bayad/kit";
 import { createSandboxProvider, type PaymentProvider } from "@bayad/provider";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { readPaymentsConfig } from "../config.js";
 import { startPaymentsServer } from "../server.js";
 import type { RefundRecord } from "./refund.js";
+import { createTestStore } from "@bayad/store/testing";
 
 let keys = 0;
 const newKey = () => `refund-sweep-key-${String(++keys).padStart(6, "0")}`;
@@ -37,7 +38,7 @@ describe("the refund sweep", () => {
   const losing = losingProvider();
 
   beforeAll(async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     server = await startPaymentsServer({
       store,
       config: readPaymentsConfig({ PAYMENTS_PROVIDER_LEASE_MS: "1000", PAYMENTS_RECONCILE_INTERVAL_MS: "50" }),

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { AppError, createCursorCodec, newId, type CallerContext } from "@bayad/kit";
-import { createEmbeddedStore } from "@bayad/store";
 import { recordOf } from "../test-support/records.js";
 import { listPaymentRecords, type ListRecordsDeps, type ListRecordsInput } from "./list-records.js";
 import type { ProjectedRecord } from "./payment-record.js";
 import { createPaymentRecordsRepository } from "./payment-records-repository.js";
 import { projectRecord } from "./projection.js";
+import { createTestStore } from "@bayad/store/testing";
 
 const caller: Pick<CallerContext, "projectId" | "environment"> = { projectId: "prj_records", environment: "test" };
 const everything: ListRecordsInput = { type: "", status: "", referenceId: "", relatedResourceId: "", limit: 0, cursor: "" };
@@ -29,7 +29,7 @@ describe("listPaymentRecords", () => {
   };
 
   beforeEach(async () => {
-    const store = createEmbeddedStore({ rerunTransactions: true });
+    const store = createTestStore();
     deps = { repository: createPaymentRecordsRepository(store), cursors: createCursorCodec("k".repeat(43), "records-cursor") };
     await store.ensureIndexes();
   });

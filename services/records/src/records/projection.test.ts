@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedStore } from "@bayad/store";
 import { recordOf } from "../test-support/records.js";
 import { createPaymentRecordsRepository, type PaymentRecordsRepository } from "./payment-records-repository.js";
 import { projectRecord, type ProjectionDeps } from "./projection.js";
+import { createTestStore } from "@bayad/store/testing";
 
 describe("projectRecord", () => {
   let repository: PaymentRecordsRepository;
@@ -10,7 +10,7 @@ describe("projectRecord", () => {
   let clock: number;
 
   beforeEach(async () => {
-    const store = createEmbeddedStore({ rerunTransactions: true });
+    const store = createTestStore();
     repository = createPaymentRecordsRepository(store);
     await store.ensureIndexes();
     clock = Date.parse("2026-02-01T00:00:00.000Z");

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { createWebhookDeliveriesRepository, type WebhookDeliveriesRepository } from "./webhook-deliveries-repository.js";
+import { createTestStore } from "@bayad/store/testing";
 
 /** The claim on a due attempt is the lease that keeps two dispatchers from making it at once. */
 describe("claiming due attempts", () => {
@@ -9,7 +10,7 @@ describe("claiming due attempts", () => {
   const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 
   beforeEach(async () => {
-    store = createEmbeddedStore({ rerunTransactions: true });
+    store = createTestStore();
     deliveries = createWebhookDeliveriesRepository(store);
     await store.ensureIndexes();
   });

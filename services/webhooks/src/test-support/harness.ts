@@ -3,11 +3,12 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Webhook } from "standardwebhooks";
 import { WebhooksService } from "@bayad/proto";
 import { callerHeaders, createLogger, newId, type Environment, type Env, type Logger, type RunningServer } from "@bayad/kit";
-import { createEmbeddedStore, type Store } from "@bayad/store";
+import type { Store } from "@bayad/store";
 import { createInProcessBus, type EventBus } from "@bayad/events";
 import { readWebhooksConfig } from "../config.js";
 import { startWebhooksServer, type WebhooksServerOptions } from "../server.js";
 import type { ReceivedDelivery } from "../testing/webhook-receiver.js";
+import { createTestStore } from "@bayad/store/testing";
 
 export const SECRETS_KEY = "test-secrets-key-0123456789-abcdefghijklmnop";
 export const PUBLIC_URL = "https://pay.example.ph";
@@ -29,7 +30,7 @@ export interface Harness {
 /** The webhooks service as the gateway reaches it (gRPC over HTTP/2), on a temporary embedded store and an in-process bus. */
 export async function startHarness(env: Env = quickEnv, extra: Partial<WebhooksServerOptions> = {}): Promise<Harness> {
   const logger = createLogger("webhooks-test", "silent");
-  const store = createEmbeddedStore({ rerunTransactions: true });
+  const store = createTestStore();
   const bus = createInProcessBus({ redeliveryDelayMs: 5, logger });
   const start = (startEnv: Env) => startWebhooksServer({ store, bus, config: readWebhooksConfig(startEnv), logger, ...extra });
   const harness: Harness = {
