@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { getHeapStatistics } from "node:v8";
 
 /** One reading of a process's memory, in bytes. */
 export interface MemoryReading {
@@ -9,6 +10,13 @@ export interface MemoryReading {
    * thread's heap: the main thread's and the services thread's).
    */
   heapUsed: number;
+  /**
+   * Pages of V8's heaps resident after that collection (every thread's), used or kept for later:
+   * the share of anonymous memory V8 holds. Above `heapUsed` by what V8 keeps committed.
+   */
+  heapResident: number;
+  /** Memory outside the heaps that V8 knows its objects hold (Buffers' and ArrayBuffers' contents; every thread's). */
+  external: number;
   /** The highest resident set size the process has had (its high-water mark). */
   peakRss: number;
   /** The resident set split by kind of page (see RssSplit); null where /proc cannot tell (not Linux). */
@@ -44,16 +52,38 @@ export function parseRssSplit(status: string | undefined): RssSplit | null {
   return { anonymous, file, shmem };
 }
 
+/** One thread's V8 heap after a full collection (a worker thread has its own heap). */
+export interface HeapFigures {
+  used: number;
+  resident: number;
+  external: number;
+}
+
+export const NO_HEAP: HeapFigures = { used: 0, resident: 0, external: 0 };
+
+/** Collects garbage on this thread, then reads its heap. */
+export function heapHere(): HeapFigures {
+  collectGarbage();
+  const statistics = getHeapStatistics();
+  return { used: statistics.used_heap_size, resident: statistics.total_physical_size, external: statistics.external_memory };
+}
+
 /**
- * Collects garbage, then reads the process's memory, adding `otherHeaps` (the heap of the
+ * Collects garbage, then reads the process's memory, adding `otherHeap` (the heap of the
  * services' worker thread, read there). Collecting first is what makes heap readings comparable:
  * without it a reading mostly measures how long ago V8 last collected.
  */
-export function readMemory(otherHeaps = 0): MemoryReading {
-  collectGarbage();
-  const usage = process.memoryUsage();
+export function readMemory(otherHeap: HeapFigures = NO_HEAP): MemoryReading {
+  const heap = heapHere();
   const status = ownStatus();
-  return { rss: usage.rss, heapUsed: usage.heapUsed + otherHeaps, peakRss: peakRss(status), split: parseRssSplit(status) };
+  return {
+    rss: process.memoryUsage().rss,
+    heapUsed: heap.used + otherHeap.used,
+    heapResident: heap.resident + otherHeap.resident,
+    external: heap.external + otherHeap.external,
+    peakRss: peakRss(status),
+    split: parseRssSplit(status),
+  };
 }
 
 /**

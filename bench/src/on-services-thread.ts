@@ -1,8 +1,8 @@
-import { getHeapStatistics } from "node:v8";
 import { outboxCollection } from "@bayad/events";
 import type { LocalServices } from "@bayad/platform";
 import { paymentRecordsCollection, RECORDS_DURABLE_NAME } from "@bayad/records-service";
-import { collectGarbage } from "./memory.js";
+import { emptyCollection } from "./empty-collection.js";
+import { heapHere as readHeapHere, type HeapFigures } from "./memory.js";
 import { osThreadIdHere } from "./thread-cpu.js";
 
 /**
@@ -33,15 +33,14 @@ export function countRecords(services: LocalServices): Promise<number> {
 export async function dropServiceData(services: LocalServices): Promise<number> {
   let deleted = 0;
   for (const store of Object.values(services.stores)) {
-    for (const name of await store.listCollections()) deleted += await store.collection({ name }).deleteMany({});
+    for (const name of await store.listCollections()) deleted += await emptyCollection(store, name);
   }
   return deleted;
 }
 
-/** The V8 heap in use on this thread after a full collection (a worker thread has its own heap). */
-export function heapUsedHere(): number {
-  collectGarbage();
-  return getHeapStatistics().used_heap_size;
+/** This thread's V8 heap after a full collection (a worker thread has its own heap). */
+export function heapHere(): HeapFigures {
+  return readHeapHere();
 }
 
 /** The operating system's id of the thread the services run on (null without /proc). */

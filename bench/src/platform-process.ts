@@ -2,7 +2,7 @@ import { startPlatform, type RunningPlatform } from "@bayad/platform";
 import { announceFailure, announceReady, answerRequests, exitWithParent } from "./ipc.js";
 import { readMemory } from "./memory.js";
 import type { PlatformCommand, PlatformReady } from "./platform-protocol.js";
-import { countRecords, drain, dropData, servicesHeapUsed, servicesThreadId } from "./store-maintenance.js";
+import { countRecords, drain, dropData, servicesHeap, servicesThreadId } from "./store-maintenance.js";
 
 /**
  * The platform under test (a child process of the benchmark, started with --expose-gc): the
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const running = platform;
   const handlers: Record<PlatformCommand, () => Promise<unknown>> = {
     // Both threads' heaps, each read after a full collection on its own thread.
-    memory: async () => readMemory(await servicesHeapUsed(running)),
+    memory: async () => readMemory(await servicesHeap(running)),
     drain: () => drain(running, drainTimeoutMs),
     "count-records": () => countRecords(running),
     "drop-data": () => dropData(running),

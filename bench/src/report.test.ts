@@ -95,6 +95,9 @@ describe("renderReport", () => {
     const report = renderReport(results());
     expect(report).toContain("300.0 MiB before → 352.0 MiB right after the load (+52.0 MiB, the duplicate window included) → 304.0 MiB settled: +4.0 MiB over the start → anonymous growth < 10 MiB ✔");
     expect(report).toContain("100.0 MiB before → 900.0 MiB right after the load (+800.0 MiB)");
+    expect(report).toContain(
+      "- Where the anonymous memory's +4.0 MiB went (settled − before, each after GC): V8's heaps +1.0 MiB (their resident pages, used or kept), what V8's objects hold outside them (Buffers, ArrayBuffers) +0.0 MiB, the rest, roughly (malloc, stacks, code; V8 counts pages it committed) +3.0 MiB",
+    );
     expect(report).toContain("| 0 | 400.0 MiB | 300.0 MiB | 100.0 MiB | 60.0 MiB |");
     expect(tableRow(report, "soak.create-checkout")).toContain("anonymous growth < 10 MiB ✔");
   });

@@ -1,4 +1,5 @@
 import { mark, mib, count, signedMib } from "./report-format.js";
+import type { MemoryReading } from "./memory.js";
 import type { SoakResult } from "./soak.js";
 import { anonymousGrowth, leakEstimate } from "./targets.js";
 
@@ -7,6 +8,11 @@ import { anonymousGrowth, leakEstimate } from "./targets.js";
  * estimate, the resident set split into anonymous and file-backed pages with its verdict, and
  * the samples taken during the load.
  */
+/** Anonymous memory that is neither V8's heaps nor what V8's objects hold outside them: malloc, stacks, code. */
+function rest(reading: MemoryReading): number {
+  return (reading.split?.anonymous ?? 0) - reading.heapResident - reading.external;
+}
+
 export function soakMemorySection(soak: SoakResult, peakRss: number): string[] {
   const leak = leakEstimate(soak);
   const anonymous = anonymousGrowth(soak);
@@ -22,6 +28,7 @@ export function soakMemorySection(soak: SoakResult, peakRss: number): string[] {
     const { empty, withData, settled } = soak;
     lines.push(
       `- Anonymous memory (RssAnon: malloc, V8's heaps, stacks): ${split(empty, "anonymous")} before → ${split(withData, "anonymous")} right after the load (${signedMib(anonymous.underLoadBytes)}, the duplicate window included) → ${split(settled, "anonymous")} ${soak.settleSeconds > 0 ? "settled" : "after deleting the data (not settled)"}: ${signedMib(anonymous.settledBytes)} over the start → ${anonymous.unjudged ? `not judged: ${anonymous.unjudged}` : mark(anonymous.check)}`,
+      `- Where the anonymous memory's ${signedMib(anonymous.settledBytes)} went (${soak.settleSeconds > 0 ? "settled" : "after deleting the data"} − before, each after GC): V8's heaps ${signedMib(settled.heapResident - empty.heapResident)} (their resident pages, used or kept), what V8's objects hold outside them (Buffers, ArrayBuffers) ${signedMib(settled.external - empty.external)}, the rest, roughly (malloc, stacks, code; V8 counts pages it committed) ${signedMib(rest(settled) - rest(empty))}`,
       `- File-backed memory (RssFile: LMDB's mapped data files, the code; the kernel's page cache, not judged): ${split(empty, "file")} before → ${split(withData, "file")} right after the load (${signedMib(anonymous.fileUnderLoadBytes)})`,
     );
   } else {

@@ -1,5 +1,7 @@
 import { apiKeysCollection, projectsCollection, signingKeysCollection } from "@bayad/gateway";
 import type { RunningPlatform } from "@bayad/platform";
+import { emptyCollection } from "./empty-collection.js";
+import { NO_HEAP, type HeapFigures } from "./memory.js";
 
 /** What the benchmark does to the platform's stores between scenarios, from inside the platform process. */
 
@@ -43,7 +45,7 @@ export async function dropData(platform: RunningPlatform): Promise<number> {
   let deleted = await platform.withServices<number>(onServicesThread, "dropServiceData");
   for (const name of await platform.gatewayStore.listCollections()) {
     if (gatewayCredentialCollections.has(name)) continue;
-    deleted += await platform.gatewayStore.collection({ name }).deleteMany({});
+    deleted += await emptyCollection(platform.gatewayStore, name);
   }
   return deleted;
 }
@@ -53,8 +55,8 @@ export function servicesThreadId(platform: RunningPlatform): Promise<number | nu
   return platform.withServices<number | null>(onServicesThread, "servicesThreadId");
 }
 
-/** The V8 heap the services' thread holds after a full collection (0 when they share the main thread's heap). */
-export function servicesHeapUsed(platform: RunningPlatform): Promise<number> {
-  if (platform.servicesThread === "main") return Promise.resolve(0);
-  return platform.withServices<number>(onServicesThread, "heapUsedHere");
+/** The V8 heap of the services' thread after a full collection (none when they share the main thread's heap). */
+export function servicesHeap(platform: RunningPlatform): Promise<HeapFigures> {
+  if (platform.servicesThread === "main") return Promise.resolve(NO_HEAP);
+  return platform.withServices<HeapFigures>(onServicesThread, "heapHere");
 }

@@ -28,6 +28,8 @@ export function reading(heapMib: number, anonymousMib: number, fileMib = 100): M
   return {
     rss: (anonymousMib + fileMib) * MiB,
     heapUsed: heapMib * MiB,
+    heapResident: (heapMib + 20) * MiB,
+    external: 10 * MiB,
     peakRss: (anonymousMib + fileMib) * MiB,
     split: { anonymous: anonymousMib * MiB, file: fileMib * MiB, shmem: 0 },
   };
