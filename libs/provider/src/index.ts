@@ -111,3 +111,34 @@ export {
   type UnsettledHostedPayment,
 } from "./hosted-payment-reconciler.js";
 export { readProviderAccountsConfig, type ProviderAccountsConfig } from "./provider-accounts-config.js";
+export { toXenditAmount, readXenditAmount, XENDIT_MAX_EXACT_MINOR, type XenditAmountReading } from "./xendit/xendit-amounts.js";
+export {
+  verifyXenditCallbackToken,
+  XENDIT_CALLBACK_TOKEN_HEADER,
+  type XenditCallbackTokenInput,
+  type XenditCallbackTokenRefusal,
+  type XenditCallbackTokenResult,
+} from "./xendit/xendit-callback-token.js";
+export {
+  xenditPaymentRequestState,
+  xenditPaymentState,
+  xenditSessionState,
+  xenditInvoiceState,
+  xenditRefundState,
+  xenditFailureKind,
+  type XenditPaymentRequestState,
+  type XenditPaymentState,
+  type XenditSessionState,
+  type XenditInvoiceState,
+  type XenditRefundState,
+  type XenditFailureKind,
+} from "./xendit/xendit-statuses.js";
+export {
+  XenditRejectedError,
+  XenditKeyRefusedError,
+  xenditErrorOf,
+  xenditFailureOf,
+  type XenditErrorAnswer,
+  type XenditFailure,
+} from "./xendit/xendit-errors.js";
+export { parseXenditEvent, XENDIT_EVENTS, type XenditEventHint, type XenditEventSubject, type XenditResource } from "./xendit/xendit-events.js";

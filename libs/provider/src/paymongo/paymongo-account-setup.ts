@@ -1,7 +1,8 @@
 import { AppError } from "@bayad/kit";
 import { ProviderNoAnswerError } from "../port.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
-import { PaymongoKeyRefusedError, PaymongoRejectedError, providerUnavailable } from "./paymongo-errors.js";
+import { providerUnavailable } from "../provider-errors.js";
+import { PaymongoKeyRefusedError, PaymongoRejectedError } from "./paymongo-errors.js";
 import { createPaymongoHttp, type PaymongoCall, type PaymongoDocument } from "./paymongo-http.js";
 import { PAYMONGO_DOCUMENTED_WEBHOOK_EVENTS, PAYMONGO_WEBHOOK_EVENTS } from "./paymongo-event.js";
 import { paymongoIdempotencyKey } from "./paymongo-idempotency-key.js";

@@ -1,5 +1,5 @@
 import { createPaymongoHttp, type PaymongoDocument } from "./paymongo-http.js";
-import { keyHint } from "./paymongo-errors.js";
+import { keyHint } from "../provider-errors.js";
 
 export interface PaymongoClientOptions {
   /** PayMongo's API root without `/v1` (PAYMONGO_API_BASE; the simulator's URL in tests). */

@@ -1,4 +1,5 @@
 import { AppError } from "@bayad/kit";
+import { keyHint } from "../provider-errors.js";
 
 /** One entry of PayMongo's `errors` array, read defensively. */
 export interface PaymongoErrorItem {
@@ -47,11 +48,6 @@ export class PaymongoKeyRefusedError extends AppError {
   }
 }
 
-/** The only part of a secret key that may ever be shown: its last four characters. */
-export function keyHint(secretKey: string): string {
-  return `…${secretKey.slice(-4)}`;
-}
-
 // Whatever PayMongo writes back, a key it echoes must not reach a log or a client.
 const KEY_PATTERN = /\b(?:sk|pk|whsk)_[A-Za-z0-9_]+/g;
 
@@ -79,14 +75,5 @@ export function paymongoErrorItems(status: number, body: unknown): PaymongoError
       detail: withoutKeys(textOf(error.detail) ?? textOf(error.message) ?? "no detail given"),
       ...(field !== undefined ? { field: withoutKeys(field) } : {}),
     };
-  });
-}
-
-/** 503 PROVIDER_UNAVAILABLE: the provider did nothing (see the catalogue). */
-export function providerUnavailable(message: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}): AppError {
-  const retryAfter = options.retryAfterSeconds;
-  return new AppError("PROVIDER_UNAVAILABLE", message, {
-    cause: options.cause,
-    ...(retryAfter !== undefined && retryAfter > 0 ? { headers: { "Retry-After": String(Math.ceil(retryAfter)) } } : {}),
   });
 }

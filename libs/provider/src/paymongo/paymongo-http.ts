@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { Agent, request } from "undici";
 import { activeSpan, backoffDelay, currentTracer, inSpan, pause, SpanKind, tracingEnabled, type BackoffSettings } from "@bayad/kit";
 import { ProviderNoAnswerError } from "../port.js";
-import { keyHint, PaymongoKeyRefusedError, PaymongoRejectedError, paymongoErrorItems, providerUnavailable } from "./paymongo-errors.js";
+import { keyHint, providerUnavailable } from "../provider-errors.js";
+import { PaymongoKeyRefusedError, PaymongoRejectedError, paymongoErrorItems } from "./paymongo-errors.js";
 import { createPaymongoRateLimit, PAYMONGO_REQUESTS_PER_SECOND } from "./paymongo-rate-limit.js";
 
 export const PAYMONGO_API_BASE_DEFAULT = "https://api.paymongo.com";

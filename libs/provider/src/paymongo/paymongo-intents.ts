@@ -11,7 +11,8 @@ import { paymongoIntentMethodOf, type PaymongoIntentMethod } from "./paymongo-in
 import type { PaymongoClient } from "./paymongo-client.js";
 import { pathOf, PAYMONGO_PATHS } from "./paymongo-endpoints.js";
 import { assertPaymongoAmount } from "./paymongo-amount-limits.js";
-import { PaymongoRejectedError, providerUnavailable } from "./paymongo-errors.js";
+import { providerUnavailable } from "../provider-errors.js";
+import { PaymongoRejectedError } from "./paymongo-errors.js";
 import { paymentIntentStateOf, paymongoText, resourceOf, type PaymongoResource } from "./paymongo-resources.js";
 import { readQrDataUrl } from "./qr-data-url.js";
 
