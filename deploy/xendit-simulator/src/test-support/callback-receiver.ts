@@ -6,16 +6,17 @@ export interface ReceivedCallback {
   json: any;
 }
 
-/** A callback endpoint for the tests: records every request and answers `status`. */
+/** A callback endpoint for the tests: records every request and answers the statuses given, the last one from then on. */
 export async function startCallbackReceiver() {
   const received: ReceivedCallback[] = [];
-  let answer = 200;
+  let answers = [200];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       received.push({ headers: req.headers, json: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-      res.writeHead(answer, { "content-type": "application/json" });
+      const answer = answers.length > 1 ? answers.shift() : answers[0];
+      res.writeHead(answer ?? 200, { "content-type": "application/json" });
       res.end("{}");
     });
   });
@@ -24,8 +25,8 @@ export async function startCallbackReceiver() {
   return {
     url: `http://127.0.0.1:${port}/callbacks/xendit`,
     received,
-    respondWith(status: number) {
-      answer = status;
+    respondWith(...statuses: number[]) {
+      answers = statuses;
     },
     events: () => received.map((r) => r.json.event as string),
     async close() {
