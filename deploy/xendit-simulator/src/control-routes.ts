@@ -3,12 +3,12 @@ import { notFound, validationError, XenditSimulatorError } from "./api-error.js"
 import { BodyReader } from "./body-reader.js";
 import type { CallbackDeliveries } from "./callback-deliveries.js";
 import { readCallbackSettings } from "./callback-settings.js";
-import type { Fault, Faults } from "./faults.js";
+import type { Faults } from "./faults.js";
 import { parseObject, readBody } from "./http-io.js";
 import type { IdempotencyStore } from "./idempotency-store.js";
 import type { XenditSimulator } from "./index.js";
-import type { RateLimit, RateLimitOptions } from "./rate-limit.js";
-import type { Settings, Simulation } from "./simulation.js";
+import type { RateLimit } from "./rate-limit.js";
+import type { Simulation } from "./simulation.js";
 
 export interface ControlDeps {
   sim: Simulation;
@@ -74,7 +74,7 @@ const CONTROLS: ControlRoute[] = [
   }),
   control("GET", "faults", (d) => ({ data: d.faults.list() })),
   control("POST", "faults", (d, _, _b, raw) => {
-    d.simulator.injectFault(raw as Fault);
+    d.simulator.injectFault(raw);
     return { data: d.faults.list() };
   }),
   control("DELETE", "faults", (d) => {
@@ -82,9 +82,9 @@ const CONTROLS: ControlRoute[] = [
     return { data: [] };
   }),
   control("GET", "rate-limit", (d) => d.rateLimit.current()),
-  control("POST", "rate-limit", (d, _, _b, raw) => d.simulator.setRateLimit(raw as Partial<RateLimitOptions>)),
+  control("POST", "rate-limit", (d, _, _b, raw) => d.simulator.setRateLimit(raw)),
   control("GET", "settings", (d) => d.sim.settings),
-  control("POST", "settings", (d, _, _b, raw) => d.simulator.setSettings(raw as Partial<Settings>)),
+  control("POST", "settings", (d, _, _b, raw) => d.simulator.setSettings(raw)),
   control("GET", "objects/:id", (d, [id = ""]) => {
     const found = d.simulator.find(id);
     if (found === undefined) throw notFound(id);

@@ -49,6 +49,8 @@ export interface XenditSimulator {
   /** Every callback made so far, delivered or not, with the exact body sent. */
   events(): Array<{ id: string; event: string; body: string }>;
   resendEvent(id: string): void;
+  /** Every object of a kind, of every account, as the API shows them: to prove what a lost answer made. */
+  objects(kind: "payment_request" | "payment" | "session" | "refund"): Array<Record<string, unknown>>;
   /** An object by id as the API shows it, whichever account holds it. */
   find(id: string): Record<string, unknown> | undefined;
 }

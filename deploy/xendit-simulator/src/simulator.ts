@@ -86,6 +86,7 @@ export async function startXenditSimulator(options: XenditSimulatorOptions = {})
       if (!event) throw notFound(id);
       deliveries.resend(event);
     },
+    objects: (kind) => state.all(kind).map((stored) => state.view(stored)),
     find(id) {
       const stored = state.find(id);
       return stored ? state.view(stored) : undefined;
