@@ -69,7 +69,7 @@ describe("controls over HTTP", () => {
     expect((await control("POST", "callback-delivery", { mode: "drop" })).body).toEqual({ mode: "drop", delayMs: 1000 });
     expect((await control("POST", "callback-retries", { retryDelaysMs: [5, 5] })).body).toEqual({ retryDelaysMs: [5, 5] });
     expect((await control("POST", "rate-limit", { test: 100 })).body).toMatchObject({ test: 100, live: 600, windowMs: 60_000 });
-    expect((await control("POST", "settings", { idempotentPaymentRequests: true })).body).toEqual({ idempotentPaymentRequests: true, refundSettlementMs: null });
+    expect((await control("POST", "settings", { idempotentPaymentRequests: true })).body).toEqual({ idempotentPaymentRequests: true, refundSettlementMs: null, paymentRequestExpiryMs: null });
     expect((await control("POST", "settings", { idempotentPaymentRequests: "yes" })).status).toBe(400);
     expect((await control("GET", "nothing-here")).status).toBe(404);
   });

@@ -19,7 +19,7 @@ export interface XenditSimulatorOptions {
   rateLimit?: Partial<RateLimitOptions>;
   /** How long an idempotency-key's first answer is replayed. Default 24 h (Xendit's is UNCONF). */
   idempotencyKeyTtlMs?: number;
-  /** Default false: idempotency-key is ignored on POST /v3/payment_requests (UNCONF) — and 2000 ms to settle a refund. */
+  /** Defaults: idempotency-key ignored on POST /v3/payment_requests (UNCONF), 2000 ms to settle a refund, each channel's request expiry. */
   settings?: Partial<Settings>;
 }
 

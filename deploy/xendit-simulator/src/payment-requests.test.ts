@@ -144,6 +144,19 @@ describe("payment request lifecycle", () => {
     expect((await api.get(`/v3/payment_requests/${id}`)).body).toMatchObject({ status: "EXPIRED", failure_code: "PAYMENT_REQUEST_EXPIRED" });
   });
 
+  it("expires by itself once its time is up", async () => {
+    sim.setSettings({ paymentRequestExpiryMs: 200 });
+    const id = (await create({ channel_code: "QRPH", channel_properties: {} })).body.payment_request_id;
+    await expect.poll(async () => (await api.get(`/v3/payment_requests/${id}`)).body.status, { timeout: 5_000 }).toBe("EXPIRED");
+  });
+
+  it("the redirect page's Fail button fails the request and sends the payer to failure_return_url", async () => {
+    const request = (await create()).body;
+    const response = await fetch(`${request.actions[0].value}/fail`, { method: "POST", redirect: "manual" });
+    expect(response.headers.get("location")).toBe("https://shop.example.ph/fail");
+    expect((await api.get(`/v3/payment_requests/${request.payment_request_id}`)).body).toMatchObject({ status: "FAILED", failure_code: "USER_DID_NOT_AUTHORIZE" });
+  });
+
   it("the redirect page's Pay button pays the request and sends the payer to success_return_url", async () => {
     const request = (await create()).body;
     const response = await fetch(`${request.actions[0].value}/pay`, { method: "POST", redirect: "manual" });

@@ -68,6 +68,14 @@ describe("paying a session", () => {
     expect((await api.get(`/sessions/${session.payment_session_id}`)).body.status).toBe("COMPLETED");
   });
 
+  it("the page's fail button records a failed attempt and shows the page again", async () => {
+    const session = await api.create("/sessions", sessionBody());
+    const response = await fetch(`${session.payment_link_url}/fail`, { method: "POST", redirect: "manual" });
+    expect(response.headers.get("location")).toBe(`/checkout/${session.payment_session_id}`);
+    expect(sim.objects("payment")).toMatchObject([{ status: "FAILED", reference_id: "checkout-7" }]);
+    expect((await api.get(`/sessions/${session.payment_session_id}`)).body.status).toBe("ACTIVE");
+  });
+
   it("a failed attempt leaves the session ACTIVE, so the payer can try again", async () => {
     const session = await api.create("/sessions", sessionBody());
     const { paymentId } = sim.failSessionAttempt(session.payment_session_id, "GCASH", "USER_DECLINED_PAYMENT");

@@ -25,6 +25,8 @@ export interface Settings {
   idempotentPaymentRequests: boolean;
   /** How long after create a PENDING refund settles SUCCEEDED by itself; null: only by control. */
   refundSettlementMs: number | null;
+  /** How long a new payment request waits for the payer; null: the channel's own (15 min) [O]. Shorter for tests and demos. */
+  paymentRequestExpiryMs: number | null;
 }
 
 /** What every handler works on. */

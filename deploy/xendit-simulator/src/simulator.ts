@@ -15,7 +15,7 @@ import { expireSession, failSessionAttempt, paySession } from "./resources/sessi
 import { Timers, type Settings, type Simulation } from "./simulation.js";
 import { SimulatorState } from "./state.js";
 
-const DEFAULT_SETTINGS: Settings = { idempotentPaymentRequests: false, refundSettlementMs: 2000 };
+const DEFAULT_SETTINGS: Settings = { idempotentPaymentRequests: false, refundSettlementMs: 2000, paymentRequestExpiryMs: null };
 
 /** Starts the simulator on `host:port` (a free port by default) and resolves once it listens. */
 export async function startXenditSimulator(options: XenditSimulatorOptions = {}): Promise<XenditSimulator> {
@@ -71,12 +71,12 @@ export async function startXenditSimulator(options: XenditSimulatorOptions = {})
       return rateLimit.configure(limits);
     },
     setSettings(settings) {
-      const { idempotentPaymentRequests = sim.settings.idempotentPaymentRequests, refundSettlementMs = sim.settings.refundSettlementMs } = settings;
-      const delayOk = refundSettlementMs === null || (Number.isInteger(refundSettlementMs) && refundSettlementMs >= 0);
-      if (typeof idempotentPaymentRequests !== "boolean" || !delayOk) {
-        throw validationError("idempotentPaymentRequests must be a boolean, refundSettlementMs a non-negative integer or null.");
+      const next = { ...sim.settings, ...settings };
+      const delayOk = (ms: unknown) => ms === null || (Number.isInteger(ms) && (ms as number) >= 0);
+      if (typeof next.idempotentPaymentRequests !== "boolean" || !delayOk(next.refundSettlementMs) || !delayOk(next.paymentRequestExpiryMs)) {
+        throw validationError("idempotentPaymentRequests must be a boolean, refundSettlementMs and paymentRequestExpiryMs non-negative integers or null.");
       }
-      sim.settings = { idempotentPaymentRequests, refundSettlementMs };
+      sim.settings = next;
       return { ...sim.settings };
     },
     deliveries: () => deliveries.records(),

@@ -96,7 +96,7 @@ export function openPaymentRequest(sim: Simulation, account: Account, input: Ope
     metadata: input.metadata,
   });
   stored.internal["refundedCentavos"] = 0;
-  sim.timers.after(input.channel.expiryMs, () => {
+  sim.timers.after(sim.settings.paymentRequestExpiryMs ?? input.channel.expiryMs, () => {
     if (OPEN.includes(stored.body["status"] as string)) expirePaymentRequest(sim, stored);
   });
   return sim.state.view(stored);
