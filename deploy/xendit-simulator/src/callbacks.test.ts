@@ -113,12 +113,12 @@ describe("callback delivery modes", () => {
     expect(receiver.received[0]!.json).toEqual(receiver.received[1]!.json);
   });
 
-  it("delay: held back while a later event in deliver mode arrives first", async () => {
-    sim.setCallbackDelivery({ mode: "delay", delayMs: 400 });
+  it("delay: held back while a later event in deliver mode arrives first", { timeout: 15_000 }, async () => {
+    sim.setCallbackDelivery({ mode: "delay", delayMs: 2_000 });
     await paidRequest(api);
     sim.setCallbackDelivery({ mode: "deliver" });
     sim.expirePaymentRequest((await newRequest()).payment_request_id);
-    await expect.poll(() => receiver.events(), poll).toEqual(["payment_request.expiry", "payment.capture"]);
+    await expect.poll(() => receiver.events(), { timeout: 10_000 }).toEqual(["payment_request.expiry", "payment.capture"]);
   });
 
   it("resendEvent sends an event again", async () => {

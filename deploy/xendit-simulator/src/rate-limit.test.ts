@@ -4,14 +4,14 @@ import { apiClient, newSecretKey, paymentRequestBody } from "./test-support/api-
 
 let sim: XenditSimulator;
 beforeEach(async () => {
-  sim = await startXenditSimulator({ rateLimit: { test: 3, live: 5, windowMs: 1_000 } });
+  sim = await startXenditSimulator({ rateLimit: { test: 3, live: 5, windowMs: 3_000 } });
 });
 afterEach(async () => {
   await sim.close();
 });
 
 describe("rate limit", () => {
-  it("counts each endpoint per account in a sliding window, with the Rate-Limit-* headers, then 429 RATE_LIMIT_EXCEEDED", async () => {
+  it("counts each endpoint per account in a sliding window, with the Rate-Limit-* headers, then 429 RATE_LIMIT_EXCEEDED", { timeout: 20_000 }, async () => {
     const api = apiClient(sim.url);
     const first = await api.get("/refunds/rfd-1");
     expect(first.headers.get("rate-limit-limit")).toBe("3");
@@ -27,7 +27,7 @@ describe("rate limit", () => {
     expect((await api.post("/v3/payment_requests", paymentRequestBody())).status).toBe(201);
     expect((await apiClient(sim.url).get("/refunds/rfd-1")).status).toBe(404);
     // Once the oldest request leaves the window, the account is let in again.
-    await expect.poll(async () => (await api.get("/refunds/rfd-1")).status, { timeout: 5_000, interval: 200 }).toBe(404);
+    await expect.poll(async () => (await api.get("/refunds/rfd-1")).status, { timeout: 15_000, interval: 200 }).toBe(404);
   });
 
   it("makes nothing for a create it turns away", async () => {
