@@ -46,8 +46,7 @@ export function xenditRefundRefusal(payment: RefundedPayment, _amountMinor: numb
  */
 export function xenditRefundRefusalOf(error: XenditRejectedError): ProviderRefusedRefundError | undefined {
   if (error.failure !== "rejected") return undefined;
-  const code =
-    error.errorCode === "REFUND_IN_PROGRESS" ? "REFUND_IN_PROGRESS" : "REFUND_NOT_ALLOWED";
+  const code = error.errorCode === "REFUND_IN_PROGRESS" ? "REFUND_IN_PROGRESS" : "REFUND_NOT_ALLOWED";
   return new ProviderRefusedRefundError(code, "Xendit refused the refund.", {
     details: [`provider: ${error.errorCode}`, ...(error.details ?? [])],
     cause: error,
