@@ -142,3 +142,9 @@ export {
   type XenditFailure,
 } from "./xendit/xendit-errors.js";
 export { parseXenditEvent, XENDIT_EVENTS, type XenditEventHint, type XenditEventSubject, type XenditResource } from "./xendit/xendit-events.js";
+export { createXenditClient, type XenditClient, type XenditClientOptions } from "./xendit/xendit-client.js";
+export { XENDIT_API_BASE_DEFAULT, XENDIT_API_VERSION, type XenditObject } from "./xendit/xendit-http.js";
+export { createXenditProvider, type XenditProvider, type XenditProviderOptions } from "./xendit/xendit-provider.js";
+export { XENDIT_CHANNELS, XENDIT_CHANNEL_FACTS, type XenditChannel, type XenditChannelFacts } from "./xendit/xendit-channels.js";
+export { xenditRefundRefusal, xenditRefundRefusalOf } from "./xendit/xendit-refund-rules.js";
+export type { XenditSession, XenditPaymentRequest, XenditRefund, XenditAction } from "./xendit/xendit-resources.js";

@@ -5,6 +5,7 @@ import { ProviderNoAnswerError } from "../port.js";
 import { keyHint, providerUnavailable } from "../provider-errors.js";
 import { PaymongoKeyRefusedError, PaymongoRejectedError, paymongoErrorItems } from "./paymongo-errors.js";
 import { createPaymongoRateLimit, PAYMONGO_REQUESTS_PER_SECOND } from "./paymongo-rate-limit.js";
+import { mayHaveBeenSent } from "../transport-errors.js";
 
 export const PAYMONGO_API_BASE_DEFAULT = "https://api.paymongo.com";
 
@@ -62,20 +63,6 @@ const DEFAULT_WRITE_BACKOFF: BackoffSettings = { initialDelayMs: 250, maxDelayMs
 const IN_PROGRESS_CODE = "idempotency_in_progress";
 // A Retry-After longer than this is not sat out by a read that a payer may be waiting on.
 const MAX_RETRY_AFTER_MS = 10_000;
-
-// Errors raised before the request left this process: PayMongo cannot have acted on it.
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
-
-function errorCodeOf(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    // A host with several addresses fails with one error per address tried.
-    current = current instanceof AggregateError ? current.errors[0] : current.cause;
-  }
-  return undefined;
-}
 
 /** Seconds from a Retry-After header (delta seconds or an HTTP date), if it holds one. */
 function retryAfterSeconds(header: string | string[] | undefined): number | undefined {
@@ -157,7 +144,7 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
       if (response.statusCode === 429) rateLimit.holdFor(keyId, Math.min((retryAfter ?? 1) * 1000, MAX_RETRY_AFTER_MS));
       return { kind: "answer", status: response.statusCode, body, retryAfter };
     } catch (error) {
-      return { kind: "no-answer", sent: !NOT_SENT_CODES.has(errorCodeOf(error) ?? ""), cause: error };
+      return { kind: "no-answer", sent: mayHaveBeenSent(error), cause: error };
     }
   };
 

@@ -1,0 +1,273 @@
+import { createHash } from "node:crypto";
+import { AppError, CURRENCY } from "@bayad/kit";
+import { ProviderRefusedRefundError, type PaymentProvider, type ProviderCallContext } from "../port.js";
+import { providerUnavailable } from "../provider-errors.js";
+import { renderQrPng } from "../qrph/qr-image.js";
+import { toXenditAmount } from "./xendit-amounts.js";
+import {
+  assertXenditAmount,
+  XENDIT_CHANNELS,
+  xenditChannelOf,
+  xenditChannelOfIntent,
+  xenditChannelsAccepting,
+  xenditIntentMethodOptions,
+  type XenditChannel,
+} from "./xendit-channels.js";
+import { createXenditClient } from "./xendit-client.js";
+import { XenditRejectedError } from "./xendit-errors.js";
+import { XENDIT_API_BASE_DEFAULT } from "./xendit-http.js";
+import { xenditRefundRefusal, xenditRefundRefusalOf } from "./xendit-refund-rules.js";
+import {
+  xenditActionValue,
+  xenditPaymentRequestOf,
+  xenditRefundOf,
+  xenditSessionOf,
+  type XenditPaymentRequest,
+  type XenditRefund,
+  type XenditSession,
+} from "./xendit-resources.js";
+
+export interface XenditProviderOptions {
+  /** The account's secret key (`xnd_development_…` / `xnd_production_…`). Never logged. */
+  secretKey: string;
+  /** Default https://api.xendit.co (one host for test and live: the key decides). */
+  apiBase?: string;
+  /** The channels enabled on the Xendit account; default every channel this adapter serves. */
+  channels?: readonly XenditChannel[];
+  connectTimeoutMs?: number;
+  responseTimeoutMs?: number;
+}
+
+/** The port, plus the read-backs that callbacks (hints only) and reconciliation need, and closing the connection pool. */
+export interface XenditProvider extends PaymentProvider {
+  retrieveSessionById(id: string): Promise<XenditSession>;
+  retrievePaymentRequestById(id: string): Promise<XenditPaymentRequest>;
+  retrieveRefundById(id: string): Promise<XenditRefund>;
+  close(): Promise<void>;
+}
+
+const PATHS = { sessions: "/sessions", paymentRequests: "/v3/payment_requests", payments: "/v3/payments", refunds: "/refunds" } as const;
+const at = (base: string, id: string) => `${base}/${encodeURIComponent(id)}`;
+
+// Xendit's refund reasons [O xendit.md §5]; any other Bayad reason goes as OTHERS, its text in metadata.
+const REFUND_REASONS = new Set(["FRAUDULENT", "DUPLICATE", "REQUESTED_BY_CUSTOMER", "CANCELLATION", "OTHERS"]);
+// Xendit's metadata values hold at most 500 characters [O xendit.md §2].
+const MAX_METADATA_VALUE = 500;
+
+/** What Bayad puts on objects that take metadata, so a lost answer's object can be told apart by a person or a later lookup. */
+const bayadMetadata = (resourceId: string, context: ProviderCallContext): Record<string, string> => ({
+  bayad_resource_id: resourceId,
+  bayad_idempotency_key: context.idempotencyKey.slice(0, MAX_METADATA_VALUE),
+});
+
+/** The `idempotency-key` of a refund: derived from Bayad's key and refund, so a resend of the same refund sends the same key. */
+const refundIdempotencyKey = (context: ProviderCallContext, refundId: string) =>
+  createHash("sha256").update(JSON.stringify(["bayad", context.idempotencyKey, refundId, "createRefund"])).digest("hex");
+
+function notServed(operation: string, why: string): AppError {
+  return new AppError("PAYMENT_METHOD_NOT_OFFERED", `Xendit accounts do not offer ${operation} yet.`, { details: [`provider: ${why}`] });
+}
+
+/**
+ * The Xendit adapter behind the same port as PayMongo's: Payment Sessions for checkouts, v3
+ * payment requests for e-wallet redirects and QR Ph (its EMVCo string rendered by Bayad as a PNG
+ * data URL, as Xendit gives no image), refunds by payment request. Xendit hosts its own pages, so
+ * page tokens are "".
+ *
+ * What it does not do, and says so instead of pretending:
+ * - `retrieveCheckoutSession` answers null: Xendit documents no lookup of a session by
+ *   `reference_id` (only by its `ps-` id, which a lost answer never gave) and no idempotency on
+ *   POST /sessions. The caller then makes a fresh session; the lost one's URL reached nobody, so
+ *   nobody can pay it, and it expires by itself (30 min [O]).
+ * - `confirmPaymentIntent` (a server-side confirm) and `createHostedPayment` (Xendit's hosted
+ *   links are invoices, a later slice) throw PAYMENT_METHOD_NOT_OFFERED before any call, as does
+ *   `checkAmount` for the hosted-payment flow, so services refuse before writing anything.
+ * - Creates are never sent twice (see createXenditHttp): a lost answer is ProviderNoAnswerError.
+ */
+export function createXenditProvider(options: XenditProviderOptions): XenditProvider {
+  const client = createXenditClient({
+    apiBase: options.apiBase ?? XENDIT_API_BASE_DEFAULT,
+    secretKey: options.secretKey,
+    ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    ...(options.responseTimeoutMs !== undefined ? { responseTimeoutMs: options.responseTimeoutMs } : {}),
+  });
+  const channels: XenditChannel[] = [...(options.channels ?? XENDIT_CHANNELS)];
+
+  const retrieveRequest = async (id: string) => {
+    const operation = "retrievePaymentRequest";
+    return xenditPaymentRequestOf(await client.get(at(PATHS.paymentRequests, id), operation), operation);
+  };
+
+  /** The payment request a refund names: Bayad may know the payment (`py-`) rather than its request. */
+  const paymentRequestIdOf = async (providerPaymentId: string): Promise<string> => {
+    if (!providerPaymentId.startsWith("py-")) return providerPaymentId;
+    const payment = await client.get(at(PATHS.payments, providerPaymentId), "retrievePayment");
+    const requestId = payment["payment_request_id"];
+    if (typeof requestId !== "string" || requestId === "") throw providerUnavailable("Xendit answered a payment without its payment_request_id.");
+    return requestId;
+  };
+
+  return {
+    name: "xendit",
+    paymentMethods: channels,
+    paymentIntentMethods: xenditIntentMethodOptions(channels),
+
+    // reference_id is Bayad's checkout id (≤64 [O]), so the session and its payment name the checkout.
+    async createCheckoutSession(request) {
+      const operation = "createCheckoutSession";
+      const allowed = xenditChannelsAccepting(channels, request.amount.amountMinor);
+      const session = xenditSessionOf(
+        await client.post(PATHS.sessions, operation, {
+          reference_id: request.checkoutId,
+          session_type: "PAY",
+          mode: "PAYMENT_LINK",
+          amount: toXenditAmount(request.amount.amountMinor),
+          currency: CURRENCY,
+          country: "PH",
+          allowed_payment_channels: allowed,
+          success_return_url: request.successUrl,
+          cancel_return_url: request.cancelUrl,
+          description: request.referenceId.slice(0, 1000),
+        }),
+        operation,
+      );
+      if (session.paymentLinkUrl === undefined) throw providerUnavailable("Xendit answered the session without its payment_link_url.");
+      return { providerReference: session.id, checkoutUrl: session.paymentLinkUrl, pageToken: "" };
+    },
+
+    retrieveCheckoutSession: () => Promise.resolve(null),
+
+    confirmPaymentIntent() {
+      return Promise.reject(notServed("server-side payment intent confirmation", "a Xendit payment request is made with its channel at once (createRedirectPaymentIntent, createQrPh)"));
+    },
+
+    async createRedirectPaymentIntent(request, context) {
+      const operation = "createRedirectPaymentIntent";
+      const channel = xenditChannelOfIntent(request.method, channels);
+      assertXenditAmount(channel, request.amount.amountMinor);
+      const created = xenditPaymentRequestOf(
+        await client.post(PATHS.paymentRequests, operation, {
+          reference_id: request.paymentIntentId,
+          type: "PAY",
+          country: "PH",
+          currency: CURRENCY,
+          request_amount: toXenditAmount(request.amount.amountMinor),
+          channel_code: channel,
+          // One page for every ending: Bayad reads the outcome back from Xendit, not from the URL.
+          channel_properties: { success_return_url: request.returnUrl, failure_return_url: request.returnUrl, cancel_return_url: request.returnUrl },
+          description: request.referenceId.slice(0, 1000),
+          metadata: bayadMetadata(request.paymentIntentId, context),
+        }),
+        operation,
+      );
+      if (created.state === "failed") return { providerReference: created.id, outcome: "declined", redirectUrl: "", pageToken: "" };
+      const redirectUrl = xenditActionValue(created, "REDIRECT_CUSTOMER", "WEB_URL");
+      // Nobody has a way to pay this request, so it moves no money: a retry may safely make another.
+      if (redirectUrl === undefined) throw providerUnavailable("Xendit answered the payment request without a REDIRECT_CUSTOMER WEB_URL action.");
+      return { providerReference: created.id, outcome: "awaiting_payer", redirectUrl, pageToken: "" };
+    },
+
+    // QR Ph's expiry is not settable at Xendit [O xendit.md §4]: request.expirySeconds is not sent.
+    async createQrPh(request, context) {
+      const operation = "createQrPh";
+      if (!channels.includes("QRPH")) throw new AppError("PAYMENT_METHOD_NOT_OFFERED", undefined, { details: ["paymentMethod: QR Ph is not offered by this Xendit account"] });
+      assertXenditAmount("QRPH", request.amount.amountMinor);
+      const created = xenditPaymentRequestOf(
+        await client.post(PATHS.paymentRequests, operation, {
+          reference_id: request.paymentIntentId,
+          type: "PAY",
+          country: "PH",
+          currency: CURRENCY,
+          request_amount: toXenditAmount(request.amount.amountMinor),
+          channel_code: "QRPH",
+          channel_properties: {},
+          description: (request.description || request.referenceId).slice(0, 1000),
+          metadata: bayadMetadata(request.paymentIntentId, context),
+        }),
+        operation,
+      );
+      const payload = xenditActionValue(created, "PRESENT_TO_CUSTOMER", "QR_STRING");
+      if (payload === undefined) throw providerUnavailable("Xendit answered the QR Ph payment request without a QR_STRING action.");
+      const pngBase64 = (await renderQrPng(payload)).toString("base64");
+      return { providerReference: created.id, payload, imageUrl: `data:image/png;base64,${pngBase64}`, pageToken: "", imagePngBase64: pngBase64 };
+    },
+
+    createHostedPayment() {
+      return Promise.reject(notServed("payment links and invoices", "Xendit's hosted links are invoices (/v2/invoices), not served by this adapter yet"));
+    },
+
+    /**
+     * `providerPaymentId` is the Xendit payment request (`pr-…`) or its payment (`py-…`, read
+     * back to its request). The amount is always sent, so a partial and a full refund are the
+     * same call. A QR Ph payment is refused before calling (refundRefusal); Xendit's own
+     * refusals (its 4xx) become ProviderRefusedRefundError.
+     */
+    async createRefund(request, context) {
+      const operation = "createRefund";
+      if (request.providerPaymentId === undefined) {
+        throw new ProviderRefusedRefundError("REFUND_NOT_ALLOWED", "Xendit refunds a payment by its payment request, which is not known for this payment.", {
+          details: [`paymentId: no Xendit payment request (pr-…) is known for ${request.paymentId} (rule: provider_payment_unknown)`],
+        });
+      }
+      const paymentRequestId = await paymentRequestIdOf(request.providerPaymentId);
+      const reason = request.reason.trim().toUpperCase();
+      const known = REFUND_REASONS.has(reason);
+      try {
+        const refund = await client.post(
+          PATHS.refunds,
+          operation,
+          {
+            payment_request_id: paymentRequestId,
+            reference_id: request.refundId,
+            currency: CURRENCY,
+            amount: toXenditAmount(request.amount.amountMinor),
+            reason: known ? reason : "OTHERS",
+            metadata: {
+              ...bayadMetadata(request.refundId, context),
+              ...(known || request.reason.trim() === "" ? {} : { bayad_reason: request.reason.trim().slice(0, MAX_METADATA_VALUE) }),
+            },
+          },
+          { idempotencyKey: refundIdempotencyKey(context, request.refundId) },
+        );
+        return { providerReference: xenditRefundOf(refund, operation).id };
+      } catch (error) {
+        throw (error instanceof XenditRejectedError && xenditRefundRefusalOf(error)) || error;
+      }
+    },
+
+    refundRefusal: xenditRefundRefusal,
+
+    checkAmount({ flow, amount, paymentMethodType }) {
+      if (flow === "checkout") {
+        xenditChannelsAccepting(channels, amount.amountMinor);
+        return;
+      }
+      if (flow === "hosted_payment") throw notServed("payment links and invoices", "Xendit's hosted links are invoices, not served by this adapter yet");
+      const channel = paymentMethodType === undefined ? undefined : xenditChannelOf(paymentMethodType);
+      if (channel === undefined || !channels.includes(channel)) {
+        throw new AppError("PAYMENT_METHOD_NOT_OFFERED", undefined, {
+          details: [`paymentMethodType: ${paymentMethodType ?? "none"} is not offered by this Xendit account (it offers ${channels.join(", ")})`],
+        });
+      }
+      assertXenditAmount(channel, amount.amountMinor);
+    },
+
+    decidePayment() {
+      throw new AppError("INVALID_STATE_TRANSITION", "Payer actions are simulated only in the sandbox.");
+    },
+
+    async retrieveSessionById(id) {
+      const operation = "retrieveSession";
+      return xenditSessionOf(await client.get(at(PATHS.sessions, id), operation), operation);
+    },
+
+    retrievePaymentRequestById: retrieveRequest,
+
+    async retrieveRefundById(id) {
+      const operation = "retrieveRefund";
+      return xenditRefundOf(await client.get(at(PATHS.refunds, id), operation), operation);
+    },
+
+    close: () => client.close(),
+  };
+}

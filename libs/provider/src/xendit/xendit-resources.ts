@@ -1,0 +1,127 @@
+import { ProviderNoAnswerError } from "../port.js";
+import { readXenditAmount } from "./xendit-amounts.js";
+import type { XenditObject } from "./xendit-http.js";
+import {
+  xenditPaymentRequestState,
+  xenditRefundState,
+  xenditSessionState,
+  type XenditPaymentRequestState,
+  type XenditRefundState,
+  type XenditSessionState,
+} from "./xendit-statuses.js";
+
+/**
+ * Xendit's objects as Bayad reads them: the fields it decides by, statuses through
+ * xendit-statuses.ts and amounts through xendit-amounts.ts (an amount that is not exact reads as
+ * absent, never rounded). An object without its id is not one Bayad can follow: for a create, the
+ * object may exist without Bayad knowing its id, so it is ProviderNoAnswerError.
+ */
+
+/** A Payment Session (`ps-`): Bayad's checkout on Xendit's hosted page [O xendit.md §3]. */
+export interface XenditSession {
+  id: string;
+  state: XenditSessionState;
+  referenceId?: string;
+  paymentLinkUrl?: string;
+  amountMinor?: number;
+  /** Set once COMPLETED: the request and payment the payer made on the page. */
+  paymentRequestId?: string;
+  paymentId?: string;
+}
+
+/** One of a payment request's `actions[]` [O xendit.md §2]. */
+export interface XenditAction {
+  type: string;
+  descriptor: string;
+  value: string;
+}
+
+/** A v3 payment request (`pr-`). */
+export interface XenditPaymentRequest {
+  id: string;
+  state: XenditPaymentRequestState;
+  referenceId?: string;
+  channelCode?: string;
+  amountMinor?: number;
+  actions: XenditAction[];
+  latestPaymentId?: string;
+  failureCode?: string;
+}
+
+/** A refund (`rfd-`). */
+export interface XenditRefund {
+  id: string;
+  state: XenditRefundState;
+  paymentRequestId?: string;
+  amountMinor?: number;
+  failureCode?: string;
+}
+
+const textAt = (object: XenditObject, key: string): string | undefined => {
+  const value = object[key];
+  return typeof value === "string" && value !== "" ? value : undefined;
+};
+
+const idAt = (object: XenditObject, key: string, operation: string): string => {
+  const id = textAt(object, key);
+  if (id === undefined) throw new ProviderNoAnswerError(operation);
+  return id;
+};
+
+const amountAt = (object: XenditObject, key: string): number | undefined => {
+  const reading = readXenditAmount(object[key]);
+  return reading.ok ? reading.amountMinor : undefined;
+};
+
+/** Copies the defined entries only, so optional fields stay absent under exactOptionalPropertyTypes. */
+const defined = <T extends object>(fields: T): T => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
+
+export function xenditSessionOf(object: XenditObject, operation: string): XenditSession {
+  return defined({
+    id: idAt(object, "payment_session_id", operation),
+    state: xenditSessionState(object["status"]),
+    referenceId: textAt(object, "reference_id"),
+    paymentLinkUrl: textAt(object, "payment_link_url"),
+    amountMinor: amountAt(object, "amount"),
+    paymentRequestId: textAt(object, "payment_request_id"),
+    paymentId: textAt(object, "payment_id"),
+  });
+}
+
+function actionsOf(value: unknown): XenditAction[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item: unknown) => {
+    if (typeof item !== "object" || item === null) return [];
+    const action = item as XenditObject;
+    const [type, descriptor, text] = [textAt(action, "type"), textAt(action, "descriptor"), textAt(action, "value")];
+    return type !== undefined && descriptor !== undefined && text !== undefined ? [{ type, descriptor, value: text }] : [];
+  });
+}
+
+export function xenditPaymentRequestOf(object: XenditObject, operation: string): XenditPaymentRequest {
+  return defined({
+    id: idAt(object, "payment_request_id", operation),
+    state: xenditPaymentRequestState(object["status"]),
+    referenceId: textAt(object, "reference_id"),
+    channelCode: textAt(object, "channel_code"),
+    amountMinor: amountAt(object, "request_amount"),
+    actions: actionsOf(object["actions"]),
+    latestPaymentId: textAt(object, "latest_payment_id"),
+    failureCode: textAt(object, "failure_code"),
+  });
+}
+
+export function xenditRefundOf(object: XenditObject, operation: string): XenditRefund {
+  return defined({
+    id: idAt(object, "id", operation),
+    state: xenditRefundState(object["status"]),
+    paymentRequestId: textAt(object, "payment_request_id"),
+    amountMinor: amountAt(object, "amount"),
+    failureCode: textAt(object, "failure_code"),
+  });
+}
+
+/** The value of the first action of `type` and `descriptor` (e-wallets: REDIRECT_CUSTOMER / WEB_URL; QR Ph: PRESENT_TO_CUSTOMER / QR_STRING). */
+export function xenditActionValue(request: XenditPaymentRequest, type: string, descriptor: string): string | undefined {
+  return request.actions.find((action) => action.type === type && action.descriptor === descriptor)?.value;
+}
