@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { Agent, request } from "undici";
-import { activeSpan, backoffDelay, currentTracer, inSpan, pause, SpanKind, tracingEnabled, type BackoffSettings } from "@bayad/kit";
+import { activeSpan, backoffDelay, pause, type BackoffSettings } from "@bayad/kit";
 import { ProviderNoAnswerError } from "../port.js";
 import { keyHint, providerUnavailable } from "../provider-errors.js";
 import { PaymongoKeyRefusedError, PaymongoRejectedError, paymongoErrorItems } from "./paymongo-errors.js";
 import { createPaymongoRateLimit, PAYMONGO_REQUESTS_PER_SECOND } from "./paymongo-rate-limit.js";
+import { withCallSpans } from "../provider-call-spans.js";
 import { mayHaveBeenSent } from "../transport-errors.js";
 
 export const PAYMONGO_API_BASE_DEFAULT = "https://api.paymongo.com";
@@ -239,22 +240,8 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
     if (call.method === "GET" || call.idempotent) return read(secretKey, call);
     return call.idempotencyKey !== undefined ? keyedWrite(secretKey, call) : write(secretKey, call);
   };
-  const serverAddress = new URL(apiBase).host;
-
   return {
-    // With traces on, each call (its retries included) is a client span of the component making it.
-    send: (secretKey, call) =>
-      tracingEnabled()
-        ? inSpan(
-            currentTracer("provider"),
-            `PayMongo ${call.operation}`,
-            {
-              kind: SpanKind.CLIENT,
-              attributes: { "bayad.provider": "paymongo", "bayad.provider.operation": call.operation, "http.request.method": call.method, "server.address": serverAddress },
-            },
-            () => send(secretKey, call),
-          )
-        : send(secretKey, call),
+    send: withCallSpans({ id: "paymongo", name: "PayMongo" }, apiBase, send),
     close: () => agent.close(),
   };
 }

@@ -1,7 +1,8 @@
 import { Agent, request } from "undici";
-import { activeSpan, currentTracer, inSpan, SpanKind, tracingEnabled } from "@bayad/kit";
+import { activeSpan } from "@bayad/kit";
 import { ProviderNoAnswerError } from "../port.js";
 import { providerUnavailable } from "../provider-errors.js";
+import { withCallSpans } from "../provider-call-spans.js";
 import { mayHaveBeenSent } from "../transport-errors.js";
 import { xenditErrorOf, xenditFailureOf, type XenditErrorAnswer } from "./xendit-errors.js";
 
@@ -132,22 +133,8 @@ export function createXenditHttp(options: XenditHttpOptions): XenditHttp {
   };
 
   const send = (secretKey: string, call: XenditCall) => (call.method === "GET" ? read(secretKey, call) : write(secretKey, call));
-  const serverAddress = new URL(apiBase).host;
-
   return {
-    // With traces on, each call (a read's second attempt included) is a client span of the component making it.
-    send: (secretKey, call) =>
-      tracingEnabled()
-        ? inSpan(
-            currentTracer("provider"),
-            `Xendit ${call.operation}`,
-            {
-              kind: SpanKind.CLIENT,
-              attributes: { "bayad.provider": "xendit", "bayad.provider.operation": call.operation, "http.request.method": call.method, "server.address": serverAddress },
-            },
-            () => send(secretKey, call),
-          )
-        : send(secretKey, call),
+    send: withCallSpans({ id: "xendit", name: "Xendit" }, apiBase, send),
     close: () => agent.close(),
   };
 }
