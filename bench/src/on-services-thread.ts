@@ -2,7 +2,6 @@ import { outboxCollection } from "@bayad/events";
 import type { LocalServices } from "@bayad/platform";
 import { paymentRecordsCollection, RECORDS_DURABLE_NAME } from "@bayad/records-service";
 import { emptyCollection } from "./empty-collection.js";
-import { heapHere as readHeapHere, type HeapFigures } from "./memory.js";
 import { osThreadIdHere } from "./thread-cpu.js";
 
 /**
@@ -39,9 +38,7 @@ export async function dropServiceData(services: LocalServices): Promise<number> 
 }
 
 /** This thread's V8 heap after a full collection (a worker thread has its own heap). */
-export function heapHere(): HeapFigures {
-  return readHeapHere();
-}
+export { heapHere } from "./memory.js";
 
 /** The operating system's id of the thread the services run on (null without /proc). */
 export function servicesThreadId(): number | null {

@@ -6,6 +6,7 @@ import { keyHint, providerUnavailable } from "../provider-errors.js";
 import { PaymongoKeyRefusedError, PaymongoRejectedError, paymongoErrorItems } from "./paymongo-errors.js";
 import { createPaymongoRateLimit, PAYMONGO_REQUESTS_PER_SECOND } from "./paymongo-rate-limit.js";
 import { withCallSpans } from "../provider-call-spans.js";
+import { responseJson } from "../response-json.js";
 import { mayHaveBeenSent } from "../transport-errors.js";
 
 export const PAYMONGO_API_BASE_DEFAULT = "https://api.paymongo.com";
@@ -133,13 +134,7 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
         body: hasBody ? JSON.stringify({ data: { attributes: call.attributes } }) : undefined,
       });
       activeSpan()?.setAttribute("http.response.status_code", response.statusCode);
-      const text = await response.body.text();
-      let body: unknown;
-      try {
-        body = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
+      const body = await responseJson(response.body);
       const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
       // PayMongo documents no Retry-After: without one, the key rests for the rest of its second.
       if (response.statusCode === 429) rateLimit.holdFor(keyId, Math.min((retryAfter ?? 1) * 1000, MAX_RETRY_AFTER_MS));

@@ -3,6 +3,7 @@ import { activeSpan } from "@bayad/kit";
 import { ProviderNoAnswerError } from "../port.js";
 import { providerUnavailable } from "../provider-errors.js";
 import { withCallSpans } from "../provider-call-spans.js";
+import { responseJson } from "../response-json.js";
 import { mayHaveBeenSent } from "../transport-errors.js";
 import { xenditErrorOf, xenditFailureOf, type XenditErrorAnswer } from "./xendit-errors.js";
 
@@ -86,13 +87,7 @@ export function createXenditHttp(options: XenditHttpOptions): XenditHttp {
         body: hasBody ? JSON.stringify(call.body) : undefined,
       });
       activeSpan()?.setAttribute("http.response.status_code", response.statusCode);
-      const text = await response.body.text();
-      let body: unknown;
-      try {
-        body = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
+      const body = await responseJson(response.body);
       return { kind: "answer", answer: { status: response.statusCode, body, headers: response.headers } };
     } catch (error) {
       return { kind: "no-answer", sent: mayHaveBeenSent(error), cause: error };
