@@ -28,6 +28,11 @@ export function createProviderAccountsRepository(store: Store) {
       return accounts.findOne({ projectId, environment });
     },
 
+    /** The project's accounts in this environment, oldest first: the accounts routing chooses among. */
+    listByProject(projectId: string, environment: Environment): Promise<ProviderAccountRecord[]> {
+      return accounts.find({ projectId, environment }, { sort: { createdAt: 1 }, limit: 100 });
+    },
+
     findById(providerAccountId: string): Promise<ProviderAccountRecord | null> {
       return accounts.findOne({ _id: providerAccountId });
     },

@@ -3,6 +3,7 @@ import {
   createPaymongoClient,
   createPaymongoProvider,
   openProviderSecretKey,
+  type PaymentProvider,
   type PaymongoProvider,
   type ProviderAccounts,
   type RefundRequest,
@@ -17,8 +18,16 @@ export interface AccountProvidersOptions {
   paymongoApiBase: string;
 }
 
+/** One of a project's provider accounts with its adapter: what routing chooses among. */
+export interface RoutableAccount {
+  account: ProviderAccountRecord;
+  provider: PaymentProvider;
+}
+
 /** The adapters of the projects' provider accounts, as the payments service uses them. */
 export interface AccountProviders extends ProviderAccounts {
+  /** The project's accounts in this environment with their adapters, oldest first. */
+  accountsOf(projectId: string, environment: Environment): Promise<RoutableAccount[]>;
   /** The account and its adapter, by id (the webhook route and the reconciler start from the account). */
   paymongoOf(providerAccountId: string): Promise<{ account: ProviderAccountRecord; provider: PaymongoProvider } | undefined>;
 }
@@ -47,6 +56,10 @@ export function createAccountProviders(options: AccountProvidersOptions): Accoun
     async forProject(projectId: string, environment: Environment) {
       const account = await options.accounts.findByProject(projectId, environment);
       return account ? { providerAccountId: account._id, provider: adapterOf(account) } : undefined;
+    },
+    async accountsOf(projectId: string, environment: Environment) {
+      const accounts = await options.accounts.listByProject(projectId, environment);
+      return accounts.map((account) => ({ account, provider: adapterOf(account) }));
     },
     async forAccount(providerAccountId: string) {
       const account = await options.accounts.findById(providerAccountId);
