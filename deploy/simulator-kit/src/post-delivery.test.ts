@@ -1,20 +1,19 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { startHttpServer, type HttpServer } from "./http-server.js";
 import { postDelivery } from "./post-delivery.js";
 
-let receiver: Server | undefined;
+let receiver: HttpServer | undefined;
 afterEach(async () => {
-  if (!receiver) return;
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   receiver = undefined;
 });
 
 /** A receiver answering `status` (never, for "hang"), keeping what it got. */
 async function startReceiver(status: number | "hang") {
   const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
-  receiver = createServer((req, res) => {
+  receiver = await startHttpServer("127.0.0.1", 0);
+  receiver.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
@@ -24,8 +23,7 @@ async function startReceiver(status: number | "hang") {
       res.end("ignored");
     });
   });
-  await new Promise<void>((resolve) => receiver?.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, got };
+  return { url: `${receiver.url}/hooks`, got };
 }
 
 const request = (shutdown = new AbortController().signal, timeoutMs = 5000) => ({
@@ -49,7 +47,7 @@ describe("postDelivery", () => {
 
   it("says why there was no answer: nobody listening, the timeout, or the simulator closing", async () => {
     const { url } = await startReceiver(200);
-    receiver?.close();
+    await receiver?.close();
     receiver = undefined;
     expect(await postDelivery(url, request())).toEqual({ error: "ECONNREFUSED" });
 
