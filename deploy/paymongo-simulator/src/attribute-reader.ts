@@ -1,3 +1,4 @@
+import { isPlainObject } from "@bayad/simulator-kit";
 import { PaymongoSimulatorError, type ErrorEntry } from "./api-error.js";
 
 type Attrs = Record<string, unknown>;
@@ -150,8 +151,4 @@ export class AttributeReader {
   done(): void {
     if (this.problems.length > 0) throw new PaymongoSimulatorError(400, [...this.problems]);
   }
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

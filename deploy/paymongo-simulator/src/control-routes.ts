@@ -1,22 +1,12 @@
 import type { IncomingMessage } from "node:http";
+import { control, isPlainObject, matchControl, type ControlRoute } from "@bayad/simulator-kit";
 import { notFound, PaymongoSimulatorError } from "./api-error.js";
-import { isPlainObject } from "./attribute-reader.js";
 import type { ForgedEvent } from "./forged-events.js";
-import { parseJson, readBody } from "./http-io.js";
+import { parseBody, readBody } from "./http-io.js";
 import type { HandlerDeps } from "./request-handler.js";
 
 type Body = Record<string, unknown>;
 type Control = (deps: HandlerDeps, params: string[], body: Body) => unknown;
-
-interface ControlRoute {
-  method: string;
-  pattern: RegExp;
-  run: Control;
-}
-
-function control(method: string, path: string, run: Control): ControlRoute {
-  return { method, pattern: new RegExp(`^/__simulator/${path.replaceAll(":id", "([^/]+)")}$`), run };
-}
 
 function optionalString(body: Body, name: string): string | undefined {
   const value = body[name];
@@ -36,7 +26,7 @@ function objectOf(deps: HandlerDeps, id: string) {
  * The controls for local work, unauthenticated, the HTTP face of the programmatic ones. Bodies
  * are plain JSON (not JSON:API); errors use PayMongo's `errors` shape.
  */
-const CONTROLS: ControlRoute[] = [
+const CONTROLS: ControlRoute<Control>[] = [
   control("POST", "checkout_sessions/:id/pay", (d, [id], b) => d.simulator.payCheckoutSession(id, { method: optionalString(b, "method") })),
   control("POST", "checkout_sessions/:id/expire", async (d, [id]) => {
     await d.simulator.expireCheckoutSession(id);
@@ -102,14 +92,13 @@ const CONTROLS: ControlRoute[] = [
 ];
 
 export async function handleControlRequest(deps: HandlerDeps, req: IncomingMessage, url: URL): Promise<unknown> {
-  for (const route of CONTROLS) {
-    const match = route.method === req.method ? route.pattern.exec(url.pathname) : null;
-    if (!match) continue;
-    const body = parseJson(await readBody(req)) ?? {};
+  const matched = matchControl(CONTROLS, req.method, url.pathname);
+  if (matched) {
+    const body = parseBody(await readBody(req)) ?? {};
     if (!isPlainObject(body)) {
       throw new PaymongoSimulatorError(400, [{ code: "parameter_invalid", detail: "The body must be a JSON object." }]);
     }
-    return await route.run(deps, match.slice(1).map(decodeURIComponent), body);
+    return await matched.run(deps, matched.params, body);
   }
   throw new PaymongoSimulatorError(404, [{ code: "resource_not_found", detail: `No simulator control ${req.method} ${url.pathname}.` }]);
 }

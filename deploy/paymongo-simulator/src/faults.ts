@@ -1,56 +1,25 @@
+import { isFaultStatus, type FaultMatch, type FaultStatus } from "@bayad/simulator-kit";
 import { PaymongoSimulatorError } from "./api-error.js";
 
-export interface Fault {
-  method?: string;
-  path?: string;
-  status: number | "timeout" | "reset";
-  times?: number;
+export interface Fault extends FaultMatch {
+  status: FaultStatus;
   afterProcessing?: boolean;
   /** The error code a status fault answers with (default: one saying what the status stands for). */
   code?: string;
 }
 
-interface ArmedFault extends Fault {
-  left: number;
-}
-
-/** Faults waiting for the API requests they match, each for its next `times` requests. */
-export class Faults {
-  private armed: ArmedFault[] = [];
-
-  add(fault: Fault): void {
-    const { status } = fault ?? {};
-    const statusOk = status === "timeout" || status === "reset" || (Number.isInteger(status) && (status) >= 400 && (status) <= 599);
-    const times = fault?.times ?? 1;
-    if (!statusOk || !Number.isInteger(times) || times < 1) {
-      throw new PaymongoSimulatorError(400, [
-        {
-          code: "parameter_invalid",
-          detail: 'A fault needs status 400–599, "timeout" or "reset", and times ≥ 1.',
-          source: { pointer: statusOk ? "times" : "status", attribute: statusOk ? "times" : "status" },
-        },
-      ]);
-    }
-    this.armed.push({ ...fault, left: times });
-  }
-
-  clear(): void {
-    this.armed = [];
-  }
-
-  /** The first fault matching this request (method, and path prefix), used up by one. */
-  take(method: string, path: string): Fault | undefined {
-    const fault = this.armed.find(
-      (f) => (!f.method || f.method.toUpperCase() === method.toUpperCase()) && (!f.path || path.startsWith(f.path)),
-    );
-    if (!fault) return undefined;
-    fault.left -= 1;
-    if (fault.left === 0) this.armed = this.armed.filter((f) => f !== fault);
-    return fault;
-  }
-
-  list(): Fault[] {
-    return this.armed.map(({ left, ...fault }) => ({ ...fault, times: left }));
+/** Refuses a fault without a status 400–599, "timeout" or "reset", or with times < 1: a 400 naming the attribute. */
+export function checkFault(fault: Fault): void {
+  const statusOk = isFaultStatus(fault?.status);
+  const times = fault?.times ?? 1;
+  if (!statusOk || !Number.isInteger(times) || times < 1) {
+    throw new PaymongoSimulatorError(400, [
+      {
+        code: "parameter_invalid",
+        detail: 'A fault needs status 400–599, "timeout" or "reset", and times ≥ 1.',
+        source: { pointer: statusOk ? "times" : "status", attribute: statusOk ? "times" : "status" },
+      },
+    ]);
   }
 }
 

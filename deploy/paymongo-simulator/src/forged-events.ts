@@ -1,5 +1,5 @@
+import { isPlainObject } from "@bayad/simulator-kit";
 import { PaymongoSimulatorError } from "./api-error.js";
-import { isPlainObject } from "./attribute-reader.js";
 import type { Simulation } from "./simulation.js";
 import type { Account } from "./state.js";
 

@@ -1,32 +1,22 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
+import { isPlainObject, parseJson, readBody as readBodyOr } from "@bayad/simulator-kit";
 import { PaymongoSimulatorError } from "./api-error.js";
-import { isPlainObject } from "./attribute-reader.js";
 
-const MAX_BODY_BYTES = 1024 * 1024;
+const invalidBody = (detail: string) => () => new PaymongoSimulatorError(400, [{ code: "parameter_invalid", detail }]);
 
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new PaymongoSimulatorError(400, [{ code: "parameter_invalid", detail: "The request body is too large." }]);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/** The request body as text; past 1 MiB a 400 `parameter_invalid`. */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return readBodyOr(req, invalidBody("The request body is too large."));
 }
 
-export function parseJson(text: string): unknown {
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new PaymongoSimulatorError(400, [{ code: "parameter_invalid", detail: "The request body is not valid JSON." }]);
-  }
+/** A JSON body (undefined when empty); not JSON, a 400 `parameter_invalid`. */
+export function parseBody(text: string): unknown {
+  return parseJson(text, invalidBody("The request body is not valid JSON."));
 }
 
 /** `data.attributes` of a JSON:API request; an empty body stands for no attributes. */
 export function attributesOf(text: string): Record<string, unknown> {
-  const body = parseJson(text);
+  const body = parseBody(text);
   if (body === undefined) return {};
   const data = isPlainObject(body) ? body["data"] : undefined;
   const attributes = isPlainObject(data) ? data["attributes"] : undefined;
@@ -36,10 +26,4 @@ export function attributesOf(text: string): Record<string, unknown> {
     ]);
   }
   return attributes;
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendJson } from "@bayad/simulator-kit";
 import { PaymongoSimulatorError } from "./api-error.js";
-import { readBody, sendJson } from "./http-io.js";
+import { readBody } from "./http-io.js";
 import { paySession } from "./resources/checkout-sessions.js";
 import { findLinkByReference, payLink } from "./resources/links.js";
 import { failIntent, payIntent } from "./resources/payment-intents.js";

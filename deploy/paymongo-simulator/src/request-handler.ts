@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { playSocketFault, sendJson, type Faults } from "@bayad/simulator-kit";
 import { PaymongoSimulatorError } from "./api-error.js";
 import { handleApiRequest } from "./api-routes.js";
 import { handleControlRequest } from "./control-routes.js";
-import { faultBody, type Fault, type Faults } from "./faults.js";
-import { sendJson } from "./http-io.js";
+import { faultBody, type Fault } from "./faults.js";
 import type { IdempotencyStore } from "./idempotency-store.js";
 import type { PaymongoSimulator } from "./index.js";
 import { handlePageRequest } from "./pages.js";
@@ -15,7 +15,7 @@ export interface HandlerDeps {
   sim: Simulation;
   simulator: PaymongoSimulator;
   deliveries: WebhookDeliveries;
-  faults: Faults;
+  faults: Faults<Fault>;
   idempotency: IdempotencyStore;
   rateLimit: RateLimit;
   log: (line: string) => void;
@@ -64,12 +64,7 @@ async function outcome(deps: HandlerDeps, run: () => Promise<unknown>): Promise<
 }
 
 function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): void {
-  if (fault.status === "reset") {
-    req.socket.destroy();
-    return;
-  }
-  // "timeout": the socket is held open without an answer until the client gives up or close().
-  if (fault.status === "timeout") return;
+  if (playSocketFault(fault.status, req)) return;
   // PayMongo's 429 is plain text, whatever caused it.
   if (fault.status === 429) return sendTooManyRequests(res);
   sendJson(res, fault.status, faultBody(fault.status, fault.code));

@@ -1,8 +1,7 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Faults, startHttpServer, Timers } from "@bayad/simulator-kit";
 import type { PaymongoSimulator, PaymongoSimulatorOptions } from "./index.js";
 import { KeyRing } from "./auth.js";
-import { Faults } from "./faults.js";
+import { checkFault, type Fault } from "./faults.js";
 import { forgeEvent } from "./forged-events.js";
 import { IdempotencyStore } from "./idempotency-store.js";
 import { RateLimit } from "./rate-limit.js";
@@ -12,17 +11,13 @@ import { payLink } from "./resources/links.js";
 import { expireQr, failIntent, payIntent } from "./resources/payment-intents.js";
 import { settleRefund } from "./resources/refunds.js";
 import { setPaidAt } from "./resources/payments.js";
-import { Timers, type Simulation } from "./simulation.js";
+import type { Simulation } from "./simulation.js";
 import { SimulatorState } from "./state.js";
 import { PAYMONGO_RETRY_SCHEDULE, WebhookDeliveries } from "./webhook-deliveries.js";
 
 /** Starts the simulator on `host:port` (a free port by default) and resolves once it listens. */
 export async function startPaymongoSimulator(options: PaymongoSimulatorOptions = {}): Promise<PaymongoSimulator> {
-  const host = options.host ?? "127.0.0.1";
-  const server = createServer();
-  await listen(server, options.port ?? 0, host);
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${urlHost(host)}:${port}`;
+  const { server, url, close } = await startHttpServer(options.host ?? "127.0.0.1", options.port ?? 0);
 
   const sim: Simulation = { state: new SimulatorState(url), timers: new Timers(), keys: new KeyRing() };
   const log = options.log ?? (() => undefined);
@@ -32,7 +27,7 @@ export async function startPaymongoSimulator(options: PaymongoSimulatorOptions =
     disableAfterExhaustedEvents: options.disableAfterExhaustedEvents ?? 3,
     log,
   });
-  const faults = new Faults();
+  const faults = new Faults<Fault>(checkFault);
   const { state } = sim;
 
   const simulator: PaymongoSimulator = {
@@ -40,10 +35,7 @@ export async function startPaymongoSimulator(options: PaymongoSimulatorOptions =
     async close() {
       deliveries.close();
       sim.timers.clear();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Sockets held by a "timeout" fault, and idle keep-alive ones, would keep close() waiting.
-      server.closeAllConnections();
-      await closed;
+      await close();
     },
     async payCheckoutSession(id, opts) {
       return paySession(sim, state.any(id, "checkout_session"), opts?.method);
@@ -88,19 +80,4 @@ export async function startPaymongoSimulator(options: PaymongoSimulatorOptions =
   const rateLimit = new RateLimit(options.rateLimitPerSecond);
   server.on("request", createRequestHandler({ sim, simulator, deliveries, faults, idempotency, rateLimit, log }));
   return simulator;
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-}
-
-function urlHost(host: string): string {
-  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
-  return host.includes(":") ? `[${host}]` : host;
 }

@@ -1,3 +1,4 @@
+import { postDelivery, type DeliveryOutcome } from "@bayad/simulator-kit";
 import { notFound, PaymongoSimulatorError } from "./api-error.js";
 import { unixNow } from "./ids.js";
 import { webhooksFor } from "./resources/webhooks.js";
@@ -228,27 +229,12 @@ export class WebhookDeliveries {
     this.finish(job);
   }
 
-  private async post(url: string, event: StoredEvent, secretKey: string): Promise<{ status?: number; error?: string }> {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "PayMongo-Simulator/1.0",
-          "paymongo-signature": paymongoSignature(secretKey, event.body, event.livemode, unixNow()),
-        },
-        body: event.body,
-        redirect: "manual",
-        signal: AbortSignal.any([timeout, this.shutdown.signal]),
-      });
-      await response.body?.cancel().catch(() => undefined);
-      return { status: response.status };
-    } catch (err) {
-      if (timeout.aborted) return { error: `no answer within ${this.options.timeoutMs} ms` };
-      if (this.shutdown.signal.aborted) return { error: "the simulator closed" };
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      return { error: cause?.code ?? cause?.message ?? (err as Error).message };
-    }
+  private post(url: string, event: StoredEvent, secretKey: string): Promise<DeliveryOutcome> {
+    return postDelivery(url, {
+      headers: { "user-agent": "PayMongo-Simulator/1.0", "paymongo-signature": paymongoSignature(secretKey, event.body, event.livemode, unixNow()) },
+      body: event.body,
+      timeoutMs: this.options.timeoutMs,
+      shutdown: this.shutdown.signal,
+    });
   }
 }

@@ -1,5 +1,5 @@
+import { isPlainObject } from "@bayad/simulator-kit";
 import { validationError } from "./api-error.js";
-import { isPlainObject } from "./http-io.js";
 
 /** Reads a request body's fields, each refusal a 400 API_VALIDATION_ERROR naming the field. */
 export class BodyReader {

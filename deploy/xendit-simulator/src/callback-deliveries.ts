@@ -1,3 +1,4 @@
+import { postDelivery, type DeliveryOutcome } from "@bayad/simulator-kit";
 import { validationError } from "./api-error.js";
 import type { CallbackRegistry } from "./callback-settings.js";
 import type { StoredEvent } from "./state.js";
@@ -132,23 +133,12 @@ export class CallbackDeliveries {
     });
   }
 
-  private async post(url: string, event: StoredEvent, token: string): Promise<{ status?: number; error?: string }> {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-callback-token": token, "user-agent": "Xendit-Simulator/1.0" },
-        body: event.body,
-        redirect: "manual",
-        signal: AbortSignal.any([timeout, this.shutdown.signal]),
-      });
-      await response.body?.cancel().catch(() => undefined);
-      return { status: response.status };
-    } catch (err) {
-      if (timeout.aborted) return { error: `no answer within ${this.options.timeoutMs} ms` };
-      if (this.shutdown.signal.aborted) return { error: "the simulator closed" };
-      const cause = (err as { cause?: { code?: string } }).cause;
-      return { error: cause?.code ?? (err as Error).message };
-    }
+  private post(url: string, event: StoredEvent, token: string): Promise<DeliveryOutcome> {
+    return postDelivery(url, {
+      headers: { "x-callback-token": token, "user-agent": "Xendit-Simulator/1.0" },
+      body: event.body,
+      timeoutMs: this.options.timeoutMs,
+      shutdown: this.shutdown.signal,
+    });
   }
 }

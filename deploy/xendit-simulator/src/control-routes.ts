@@ -1,9 +1,10 @@
 import type { IncomingMessage } from "node:http";
+import { control, matchControl, type ControlRoute, type Faults } from "@bayad/simulator-kit";
 import { notFound, validationError, XenditSimulatorError } from "./api-error.js";
 import { BodyReader } from "./body-reader.js";
 import type { CallbackDeliveries } from "./callback-deliveries.js";
 import { readCallbackSettings } from "./callback-settings.js";
-import type { Faults } from "./faults.js";
+import type { Fault } from "./faults.js";
 import { parseObject, readBody } from "./http-io.js";
 import type { IdempotencyStore } from "./idempotency-store.js";
 import type { XenditSimulator } from "./index.js";
@@ -13,7 +14,7 @@ import type { Simulation } from "./simulation.js";
 export interface ControlDeps {
   sim: Simulation;
   simulator: XenditSimulator;
-  faults: Faults;
+  faults: Faults<Fault>;
   rateLimit: RateLimit;
   idempotency: IdempotencyStore;
   deliveries: CallbackDeliveries;
@@ -22,16 +23,6 @@ export interface ControlDeps {
 
 type Run = (deps: ControlDeps, params: string[], body: BodyReader, raw: Record<string, unknown>) => unknown;
 
-interface ControlRoute {
-  method: string;
-  pattern: RegExp;
-  run: Run;
-}
-
-function control(method: string, path: string, run: Run): ControlRoute {
-  return { method, pattern: new RegExp(`^/__simulator/${path.replaceAll(":id", "([^/]+)")}$`), run };
-}
-
 /** Shows the object after a control changed it, so a curl sees the result. */
 const objectOf = (d: ControlDeps, id: string) => ({ data: d.simulator.find(id) });
 
@@ -39,7 +30,7 @@ const objectOf = (d: ControlDeps, id: string) => ({ data: d.simulator.find(id) }
  * The controls for tests and local work, unauthenticated, the HTTP face of the programmatic ones.
  * Bodies are plain JSON; errors use Xendit's `{error_code, message}`.
  */
-const CONTROLS: ControlRoute[] = [
+const CONTROLS: ControlRoute<Run>[] = [
   control("POST", "payment_requests/:id/pay", (d, [id = ""]) => ({ data: d.simulator.payPaymentRequest(id) })),
   control("POST", "payment_requests/:id/fail", (d, [id = ""], b) => ({ data: d.simulator.failPaymentRequest(id, b.optionalString("failure_code")) })),
   control("POST", "payment_requests/:id/expire", (d, [id = ""]) => {
@@ -100,11 +91,10 @@ function numberOrUndefined(body: BodyReader, field: string): number | undefined 
 }
 
 export async function handleControlRequest(deps: ControlDeps, req: IncomingMessage, url: URL): Promise<unknown> {
-  for (const route of CONTROLS) {
-    const match = route.method === req.method ? route.pattern.exec(url.pathname) : null;
-    if (!match) continue;
+  const matched = matchControl(CONTROLS, req.method, url.pathname);
+  if (matched) {
     const raw = parseObject(await readBody(req));
-    return await route.run(deps, match.slice(1).map(decodeURIComponent), new BodyReader(raw), raw);
+    return await matched.run(deps, matched.params, new BodyReader(raw), raw);
   }
   throw new XenditSimulatorError(404, "DATA_NOT_FOUND", `No simulator control ${req.method} ${url.pathname}.`);
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendJson } from "@bayad/simulator-kit";
 import { XenditSimulatorError } from "./api-error.js";
-import { readBody, sendJson } from "./http-io.js";
+import { readBody } from "./http-io.js";
 import { failPaymentRequest, succeedPaymentRequest } from "./resources/payment-requests.js";
 import { failSessionAttempt, paySession } from "./resources/sessions.js";
 import type { Simulation } from "./simulation.js";

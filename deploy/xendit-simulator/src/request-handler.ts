@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { playSocketFault, sendJson } from "@bayad/simulator-kit";
 import { validationError, XenditSimulatorError } from "./api-error.js";
 import { isApiPath, matchApiRoute, type ApiRoute } from "./api-routes.js";
 import { authenticate, type Account } from "./auth.js";
 import { handleControlRequest, type ControlDeps } from "./control-routes.js";
 import { faultBody, type Fault } from "./faults.js";
-import { parseObject, readBody, sendJson } from "./http-io.js";
+import { parseObject, readBody } from "./http-io.js";
 import type { Answer } from "./idempotency-store.js";
 import { handlePageRequest } from "./pages.js";
 
@@ -89,11 +90,6 @@ async function answerControl(deps: ControlDeps, req: IncomingMessage, res: Serve
 }
 
 function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): void {
-  if (fault.status === "reset") {
-    req.socket.destroy();
-    return;
-  }
-  // "timeout": the socket is held open without an answer until the client gives up or close().
-  if (fault.status === "timeout" || fault.status === undefined) return;
+  if (fault.status === undefined || playSocketFault(fault.status, req)) return;
   sendJson(res, fault.status, faultBody(fault.status, fault.code));
 }

@@ -1,23 +1,5 @@
+import type { Timers } from "@bayad/simulator-kit";
 import type { SimulatorState } from "./state.js";
-
-/** Timers the simulator starts itself (a request or session running out), cleared when it closes. */
-export class Timers {
-  private readonly handles = new Set<NodeJS.Timeout>();
-
-  after(ms: number, run: () => void): void {
-    const handle = setTimeout(() => {
-      this.handles.delete(handle);
-      run();
-    }, ms);
-    handle.unref();
-    this.handles.add(handle);
-  }
-
-  clear(): void {
-    for (const handle of this.handles) clearTimeout(handle);
-    this.handles.clear();
-  }
-}
 
 /** Switches a control can turn, for behaviour the facts leave UNCONF. */
 export interface Settings {

@@ -1,10 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Faults, startHttpServer, Timers } from "@bayad/simulator-kit";
 import { notFound, validationError } from "./api-error.js";
 import { accountOf } from "./auth.js";
 import { CallbackDeliveries, SCALED_RETRY_DELAYS_MS } from "./callback-deliveries.js";
 import { CallbackRegistry } from "./callback-settings.js";
-import { Faults } from "./faults.js";
+import { checkFault, type Fault } from "./faults.js";
 import { IdempotencyStore } from "./idempotency-store.js";
 import type { XenditSimulator, XenditSimulatorOptions } from "./index.js";
 import { RateLimit, XENDIT_RATE_LIMITS } from "./rate-limit.js";
@@ -12,18 +11,14 @@ import { createRequestHandler } from "./request-handler.js";
 import { expirePaymentRequest, failPaymentRequest, succeedPaymentRequest } from "./resources/payment-requests.js";
 import { settleRefund } from "./resources/refunds.js";
 import { expireSession, failSessionAttempt, paySession } from "./resources/sessions.js";
-import { Timers, type Settings, type Simulation } from "./simulation.js";
+import type { Settings, Simulation } from "./simulation.js";
 import { SimulatorState } from "./state.js";
 
 const DEFAULT_SETTINGS: Settings = { idempotentPaymentRequests: false, refundSettlementMs: 2000, paymentRequestExpiryMs: null };
 
 /** Starts the simulator on `host:port` (a free port by default) and resolves once it listens. */
 export async function startXenditSimulator(options: XenditSimulatorOptions = {}): Promise<XenditSimulator> {
-  const host = options.host ?? "127.0.0.1";
-  const server = createServer();
-  await listen(server, options.port ?? 0, host);
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${urlHost(host)}:${port}`;
+  const { server, url, close } = await startHttpServer(options.host ?? "127.0.0.1", options.port ?? 0);
   const log = options.log ?? (() => undefined);
 
   const sim: Simulation = { state: new SimulatorState(url), timers: new Timers(), settings: { ...DEFAULT_SETTINGS, ...options.settings } };
@@ -34,7 +29,7 @@ export async function startXenditSimulator(options: XenditSimulatorOptions = {})
     log,
   });
   sim.state.onEvent((event) => deliveries.accept(event));
-  const faults = new Faults();
+  const faults = new Faults<Fault>(checkFault);
   const rateLimit = new RateLimit({ ...XENDIT_RATE_LIMITS, ...options.rateLimit });
   const { state } = sim;
 
@@ -43,10 +38,7 @@ export async function startXenditSimulator(options: XenditSimulatorOptions = {})
     async close() {
       deliveries.close();
       sim.timers.clear();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Sockets held by a "timeout" fault, and idle keep-alive ones, would keep close() waiting.
-      server.closeAllConnections();
-      await closed;
+      await close();
     },
     payPaymentRequest: (id) => ({ paymentId: succeedPaymentRequest(sim, state.any(id, "payment_request")).id }),
     failPaymentRequest: (id, code) => ({ paymentId: failPaymentRequest(sim, state.any(id, "payment_request"), code).id }),
@@ -94,19 +86,4 @@ export async function startXenditSimulator(options: XenditSimulatorOptions = {})
   };
   server.on("request", createRequestHandler({ sim, simulator, faults, rateLimit, idempotency: new IdempotencyStore(options.idempotencyKeyTtlMs), deliveries, log }));
   return simulator;
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-}
-
-function urlHost(host: string): string {
-  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
-  return host.includes(":") ? `[${host}]` : host;
 }

@@ -1,6 +1,7 @@
+import { isPlainObject } from "@bayad/simulator-kit";
 import { failedState } from "../api-error.js";
 import { checkMethodAmounts } from "../amount-limits.js";
-import { AttributeReader, isPlainObject } from "../attribute-reader.js";
+import { AttributeReader } from "../attribute-reader.js";
 import { CHECKOUT_METHOD_NAMES } from "../payment-methods-catalogue.js";
 import { randomBase62, unixNow } from "../ids.js";
 import type { ApiRequest, Simulation } from "../simulation.js";

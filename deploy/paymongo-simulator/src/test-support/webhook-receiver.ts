@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { startHttpServer } from "@bayad/simulator-kit";
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -15,7 +15,8 @@ export async function startWebhookReceiver(path = "/hooks/paymongo") {
   const received: ReceivedWebhook[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   let answer: number | "hang" = 200;
-  const server = createServer((req, res) => {
+  const { server, url, close } = await startHttpServer("127.0.0.1", 0);
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -27,10 +28,8 @@ export async function startWebhookReceiver(path = "/hooks/paymongo") {
       res.end("{}");
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `${url}${path}`,
     received,
     respondWith(status: number | "hang") {
       answer = status;
@@ -40,10 +39,7 @@ export async function startWebhookReceiver(path = "/hooks/paymongo") {
       if (received.length >= count) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ count, resolve }));
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 

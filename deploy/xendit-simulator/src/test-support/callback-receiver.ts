@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { startHttpServer } from "@bayad/simulator-kit";
 
 export interface ReceivedCallback {
   headers: IncomingHttpHeaders;
@@ -10,7 +10,8 @@ export interface ReceivedCallback {
 export async function startCallbackReceiver() {
   const received: ReceivedCallback[] = [];
   let answers = [200];
-  const server = createServer((req, res) => {
+  const { server, url, close } = await startHttpServer("127.0.0.1", 0);
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -20,19 +21,14 @@ export async function startCallbackReceiver() {
       res.end("{}");
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/callbacks/xendit`,
+    url: `${url}/callbacks/xendit`,
     received,
     respondWith(...statuses: number[]) {
       answers = statuses;
     },
     events: () => received.map((r) => r.json.event as string),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 
