@@ -379,7 +379,54 @@ describe("runCli", () => {
       expect(io.stdout.at(-1)).toMatch(/^Removed paymongo account pa_abc/);
     });
 
+    it("puts a Xendit account with its callback token read from --callback-token-file, and prints the callback URL to configure", async () => {
+      const xendit = {
+        ...account,
+        provider: "xendit",
+        paymentMethodTypes: ["GCASH", "QRPH"],
+        webhook: undefined,
+        callback: { url: "https://pay.example.ph/provider-webhooks/xendit/pa_abc", tokenLast4: "t0k3" },
+      };
+      reply = envelope(201, { success: true, data: xendit });
+      const dir = mkdtempSync(join(tmpdir(), "bayad-cli-"));
+      const tokenFile = join(dir, "xendit.token");
+      const token = "xendit-callback-token-from-a-file-t0k3";
+      writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+      const io = { ...capture(), readStdin: async () => "xnd_production_fromStdin9xYz\n" };
+
+      const argv = ["provider-accounts", "put", "prj_abc", "live", "--provider", "xendit", "--callback-token-file", tokenFile, "--payment-method-types", "GCASH,QRPH"];
+      expect(await runCli(argv, env(), fetch, io)).toBe(0);
+
+      expect(recorded[0]).toMatchObject({
+        method: "PUT",
+        url: "/admin/v1/projects/prj_abc/provider-accounts/live",
+        body: { provider: "xendit", secretKey: "xnd_production_fromStdin9xYz", paymentMethodTypes: ["GCASH", "QRPH"], callbackToken: token },
+      });
+      const printed = io.stdout.join("\n");
+      expect(printed).toContain("callback URL      https://pay.example.ph/provider-webhooks/xendit/pa_abc  (configure it in Xendit's dashboard)");
+      expect(printed).toContain("…t0k3");
+      expect(printed).not.toContain(token);
+    });
+
+    it("lists a project's accounts, and names the provider of a get or delete with --provider", async () => {
+      reply = envelope(200, { success: true, data: [account] });
+      const io = capture();
+      expect(await runCli(["provider-accounts", "list", "prj_abc"], env(), fetch, io)).toBe(0);
+      reply = envelope(200, { success: true, data: account });
+      expect(await runCli(["provider-accounts", "get", "prj_abc", "live", "--provider", "xendit", "--json"], env(), fetch, io)).toBe(0);
+      expect(await runCli(["provider-accounts", "delete", "prj_abc", "live", "--provider", "paymongo"], env(), fetch, io)).toBe(0);
+      expect(recorded).toMatchObject([
+        { method: "GET", url: "/admin/v1/projects/prj_abc/provider-accounts" },
+        { method: "GET", url: "/admin/v1/projects/prj_abc/provider-accounts/live?provider=xendit" },
+        { method: "DELETE", url: "/admin/v1/projects/prj_abc/provider-accounts/live?provider=paymongo" },
+      ]);
+      expect(io.stdout[0]).toMatch(/^paymongo account pa_abc/);
+    });
+
     it.each([
+      ["a Xendit account without --callback-token-file", ["provider-accounts", "put", "prj_abc", "live", "--provider", "xendit", "--secret-key-file", "/dev/null"]],
+      ["a callback token for a PayMongo account", ["provider-accounts", "put", "prj_abc", "live", "--callback-token-file", "/dev/null", "--payment-method-types", "qrph"]],
+      ["an unknown provider", ["provider-accounts", "get", "prj_abc", "live", "--provider", "stripe"]],
       ["a key given on the command line", ["provider-accounts", "put", "prj_abc", "live", "--secret-key", "sk_live_x", "--payment-method-types", "qrph"]],
       ["a missing --payment-method-types", ["provider-accounts", "put", "prj_abc", "live", "--secret-key-file", "/dev/null"]],
       ["an unreadable key file", ["provider-accounts", "put", "prj_abc", "live", "--secret-key-file", "/no/such/key", "--payment-method-types", "qrph"]],

@@ -48,16 +48,24 @@ Operator commands (ADMIN_API_KEY):
   service-tokens create --project <prj_…> --environment test|live --subject <subject>
                         --scopes <scope,scope> --ttl <seconds>
       Mint a service access token (needed for the OTP API).
-  provider-accounts put <prj_…> test|live --payment-method-types <type,type>
-                        [--secret-key-file <file>]
-      Give the project its own PayMongo account in that mode: the secret key (sk_test_… for
-      test, sk_live_… for live) is read from <file>, or from standard input when the option is
-      absent or "-", never from the command line (it would show in the process list). Bayad
-      checks the key with PayMongo and registers its webhook; putting again replaces the key.
-  provider-accounts get <prj_…> test|live
-      Show the project's provider account in that mode (never its secrets).
-  provider-accounts delete <prj_…> test|live
-      Remove it: test mode goes back to the sandbox, live mode to not configured.
+  provider-accounts put <prj_…> test|live [--provider paymongo|xendit]
+                        [--payment-method-types <type,type>] [--secret-key-file <file>]
+                        [--callback-token-file <file>]
+      Give the project its own account at the provider (default paymongo) in that mode; a
+      project holds one per provider and mode. The secret key (PayMongo: sk_test_… / sk_live_…;
+      Xendit: xnd_development_… / xnd_production_…) is read from <file>, or from standard input
+      when the option is absent or "-", never from the command line (it would show in the
+      process list). PayMongo: --payment-method-types is required; Bayad checks the key and
+      registers its webhook. Xendit: --callback-token-file names a file holding the account's
+      callback verification token (from Xendit's dashboard); the answer shows the callback URL
+      to set in Xendit's dashboard. Putting again replaces the key.
+  provider-accounts list <prj_…>
+      List the project's provider accounts, both modes (never their secrets).
+  provider-accounts get <prj_…> test|live [--provider paymongo|xendit]
+      Show the project's provider account in that mode (never its secrets); --provider is
+      needed when the mode holds two.
+  provider-accounts delete <prj_…> test|live [--provider paymongo|xendit]
+      Remove it; once the mode holds none, test goes back to the sandbox, live to not configured.
   signing-keys rotate
       Replace the development token issuer's signing key now; tokens it signed keep working
       until they expire.
@@ -147,28 +155,49 @@ const commands: Record<string, Command> = {
     }),
   },
   "provider-accounts put": {
-    options: { "secret-key-file": { type: "string" }, "payment-method-types": { type: "string" } },
+    options: {
+      provider: { type: "string" },
+      "secret-key-file": { type: "string" },
+      "payment-method-types": { type: "string" },
+      "callback-token-file": { type: "string" },
+    },
     positionals: ["project id", "environment"],
     toRequest: async (values, [projectId, environment], io) => {
-      const paymentMethodTypes = required(values, "payment-method-types")
+      const provider = providerOf(values) ?? "paymongo";
+      const listed = provider === "paymongo" ? required(values, "payment-method-types") : values["payment-method-types"];
+      const paymentMethodTypes = (typeof listed === "string" ? listed : "")
         .split(",")
         .map((type) => type.trim())
         .filter((type) => type.length > 0);
       const path = providerAccountPath(projectId, environment);
-      return { method: "PUT", path, body: { provider: "paymongo", secretKey: await readSecretKey(values, io), paymentMethodTypes } };
+      if (provider === "paymongo") {
+        if (values["callback-token-file"] !== undefined) throw new UsageError("--callback-token-file is for Xendit accounts only");
+        return { method: "PUT", path, body: { provider, secretKey: await readSecretKey(values, io), paymentMethodTypes } };
+      }
+      const callbackToken = await readCallbackToken(values);
+      return { method: "PUT", path, body: { provider, secretKey: await readSecretKey(values, io), paymentMethodTypes, callbackToken } };
     },
     summarize: summarizeProviderAccount,
   },
-  "provider-accounts get": {
+  "provider-accounts list": {
     options: {},
+    positionals: ["project id"],
+    toRequest: (_values, [projectId]) => ({ method: "GET", path: `admin/v1/projects/${encodeURIComponent(projectId)}/provider-accounts` }),
+    summarize: (data) => {
+      const accounts = data as unknown[];
+      return accounts.length === 0 ? "No provider accounts." : accounts.map(summarizeProviderAccount).join("\n");
+    },
+  },
+  "provider-accounts get": {
+    options: { provider: { type: "string" } },
     positionals: ["project id", "environment"],
-    toRequest: (_values, [projectId, environment]) => ({ method: "GET", path: providerAccountPath(projectId, environment) }),
+    toRequest: (values, [projectId, environment]) => ({ method: "GET", path: providerAccountPath(projectId, environment, providerOf(values)) }),
     summarize: summarizeProviderAccount,
   },
   "provider-accounts delete": {
-    options: {},
+    options: { provider: { type: "string" } },
     positionals: ["project id", "environment"],
-    toRequest: (_values, [projectId, environment]) => ({ method: "DELETE", path: providerAccountPath(projectId, environment) }),
+    toRequest: (values, [projectId, environment]) => ({ method: "DELETE", path: providerAccountPath(projectId, environment, providerOf(values)) }),
     summarize: (data) => `Removed ${summarizeProviderAccount(data)}`,
   },
   "signing-keys rotate": {
@@ -232,9 +261,34 @@ function environmentOf(values: Values): string {
   return environment;
 }
 
-function providerAccountPath(projectId: string, environment: string): string {
+function providerAccountPath(projectId: string, environment: string, provider?: string): string {
   if (environment !== "test" && environment !== "live") throw new UsageError(`the environment must be test or live, got "${environment}"`);
-  return `admin/v1/projects/${encodeURIComponent(projectId)}/provider-accounts/${environment}`;
+  return `admin/v1/projects/${encodeURIComponent(projectId)}/provider-accounts/${environment}${provider ? `?provider=${provider}` : ""}`;
+}
+
+/** --provider, when given: paymongo or xendit. */
+function providerOf(values: Values): "paymongo" | "xendit" | undefined {
+  const provider = values.provider;
+  if (provider === undefined) return undefined;
+  if (provider !== "paymongo" && provider !== "xendit") throw new UsageError(`--provider must be paymongo or xendit, got "${String(provider)}"`);
+  return provider;
+}
+
+/** A Xendit account's callback verification token, from --callback-token-file: never an argument, which `ps` shows. */
+async function readCallbackToken(values: Values): Promise<string> {
+  const file = values["callback-token-file"];
+  if (typeof file !== "string" || file === "" || file === "-") {
+    throw new UsageError("a Xendit account needs --callback-token-file <file> (the callback verification token from Xendit's dashboard)");
+  }
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--callback-token-file cannot be read: ${(error as NodeJS.ErrnoException).code ?? describe(error)}`);
+  }
+  const token = text.trim();
+  if (token === "") throw new UsageError("the callback token is empty");
+  return token;
 }
 
 /** The provider's secret key, from --secret-key-file or standard input: never an argument, which `ps` shows. */
@@ -264,13 +318,17 @@ function summarizeProviderAccount(data: unknown): string {
     provider: string;
     secretKeyLast4: string;
     paymentMethodTypes: string[];
-    webhook: { webhookId: string; status: string; url: string };
+    webhook?: { webhookId: string; status: string; url: string };
+    callback?: { url: string; tokenLast4: string };
   };
   return [
     `${account.provider} account ${account.providerAccountId} of ${account.projectId} (${account.environment})`,
     `  secret key        …${account.secretKeyLast4}`,
     `  payment methods   ${account.paymentMethodTypes.join(", ")}`,
-    `  webhook           ${account.webhook.webhookId} (${account.webhook.status}) ${account.webhook.url}`,
+    ...(account.webhook ? [`  webhook           ${account.webhook.webhookId} (${account.webhook.status}) ${account.webhook.url}`] : []),
+    ...(account.callback
+      ? [`  callback URL      ${account.callback.url}  (configure it in Xendit's dashboard)`, `  callback token    …${account.callback.tokenLast4}`]
+      : []),
   ].join("\n");
 }
 

@@ -70,6 +70,7 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/admin/v1/secrets/reseal", "resealSecrets", "Admin"],
   ["post", "/admin/v1/service-tokens", "createServiceToken", "Admin"],
   ["get", "/admin/v1/otp/messages", "listOtpDevMessages", "Admin"],
+  ["get", "/admin/v1/projects/{projectId}/provider-accounts", "listProviderAccounts", "Admin"],
   ["put", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "putProviderAccount", "Admin"],
   ["get", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "getProviderAccount", "Admin"],
   ["delete", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "deleteProviderAccount", "Admin"],

@@ -94,22 +94,36 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
           environment: params.environment,
           provider: body.provider,
           secretKey: body.secretKey,
-          paymentMethodTypes: body.paymentMethodTypes,
+          paymentMethodTypes: body.paymentMethodTypes ?? [],
+          callbackToken: body.callbackToken ?? "",
         },
         call,
       );
       return { status: response.created ? 201 : 200, data: providerAccountToJson(response.providerAccount) };
     },
 
-    async getProviderAccount({ params }, { call }) {
+    async listProviderAccounts({ params }, { call }) {
       await requireProject(params.projectId);
-      const response = await deps.providerAccounts.getProviderAccount({ projectId: params.projectId, environment: params.environment }, call);
+      const response = await deps.providerAccounts.listProviderAccounts({ projectId: params.projectId }, call);
+      return { status: 200, data: response.providerAccounts.map(providerAccountToJson) };
+    },
+
+    // Without `provider`, the payments service answers the environment's only account (two: 400 naming provider).
+    async getProviderAccount({ params, query }, { call }) {
+      await requireProject(params.projectId);
+      const response = await deps.providerAccounts.getProviderAccount(
+        { projectId: params.projectId, environment: params.environment, provider: query.provider ?? "" },
+        call,
+      );
       return { status: 200, data: providerAccountToJson(response.providerAccount) };
     },
 
-    async deleteProviderAccount({ params }, { call }) {
+    async deleteProviderAccount({ params, query }, { call }) {
       await requireProject(params.projectId);
-      const response = await deps.providerAccounts.deleteProviderAccount({ projectId: params.projectId, environment: params.environment }, call);
+      const response = await deps.providerAccounts.deleteProviderAccount(
+        { projectId: params.projectId, environment: params.environment, provider: query.provider ?? "" },
+        call,
+      );
       return { status: 200, data: providerAccountToJson(response.providerAccount) };
     },
 

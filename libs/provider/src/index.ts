@@ -95,6 +95,8 @@ export {
   sealProviderWebhookSecret,
   openProviderSecretKey,
   openProviderWebhookSecret,
+  sealProviderCallbackToken,
+  openProviderCallbackToken,
   providerAccountSealedValues,
 } from "./provider-secrets.js";
 export {
@@ -145,6 +147,7 @@ export { parseXenditEvent, XENDIT_EVENTS, type XenditEventHint, type XenditEvent
 export { createXenditClient, type XenditClient, type XenditClientOptions } from "./xendit/xendit-client.js";
 export { XENDIT_API_BASE_DEFAULT, XENDIT_API_VERSION, type XenditObject } from "./xendit/xendit-http.js";
 export { createXenditProvider, type XenditProvider, type XenditProviderOptions } from "./xendit/xendit-provider.js";
-export { XENDIT_CHANNELS, XENDIT_CHANNEL_FACTS, type XenditChannel, type XenditChannelFacts } from "./xendit/xendit-channels.js";
+export { createXenditAccountSetup, type XenditAccountSetup, type XenditAccountSetupOptions } from "./xendit/xendit-account-setup.js";
+export { XENDIT_CHANNELS, XENDIT_CHANNEL_FACTS, xenditChannelOf, type XenditChannel, type XenditChannelFacts } from "./xendit/xendit-channels.js";
 export { xenditRefundRefusal, xenditRefundRefusalOf } from "./xendit/xendit-refund-rules.js";
 export type { XenditSession, XenditPaymentRequest, XenditRefund, XenditAction } from "./xendit/xendit-resources.js";

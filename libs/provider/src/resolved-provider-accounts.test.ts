@@ -26,6 +26,8 @@ interface Account {
   environment: string;
   secretKey: string;
   updatedAt: Date;
+  /** Default paymongo. */
+  provider?: "paymongo" | "xendit";
 }
 
 /**
@@ -47,7 +49,9 @@ function paymentsService(accounts: Account[]) {
     const account = accounts.find((candidate) =>
       by.case === "providerAccountId"
         ? candidate.providerAccountId === by.value
-        : candidate.projectId === by.value.projectId && candidate.environment === by.value.environment,
+        : candidate.projectId === by.value.projectId &&
+          candidate.environment === by.value.environment &&
+          (by.value.provider === "" || (candidate.provider ?? "paymongo") === by.value.provider),
     );
     if (!account) throw toConnectError(new AppError("RESOURCE_NOT_FOUND", "No provider account."));
     return create(ResolveProviderAccountResponseSchema, {
@@ -55,7 +59,7 @@ function paymentsService(accounts: Account[]) {
         providerAccountId: account.providerAccountId,
         projectId: account.projectId,
         environment: account.environment,
-        provider: "paymongo",
+        provider: account.provider ?? "paymongo",
         secretKeyLast4: account.secretKey.slice(-4),
         paymentMethodTypes: ["gcash", "qrph"],
         updatedAt: timestampFromDate(account.updatedAt),
@@ -79,7 +83,7 @@ describe("createResolvedProviderAccounts", () => {
     try {
       const choice = await chooseProvider({ test: undefined as never, accounts }, { projectId: "prj_a", environment: "live" });
       expect(choice.providerAccountId).toBe("pa_one");
-      expect(payments.asked[0]).toEqual({ by: { case: "project", value: { projectId: "prj_a", environment: "live" } } });
+      expect(payments.asked[0]).toEqual({ by: { case: "project", value: { projectId: "prj_a", environment: "live", provider: "paymongo" } } });
       const page = await choice.provider.createHostedPayment(linkRequest("link_1"), context());
       // Made on the account's own key: only that key sees it at PayMongo.
       const made = simulator.find(page.providerReference) as { attributes: { remarks: string; checkout_url: string; livemode: boolean } };
@@ -102,6 +106,21 @@ describe("createResolvedProviderAccounts", () => {
     await expect(providerOfResource({ test: undefined as never, accounts }, { environment: "live", providerAccountId: "pa_gone" })).rejects.toMatchObject({
       code: "PROVIDER_NOT_CONFIGURED",
     });
+  });
+
+  it("uses the project's PayMongo account only: a Xendit account beside it is never chosen nor answered by id", async () => {
+    const xendit = { providerAccountId: "pa_xendit", projectId: "prj_x", environment: "live", secretKey: "xnd_production_abc", updatedAt: new Date(1), provider: "xendit" as const };
+    const paymongo = { providerAccountId: "pa_paymongo", projectId: "prj_x", environment: "live", secretKey: newLiveKey(), updatedAt: new Date(2) };
+    const accounts = createResolvedProviderAccounts({ resolve: paymentsService([xendit, paymongo]).resolve, secretsKey: SECRETS_KEY, paymongoApiBase: simulator.url });
+    try {
+      expect((await accounts.forProject("prj_x", "live"))?.providerAccountId).toBe("pa_paymongo");
+      expect(await accounts.forAccount("pa_xendit")).toBeUndefined();
+      expect(await accounts.paymongoOf("pa_xendit")).toBeUndefined();
+      const alone = createResolvedProviderAccounts({ resolve: paymentsService([xendit]).resolve, secretsKey: SECRETS_KEY, paymongoApiBase: simulator.url });
+      expect(await alone.forProject("prj_x", "live")).toBeUndefined();
+    } finally {
+      await accounts.close();
+    }
   });
 
   it("passes on the payments service's other failures as they are", async () => {

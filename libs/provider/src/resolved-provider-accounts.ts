@@ -9,7 +9,7 @@ import type { ProviderAccounts } from "./providers.js";
 
 /** What is asked of the payments service (a ResolveProviderAccountRequest): an account by project and environment, or by id. */
 export interface ResolveRequest {
-  by: { case: "project"; value: { projectId: string; environment: string } } | { case: "providerAccountId"; value: string };
+  by: { case: "project"; value: { projectId: string; environment: string; provider: string } } | { case: "providerAccountId"; value: string };
 }
 
 export interface ResolvedProviderAccountsOptions {
@@ -42,7 +42,12 @@ export interface ResolvedProviderAccounts extends ProviderAccounts {
  * The projects' provider accounts for services other than payments (links, billing), which own
  * no `provider_accounts`: every call asks the payments service (so a put or a delete takes effect
  * at once, on every replica) and opens the sealed key with SECRETS_KEY here, so the clear key
- * never crosses the wire. The adapter, with its connection pool, is made once per account
+ * never crosses the wire.
+ *
+ * Hosted payments (payment links, invoices) stay on PayMongo (or the sandbox): `forProject`
+ * answers the project's PayMongo account only, whatever Xendit account the project also holds,
+ * and an account found by id that is not PayMongo's is answered as none. A Xendit account is
+ * never used here: the Xendit adapter serves no hosted links yet (its links are invoices). The adapter, with its connection pool, is made once per account
  * version (its updatedAt and sealed key), so a replaced key gets a fresh one.
  */
 export function createResolvedProviderAccounts(options: ResolvedProviderAccountsOptions): ResolvedProviderAccounts {
@@ -65,7 +70,7 @@ export function createResolvedProviderAccounts(options: ResolvedProviderAccounts
       throw error;
     }
     const account = answer.providerAccount;
-    if (!account || !answer.sealed) return undefined;
+    if (!account || !answer.sealed || account.provider !== "paymongo") return undefined;
     const provider = adapterOf(account, answer.sealed.secretKey);
     return { providerAccountId: account.providerAccountId, provider, client: adapters.get(account.providerAccountId)!.client };
   }
@@ -93,7 +98,7 @@ export function createResolvedProviderAccounts(options: ResolvedProviderAccounts
   }
 
   return {
-    forProject: (projectId, environment) => resolved({ by: { case: "project", value: { projectId, environment } } }),
+    forProject: (projectId, environment) => resolved({ by: { case: "project", value: { projectId, environment, provider: "paymongo" } } }),
     async forAccount(providerAccountId) {
       return (await resolved({ by: { case: "providerAccountId", value: providerAccountId } }))?.provider;
     },

@@ -4,7 +4,9 @@ import { dateField, required } from "./json.js";
 
 /**
  * A provider account as the admin API answers it and its events (`provider_account.paused`,
- * `provider_account.resumed`) carry it: never its secret key nor its webhook secret.
+ * `provider_account.resumed`) carry it: never its secret key, its webhook secret nor its callback
+ * token. A PayMongo account has `webhook`, a Xendit account `callback` (the URL to set in Xendit's
+ * dashboard).
  */
 export function providerAccountToJson(account: ProviderAccount | undefined) {
   const a = required(account, "provider account");
@@ -20,11 +22,10 @@ export function providerAccountToJson(account: ProviderAccount | undefined) {
     status,
     ...(status === "paused" && a.statusReason ? { statusReason: a.statusReason } : {}),
     ...(status === "paused" ? dateField("pausedUntil", a.pausedUntil) : {}),
-    webhook: {
-      webhookId: a.webhook?.webhookId ?? "",
-      status: enumToText(ProviderWebhookStatusSchema, a.webhook?.status ?? 0),
-      url: a.webhook?.url ?? "",
-    },
+    ...(a.webhook
+      ? { webhook: { webhookId: a.webhook.webhookId, status: enumToText(ProviderWebhookStatusSchema, a.webhook.status), url: a.webhook.url } }
+      : {}),
+    ...(a.callback ? { callback: { url: a.callback.url, tokenLast4: a.callback.tokenLast4 } } : {}),
     ...dateField("createdAt", a.createdAt),
     ...dateField("updatedAt", a.updatedAt),
   };

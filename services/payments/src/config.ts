@@ -1,6 +1,6 @@
 import { envDuration, envInt, envUrl, readSecretsKeys, type Env, type KeyRing } from "@bayad/kit";
 import { readIdempotencyWindowMs } from "@bayad/idempotency";
-import { readSandboxOptions, type SandboxProviderOptions } from "@bayad/provider";
+import { readSandboxOptions, XENDIT_API_BASE_DEFAULT, type SandboxProviderOptions } from "@bayad/provider";
 
 export interface PaymentsConfig {
   /** How long createCheckout waits for the provider before answering 202. */
@@ -25,9 +25,12 @@ export interface PaymentsConfig {
   secretsKey?: KeyRing;
   /** PAYMONGO_API_BASE (https://api.paymongo.com): where the PayMongo adapter calls (the simulator in tests). */
   paymongoApiBase: string;
+  /** XENDIT_API_BASE (https://api.xendit.co): where the Xendit adapter calls (the Xendit simulator in tests). */
+  xenditApiBase: string;
   /**
    * PUBLIC_URL: the gateway's public base URL, where PayMongo delivers a provider account's
-   * webhooks (`{PUBLIC_URL}/provider-webhooks/paymongo/{providerAccountId}`). `npm start` defaults
+   * webhooks (`{PUBLIC_URL}/provider-webhooks/paymongo/{providerAccountId}`) and Xendit its
+   * callbacks (`…/provider-webhooks/xendit/{providerAccountId}`, set in Xendit's dashboard). `npm start` defaults
    * it to the gateway's own URL; unset elsewhere, provider accounts cannot be put (503).
    */
   publicUrl?: string;
@@ -47,6 +50,7 @@ export function readPaymentsConfig(env: Env): PaymentsConfig {
     idempotencyWindowMs: readIdempotencyWindowMs(env, "payment"),
     secretsKey: readSecretsKeys(env),
     paymongoApiBase: envUrl(env, "PAYMONGO_API_BASE", "https://api.paymongo.com")!,
+    xenditApiBase: envUrl(env, "XENDIT_API_BASE", XENDIT_API_BASE_DEFAULT)!,
     publicUrl: envUrl(env, "PUBLIC_URL"),
     providerReconcileAfterMs: envDuration(env, "PROVIDER_RECONCILE_AFTER", 300_000, { minMs: 1_000, maxMs: 86_400_000 }),
     providerReconcileIntervalMs: envDuration(env, "PROVIDER_RECONCILE_INTERVAL", 60_000, { minMs: 1_000, maxMs: 3_600_000 }),

@@ -53,6 +53,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
         providerAccountId: request.providerAccountId,
         rawBody: request.rawBody,
         signature: request.signature,
+        callbackTokens: request.callbackTokens,
       });
     },
 

@@ -2,7 +2,7 @@ import { PaymentsService, ProviderAccountsService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
-import { createPaymongoAccountSetup, createSandboxProvider } from "@bayad/provider";
+import { createPaymongoAccountSetup, createSandboxProvider, createXenditAccountSetup, type XenditAccountSetup } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import type { PaymentsConfig } from "./config.js";
 import { createCustomersRepository } from "./customers/customers-repository.js";
@@ -35,6 +35,8 @@ export interface PaymentsServerOptions {
   providers?: PaymentProviders;
   /** The provider calls that put and remove provider accounts; PayMongo's at PAYMONGO_API_BASE unless given. */
   accountSetup?: ProviderAccountSetup;
+  /** The Xendit key check of provider-account puts; Xendit's at XENDIT_API_BASE unless given. */
+  xenditAccountSetup?: XenditAccountSetup;
   /** The gateway's public URL when PUBLIC_URL is unset (`npm start`: known once the gateway listens). */
   publicUrl?: () => string | undefined;
   host?: string;
@@ -50,6 +52,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     accounts: providerAccountsRepository,
     secretsKey: config.secretsKey,
     paymongoApiBase: config.paymongoApiBase,
+    xenditApiBase: config.xenditApiBase,
   });
   // The sandbox serves test mode by default; a project's own provider account wins for its environment.
   const providers: PaymentProviders = { accounts: accountProviders, ...(options.providers ?? { test: createSandboxProvider(config.sandbox) }) };
@@ -118,6 +121,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     repository: providerAccountsRepository,
     outbox,
     setup: options.accountSetup ?? createPaymongoAccountSetup({ apiBase: config.paymongoApiBase }),
+    xenditSetup: options.xenditAccountSetup ?? createXenditAccountSetup({ apiBase: config.xenditApiBase }),
     secretsKey: config.secretsKey,
     publicUrl: () => config.publicUrl ?? options.publicUrl?.(),
     logger,
@@ -155,6 +159,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     outbox,
     providers: accountProviders,
     setup: providerAccounts.setup,
+    xenditSetup: providerAccounts.xenditSetup,
     secretsKey: config.secretsKey,
     afterMs: config.providerReconcileAfterMs,
     intervalMs: config.providerReconcileIntervalMs,

@@ -45,7 +45,7 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
       await created.getByRole("link", { name: "Issue it an API key" }).click();
       await page.getByRole("heading", { name }).waitFor();
       // No provider account yet: the page says how to connect one.
-      await page.getByRole("region", { name: "Test provider account" }).getByText("No PayMongo account in test mode").waitFor();
+      await page.getByRole("region", { name: "Test provider account" }).getByText("No provider account in test mode").waitFor();
 
       // Issue a test key: its secret is shown once, with a Copy button and a warning.
       await page.getByRole("combobox", { name: /^Environment/ }).selectOption("test");
@@ -100,13 +100,13 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
       await signIn(page, suite.base, suite.api.platform.adminApiKey);
       await openDashboardPath(page, suite.base, `/projects/${project.projectId}`);
       const test = page.getByRole("region", { name: "Test provider account" });
-      await test.getByText("No PayMongo account in test mode").waitFor();
-      await test.getByText("Connect a PayMongo account").click();
+      await test.getByText("No provider account in test mode").waitFor();
+      await test.getByText("Connect a provider account").click();
       await test.getByLabel("PayMongo secret key (sk_test_…)").fill(secretKey);
       await test.getByLabel("Payment methods (PayMongo codes, comma-separated)").fill("qrph, gcash");
       await test.getByRole("button", { name: "Connect account" }).click();
 
-      const fields = test.getByLabel("Test provider account", { exact: true });
+      const fields = test.getByLabel("Test PayMongo account", { exact: true });
       await fields.getByText(`sk_test_…${secretKey.slice(-4)}`).waitFor();
       const account = (await suite.api.admin("GET", `/admin/v1/projects/${project.projectId}/provider-accounts/test`)).body.data as {
         providerAccountId: string;
@@ -123,7 +123,7 @@ describe.skipIf(!chromiumReady("the dashboard projects tests"))(`dashboard: proj
       expect(account.webhook.url).toContain(`/provider-webhooks/paymongo/${account.providerAccountId}`);
       expect(await page.content()).not.toContain(secretKey);
       // The live account is still absent, and says what that means.
-      await page.getByRole("region", { name: "Live provider account" }).getByText("No PayMongo account in live mode").waitFor();
+      await page.getByRole("region", { name: "Live provider account" }).getByText("No provider account in live mode").waitFor();
     });
   }, 60_000);
 });

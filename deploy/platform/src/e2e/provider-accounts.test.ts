@@ -147,7 +147,7 @@ describe("provider accounts through the admin API", () => {
     const noTypes = await putAccount(projectId, "test", freshKey("test"), []);
     expectError(noTypes, 400, "VALIDATION_FAILED");
     expect(noTypes.body.error.details.join("\n")).toMatch(/paymentMethodTypes/);
-    const otherProvider = await api.admin("PUT", accountPath(projectId, "test"), { provider: "xendit", secretKey: freshKey("test"), paymentMethodTypes: ["card"] });
+    const otherProvider = await api.admin("PUT", accountPath(projectId, "test"), { provider: "stripe", secretKey: freshKey("test"), paymentMethodTypes: ["card"] });
     expectError(otherProvider, 400, "VALIDATION_FAILED");
     expect(otherProvider.body.error.details.join("\n")).toMatch(/provider/);
     expectError(await api.admin("GET", accountPath(projectId, "staging")), 400, "VALIDATION_FAILED");

@@ -24,6 +24,7 @@ export interface XenditSession {
   referenceId?: string;
   paymentLinkUrl?: string;
   amountMinor?: number;
+  currency?: string;
   /** Set once COMPLETED: the request and payment the payer made on the page. */
   paymentRequestId?: string;
   paymentId?: string;
@@ -43,6 +44,7 @@ export interface XenditPaymentRequest {
   referenceId?: string;
   channelCode?: string;
   amountMinor?: number;
+  currency?: string;
   actions: XenditAction[];
   latestPaymentId?: string;
   failureCode?: string;
@@ -52,8 +54,11 @@ export interface XenditPaymentRequest {
 export interface XenditRefund {
   id: string;
   state: XenditRefundState;
+  /** Bayad's refund id, which Bayad sends as the refund's `reference_id`. */
+  referenceId?: string;
   paymentRequestId?: string;
   amountMinor?: number;
+  currency?: string;
   failureCode?: string;
 }
 
@@ -83,6 +88,7 @@ export function xenditSessionOf(object: XenditObject, operation: string): Xendit
     referenceId: textAt(object, "reference_id"),
     paymentLinkUrl: textAt(object, "payment_link_url"),
     amountMinor: amountAt(object, "amount"),
+    currency: textAt(object, "currency"),
     paymentRequestId: textAt(object, "payment_request_id"),
     paymentId: textAt(object, "payment_id"),
   });
@@ -105,6 +111,7 @@ export function xenditPaymentRequestOf(object: XenditObject, operation: string):
     referenceId: textAt(object, "reference_id"),
     channelCode: textAt(object, "channel_code"),
     amountMinor: amountAt(object, "request_amount"),
+    currency: textAt(object, "currency"),
     actions: actionsOf(object["actions"]),
     latestPaymentId: textAt(object, "latest_payment_id"),
     failureCode: textAt(object, "failure_code"),
@@ -115,8 +122,10 @@ export function xenditRefundOf(object: XenditObject, operation: string): XenditR
   return defined({
     id: idAt(object, "id", operation),
     state: xenditRefundState(object["status"]),
+    referenceId: textAt(object, "reference_id"),
     paymentRequestId: textAt(object, "payment_request_id"),
     amountMinor: amountAt(object, "amount"),
+    currency: textAt(object, "currency"),
     failureCode: textAt(object, "failure_code"),
   });
 }

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createLogger, randomBase62 } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
-import { createPaymongoAccountSetup, createSandboxProvider } from "@bayad/provider";
+import { createPaymongoAccountSetup, createSandboxProvider, createXenditAccountSetup } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { createProviderAccountsRepository } from "../provider-accounts/provider-accounts-repository.js";
@@ -19,6 +19,8 @@ import {
 } from "./checkouts.js";
 import { createTestStore } from "@bayad/store/testing";
 
+/** Xendit is never asked here (PayMongo accounts only): nothing listens there. */
+const UNREACHABLE = "http://127.0.0.1:9";
 const SECRETS_KEY = "paymongo-checkouts-test-secrets-key-0123456789";
 
 /**
@@ -49,7 +51,7 @@ describe("checkouts at a project's PayMongo account", () => {
       outbox,
       providers: {
         test: createSandboxProvider({ secret: "paymongo-checkouts-sandbox", delayMs: 0, silenceMs: 0 }),
-        accounts: createAccountProviders({ accounts, secretsKey: SECRETS_KEY, paymongoApiBase: simulator.url }),
+        accounts: createAccountProviders({ accounts, secretsKey: SECRETS_KEY, paymongoApiBase: simulator.url, xenditApiBase: UNREACHABLE }),
       },
       providerTimeoutMs: 10_000,
       logger,
@@ -62,6 +64,7 @@ describe("checkouts at a project's PayMongo account", () => {
         repository: accounts,
         outbox,
         setup: createPaymongoAccountSetup({ apiBase: simulator.url }),
+        xenditSetup: createXenditAccountSetup({ apiBase: UNREACHABLE }),
         secretsKey: SECRETS_KEY,
         publicUrl: () => "https://pay.bayad.example.ph",
         logger,

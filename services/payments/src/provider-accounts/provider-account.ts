@@ -3,7 +3,8 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ProviderAccountSchema, ProviderAccountStatus, ProviderWebhookStatus, type ProviderAccount } from "@bayad/proto";
 import type { Environment } from "@bayad/kit";
 
-export type ProviderName = "paymongo";
+export type ProviderName = "paymongo" | "xendit";
+export const PROVIDER_NAMES: readonly ProviderName[] = ["paymongo", "xendit"];
 export type ProviderWebhookState = "enabled" | "disabled";
 export type ProviderAccountState = "active" | "paused";
 /** Why an account is paused: PayMongo answered 401 to its key (revoked, rolled). */
@@ -11,8 +12,11 @@ export type ProviderAccountPauseReason = "key_refused";
 
 /**
  * A project's account at a payment provider, as stored in the `provider_accounts` collection:
- * one per project and environment. `secretKey` and `webhook.secret` are sealed with SECRETS_KEY
- * (provider-secrets.ts); nothing else in it is secret.
+ * at most one per project, environment and provider. `secretKey`, `webhook.secret` (PayMongo)
+ * and `callback.token` (Xendit) are sealed with SECRETS_KEY (provider-secrets.ts); nothing else
+ * in it is secret. A PayMongo account has `webhook` (registered by Bayad through PayMongo's API),
+ * a Xendit account `callback` (Xendit has no API to register v3 callbacks: the merchant sets the
+ * URL in Xendit's dashboard and gives Bayad the account's verification token).
  */
 export interface ProviderAccountRecord {
   /** providerAccountId: `pa_` and 24 random base62 characters; in the webhook URL, so never guessable. */
@@ -24,13 +28,10 @@ export interface ProviderAccountRecord {
   secretKey: string;
   secretKeyLast4: string;
   paymentMethodTypes: string[];
-  webhook: {
-    webhookId: string;
-    /** Sealed: open with openWebhookSecret. */
-    secret: string;
-    status: ProviderWebhookState;
-    url: string;
-  };
+  /** PayMongo accounts only. */
+  webhook?: ProviderWebhookRecord;
+  /** Xendit accounts only. */
+  callback?: ProviderCallbackRecord;
   /** Absent on accounts stored before accounts had a status: active. See account-status.ts. */
   status?: ProviderAccountState;
   statusReason?: ProviderAccountPauseReason;
@@ -48,6 +49,34 @@ export interface ProviderAccountRecord {
   createdAt: Date;
   updatedAt: Date;
 }
+
+export interface ProviderWebhookRecord {
+  webhookId: string;
+  /** Sealed: open with openProviderWebhookSecret. */
+  secret: string;
+  status: ProviderWebhookState;
+  url: string;
+}
+
+export interface ProviderCallbackRecord {
+  /** Sealed: open with openProviderCallbackToken. */
+  token: string;
+  tokenLast4: string;
+  /** `{PUBLIC_URL}/provider-webhooks/xendit/{providerAccountId}`, to be set in Xendit's dashboard. */
+  url: string;
+}
+
+/** A PayMongo account with its webhook: what the PayMongo-only paths (signatures, webhook upkeep) take. */
+export type PaymongoAccountRecord = ProviderAccountRecord & { provider: "paymongo"; webhook: ProviderWebhookRecord };
+
+/** A Xendit account with its callback token. */
+export type XenditAccountRecord = ProviderAccountRecord & { provider: "xendit"; callback: ProviderCallbackRecord };
+
+export const isPaymongoAccount = (account: ProviderAccountRecord): account is PaymongoAccountRecord =>
+  account.provider === "paymongo" && account.webhook !== undefined;
+
+export const isXenditAccount = (account: ProviderAccountRecord): account is XenditAccountRecord =>
+  account.provider === "xendit" && account.callback !== undefined;
 
 const accountStatuses: Record<ProviderAccountState, ProviderAccountStatus> = {
   active: ProviderAccountStatus.ACTIVE,
@@ -68,7 +97,8 @@ export function providerAccountToProto(record: ProviderAccountRecord): ProviderA
     provider: record.provider,
     secretKeyLast4: record.secretKeyLast4,
     paymentMethodTypes: record.paymentMethodTypes,
-    webhook: { webhookId: record.webhook.webhookId, status: webhookStatuses[record.webhook.status], url: record.webhook.url },
+    ...(record.webhook ? { webhook: { webhookId: record.webhook.webhookId, status: webhookStatuses[record.webhook.status], url: record.webhook.url } } : {}),
+    ...(record.callback ? { callback: { url: record.callback.url, tokenLast4: record.callback.tokenLast4 } } : {}),
     createdAt: timestampFromDate(record.createdAt),
     updatedAt: timestampFromDate(record.updatedAt),
     status: accountStatuses[record.status ?? "active"],

@@ -1,14 +1,21 @@
 import { isDuplicateKeyError, type CollectionDef, type Session, type Store } from "@bayad/store";
 import { resealCollection, type Environment, type ResealCounts, type SealingKeys } from "@bayad/kit";
 import { providerAccountSealedValues } from "@bayad/provider";
-import type { ProviderAccountRecord, ProviderWebhookState } from "./provider-account.js";
+import type { ProviderAccountRecord, ProviderName, ProviderWebhookState } from "./provider-account.js";
+
+const PROJECT_PROVIDER_INDEX = "provider_accounts_project_provider";
 
 const providerAccountsCollection: CollectionDef = {
   name: "provider_accounts",
   indexes: [
-    // One account per project and environment: a second insert for the same pair is refused.
-    { name: "provider_accounts_project", keys: { projectId: 1, environment: 1 }, unique: true },
+    // One account per project, environment and provider: a second insert for the same three is refused.
+    { name: PROJECT_PROVIDER_INDEX, keys: { projectId: 1, environment: 1, provider: 1 }, unique: true },
   ],
+  // One account per project and environment, before Xendit: it would refuse a project's second
+  // account, so it is retired in the same release that declares its successor (which, built
+  // first, keeps guarding one account per provider); a pod of the release before still puts one
+  // account per environment, as its code looks no further.
+  retiredIndexes: ["provider_accounts_project"],
 };
 
 /** Fields a replacement removes when its record has none. */
@@ -24,13 +31,19 @@ export function createProviderAccountsRepository(store: Store) {
   return {
     collection: accounts,
 
-    findByProject(projectId: string, environment: Environment): Promise<ProviderAccountRecord | null> {
-      return accounts.findOne({ projectId, environment });
+    /** The project's account at `provider` in this environment. */
+    findByProvider(projectId: string, environment: Environment, provider: ProviderName): Promise<ProviderAccountRecord | null> {
+      return accounts.findOne({ projectId, environment, provider });
     },
 
     /** The project's accounts in this environment, oldest first: the accounts routing chooses among. */
     listByProject(projectId: string, environment: Environment): Promise<ProviderAccountRecord[]> {
       return accounts.find({ projectId, environment }, { sort: { createdAt: 1 }, limit: 100 });
+    },
+
+    /** Every account of the project, both environments, oldest first (at most one per environment and provider). */
+    listAllOfProject(projectId: string): Promise<ProviderAccountRecord[]> {
+      return accounts.find({ projectId }, { sort: { createdAt: 1 }, limit: 100 });
     },
 
     findById(providerAccountId: string): Promise<ProviderAccountRecord | null> {
@@ -42,13 +55,13 @@ export function createProviderAccountsRepository(store: Store) {
       return resealCollection(accounts, keys, providerAccountSealedValues);
     },
 
-    /** Inserts a new account; false when the project and environment already have one (a concurrent put won). */
+    /** Inserts a new account; false when the project already has one at this provider in this environment (a concurrent put won). */
     async insert(record: ProviderAccountRecord): Promise<boolean> {
       try {
         await accounts.insertOne(record);
         return true;
       } catch (error) {
-        if (isDuplicateKeyError(error, "provider_accounts_project")) return false;
+        if (isDuplicateKeyError(error, PROJECT_PROVIDER_INDEX)) return false;
         throw error;
       }
     },
@@ -88,7 +101,7 @@ export function createProviderAccountsRepository(store: Store) {
       return (await accounts.deleteOne({ _id: record._id, version: record.version })) === 1;
     },
 
-    /** Records what the provider says of the account's webhook now (the reconciler re-enables a disabled one). */
+    /** Records what PayMongo says of the account's webhook now (the reconciler re-enables a disabled one). */
     async setWebhookStatus(providerAccountId: string, webhookId: string, status: ProviderWebhookState, now = new Date()): Promise<boolean> {
       const result = await accounts.updateOne(
         { _id: providerAccountId, "webhook.webhookId": webhookId },
@@ -104,7 +117,7 @@ export function createProviderAccountsRepository(store: Store) {
     async replaceWebhook(
       providerAccountId: string,
       previousWebhookId: string,
-      webhook: ProviderAccountRecord["webhook"],
+      webhook: NonNullable<ProviderAccountRecord["webhook"]>,
       now = new Date(),
     ): Promise<boolean> {
       const result = await accounts.updateOne(

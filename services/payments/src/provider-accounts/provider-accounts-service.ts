@@ -7,6 +7,7 @@ import { readAccountScope, readPutProviderAccountInput } from "./provider-accoun
 import {
   deleteProviderAccount,
   getProviderAccount,
+  listProviderAccounts,
   putProviderAccount,
   resealProviderSecrets,
   resolveProviderAccount,
@@ -27,13 +28,16 @@ export function createProviderAccountsService(deps: ProviderAccountsDeps): Servi
     },
 
     async getProviderAccount(request) {
-      const scope = readAccountScope(request);
-      return { providerAccount: providerAccountToProto(await getProviderAccount(deps, scope.projectId, scope.environment)) };
+      return { providerAccount: providerAccountToProto(await getProviderAccount(deps, readAccountScope(request))) };
+    },
+
+    async listProviderAccounts(request) {
+      if (!request.projectId) throw new AppError("VALIDATION_FAILED", undefined, { details: ["projectId: is required"] });
+      return { providerAccounts: (await listProviderAccounts(deps, request.projectId)).map(providerAccountToProto) };
     },
 
     async deleteProviderAccount(request) {
-      const scope = readAccountScope(request);
-      return { providerAccount: providerAccountToProto(await deleteProviderAccount(deps, scope.projectId, scope.environment)) };
+      return { providerAccount: providerAccountToProto(await deleteProviderAccount(deps, readAccountScope(request))) };
     },
 
     async resolveProviderAccount(request) {
@@ -50,7 +54,11 @@ export function createProviderAccountsService(deps: ProviderAccountsDeps): Servi
       }
       return {
         providerAccount: providerAccountToProto(account),
-        sealed: create(SealedProviderSecretsSchema, { secretKey: account.secretKey, webhookSecret: account.webhook.secret }),
+        sealed: create(SealedProviderSecretsSchema, {
+          secretKey: account.secretKey,
+          webhookSecret: account.webhook?.secret ?? "",
+          callbackToken: account.callback?.token ?? "",
+        }),
       };
     },
 

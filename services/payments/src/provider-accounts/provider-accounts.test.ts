@@ -117,7 +117,7 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
     expect(text).not.toContain(liveKey.slice(8));
     expect(text).not.toContain(webhookSecret);
     expect(openProviderSecretKey(SECRETS_KEY, record!._id, record!.secretKey)).toBe(liveKey);
-    expect(openProviderWebhookSecret(SECRETS_KEY, record!._id, record!.webhook.secret)).toBe(webhookSecret);
+    expect(openProviderWebhookSecret(SECRETS_KEY, record!._id, record!.webhook!.secret)).toBe(webhookSecret);
     expect(() => openProviderSecretKey("another-secrets-key-of-enough-length-000", record!._id, record!.secretKey)).toThrow();
   });
 
@@ -135,7 +135,7 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
     expect((await client.resealProviderAccountSecrets({})).counts).toMatchObject({ resealed: 4, current: 0, unreadable: 0 });
     expect((await client.resealProviderAccountSecrets({})).counts).toMatchObject({ resealed: 0, current: 4, unreadable: 0 });
     const records = await stored();
-    expect(records.flatMap((record) => [record.secretKey, record.webhook.secret]).map(sealedKeyId)).toEqual(["k2", "k2", "k2", "k2"]);
+    expect(records.flatMap((record) => [record.secretKey, record.webhook!.secret]).map(sealedKeyId)).toEqual(["k2", "k2", "k2", "k2"]);
     await server.close();
     await store.close();
 
@@ -292,7 +292,7 @@ describe("ProviderAccountsService over gRPC against the PayMongo simulator", () 
     const records = await stored();
     expect(records).toHaveLength(1);
     const enabled = (await Promise.all(keys.map(webhooksOf))).flat().filter((hook) => hook.attributes.status === "enabled");
-    expect(enabled.map((hook) => hook.id)).toEqual([records[0]!.webhook.webhookId]);
+    expect(enabled.map((hook) => hook.id)).toEqual([records[0]!.webhook!.webhookId]);
   });
 
   it("never logs a secret key or a webhook secret", async () => {

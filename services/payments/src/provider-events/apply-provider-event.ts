@@ -1,39 +1,21 @@
-import { AppError, type Logger } from "@bayad/kit";
 import {
   BAYAD_RESOURCE_ID,
   parsePaymongoEvent,
-  PaymongoKeyRefusedError,
   refundsOf,
   refundStateOf,
   type PaymongoProvider,
   type PaymongoRefundState,
 } from "@bayad/provider";
-import type { CheckoutsDeps } from "../checkouts/checkouts.js";
-import type { PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
-import type { RefundsDeps } from "../refunds/refunds.js";
-import { isUsable, pauseForRefusedKey, type AccountStatusDeps } from "../provider-accounts/account-status.js";
-import type { AccountProviders } from "../providers/account-providers.js";
-import { keyRefusalOf } from "../providers/key-refusal.js";
 import {
   settleCheckoutFromProvider,
   settlePaymentIntentFromProvider,
   settleRefundFromProvider,
-  type Settled,
 } from "../providers/settle-from-provider.js";
 import type { ProviderEventRecord } from "./provider-events-repository.js";
+import { applyXenditEvent } from "./apply-xendit-event.js";
+import { readerOf, type AppliedAs, type ApplyDeps, type Read } from "./event-read-back.js";
 
-export interface ApplyDeps {
-  checkouts: CheckoutsDeps;
-  paymentIntents: PaymentIntentsDeps;
-  refunds: RefundsDeps;
-  providers: AccountProviders;
-  /** Where a refused key pauses its account. */
-  accountStatus: AccountStatusDeps;
-  logger: Logger;
-}
-
-/** What applying an event came to; "rejected": PayMongo's own resource does not say what the event did, so nothing changed. */
-export type AppliedAs = "applied" | "ignored" | "rejected";
+export type { AppliedAs, ApplyDeps } from "./event-read-back.js";
 
 type Attributes = Record<string, unknown>;
 
@@ -45,7 +27,6 @@ const attributesOf = (resource: unknown): Attributes => (isObject(resource) ? (i
 const bayadIdOf = (attributes: Attributes): string | undefined => (isObject(attributes.metadata) ? text(attributes.metadata.bayad_resource_id) : undefined);
 const idOf = (resource: unknown): string | undefined => (isObject(resource) ? text(resource.id) : undefined);
 
-const asApplied = (settled: Settled): AppliedAs => (settled === "applied" ? "applied" : settled === "unknown" ? "ignored" : "rejected");
 
 /**
  * Applies one stored PayMongo event. An event, even correctly signed, is only a hint of which
@@ -61,6 +42,7 @@ const asApplied = (settled: Settled): AppliedAs => (settled === "applied" ? "app
  * the account paused (its key refused).
  */
 export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventRecord): Promise<AppliedAs> {
+  if (record.provider === "xendit") return applyXenditEvent(deps, record);
   const event = parsePaymongoEvent(record.body);
   const accountId = record.providerAccountId;
   const data = attributesOf(event.data);
@@ -68,22 +50,7 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
   if (!found) return "ignored";
   const { account, provider } = found;
   const cause = `event ${record.eventId} (${event.type})`;
-  const read: Read = async (resourceId, settle) => {
-    if (!isUsable(account, deps.accountStatus.now())) {
-      throw new AppError("PROVIDER_UNAVAILABLE", "The provider account is paused or waiting; the event is applied once it is usable again.");
-    }
-    try {
-      const settled = await settle(provider);
-      if (settled === "open") {
-        // The event said something happened; PayMongo's resource shows nothing final. (A disagreement is logged where it is found.)
-        deps.logger.warn({ providerAccountId: accountId, eventId: record.eventId, type: event.type, resourceId }, "provider event not confirmed by the provider's resource: nothing changed");
-      }
-      return asApplied(settled);
-    } catch (error) {
-      if (keyRefusalOf(error) instanceof PaymongoKeyRefusedError) await pauseForRefusedKey(deps.accountStatus, account);
-      throw error;
-    }
-  };
+  const read = readerOf(deps, account, provider, record, event.type);
 
   switch (event.type) {
     case "checkout_session.payment.paid": {
@@ -124,17 +91,14 @@ export async function applyProviderEvent(deps: ApplyDeps, record: ProviderEventR
   }
 }
 
-/** Reads Bayad's resource `resourceId` back at the provider (unless its account is paused) and says what that came to. */
-type Read = (resourceId: string, settle: (provider: PaymongoProvider) => Promise<Settled>) => Promise<AppliedAs>;
-
-async function refunds(deps: ApplyDeps, accountId: string, hinted: PaymongoRefundState[], read: Read, cause: string): Promise<AppliedAs> {
+async function refunds(deps: ApplyDeps, accountId: string, hinted: PaymongoRefundState[], read: Read<PaymongoProvider>, cause: string): Promise<AppliedAs> {
   const results: AppliedAs[] = [];
   for (const item of hinted) results.push(await refund(deps, accountId, item, read, cause));
   return results.includes("applied") ? "applied" : results.includes("rejected") ? "rejected" : "ignored";
 }
 
 /** The hint: Bayad's refund named in the refund's metadata, and PayMongo's refund id (read when Bayad has not recorded one yet). */
-async function refund(deps: ApplyDeps, accountId: string, hinted: PaymongoRefundState, read: Read, cause: string): Promise<AppliedAs> {
+async function refund(deps: ApplyDeps, accountId: string, hinted: PaymongoRefundState, read: Read<PaymongoProvider>, cause: string): Promise<AppliedAs> {
   const refundId = hinted.metadata[BAYAD_RESOURCE_ID];
   const record = refundId ? await deps.refunds.repository.findByIdForProvider(refundId) : null;
   if (!record || record.providerAccountId !== accountId || record.status !== "pending") return "ignored";

@@ -15,7 +15,12 @@ export type ProviderEventState = "received" | "applied" | "ignored" | "rejected"
 export interface ProviderEventRecord {
   _id: string;
   providerAccountId: string;
-  /** The provider's event id (PayMongo: evt_…). */
+  /** Absent on events stored before Xendit: PayMongo's. */
+  provider?: "paymongo" | "xendit";
+  /**
+   * The provider's event id (PayMongo: evt_…). Xendit sends none: what its deliveries of one
+   * callback share (the event and its resource's id, xendit-events.ts's deliveryKey).
+   */
   eventId: string;
   type: string;
   livemode: boolean;
@@ -29,7 +34,7 @@ export interface ProviderEventRecord {
   nextAttemptAt: Date;
   receivedAt: Date;
   settledAt?: Date;
-  /** Kept 30 days: PayMongo retries a delivery for about 2 hours, so a redelivery meets it. */
+  /** Kept 30 days: PayMongo retries a delivery for about 2 hours, Xendit for a day, so a redelivery meets it. */
   expiresAt: Date;
 }
 
@@ -50,7 +55,7 @@ export function createProviderEventsRepository(store: Store) {
     collection: events,
 
     /** Stores a verified delivery; false when this event was stored before (a redelivery). */
-    async insert(input: Pick<ProviderEventRecord, "providerAccountId" | "eventId" | "type" | "livemode" | "body">, now: Date): Promise<boolean> {
+    async insert(input: Pick<ProviderEventRecord, "providerAccountId" | "provider" | "eventId" | "type" | "livemode" | "body">, now: Date): Promise<boolean> {
       try {
         await events.insertOne({
           _id: `${input.providerAccountId}:${input.eventId}`,

@@ -1,11 +1,11 @@
 import { Counter, metricOnce, type Registry } from "@bayad/kit";
-import type { PaymongoSignatureRefusal } from "@bayad/provider";
+import type { PaymongoSignatureRefusal, XenditCallbackTokenRefusal } from "@bayad/provider";
 
 /**
- * Why a provider webhook delivery was refused: the signature's verdict, an account Bayad does
- * not know, or a verified event of the other mode than its account's.
+ * Why a provider webhook delivery was refused: PayMongo's signature verdict or Xendit's callback
+ * token verdict, an account Bayad does not know, or a verified event of the other mode than its account's.
  */
-export type ProviderWebhookRefusal = PaymongoSignatureRefusal | "unknown_account" | "event_mode_mismatch";
+export type ProviderWebhookRefusal = PaymongoSignatureRefusal | XenditCallbackTokenRefusal | "unknown_account" | "event_mode_mismatch";
 
 const refusals: readonly ProviderWebhookRefusal[] = [
   "missing_header",
@@ -18,6 +18,9 @@ const refusals: readonly ProviderWebhookRefusal[] = [
   "unknown_account",
   "event_mode_mismatch",
 ];
+
+/** Xendit's reasons: its callbacks carry a static token, not a signature with a timestamp. */
+const xenditRefusals: readonly ProviderWebhookRefusal[] = ["missing_header", "empty_header", "repeated_header", "mismatch", "no_secret", "unknown_account"];
 
 export interface ProviderWebhookMetrics {
   refused(provider: string, reason: ProviderWebhookRefusal): void;
@@ -41,5 +44,6 @@ export function registerProviderWebhookMetrics(registry: Registry | undefined): 
   );
   // Every reason shows from the start, so a rate over them never lacks a series.
   for (const reason of refusals) counter.inc({ provider: "paymongo", reason }, 0);
+  for (const reason of xenditRefusals) counter.inc({ provider: "xendit", reason }, 0);
   return { refused: (provider, reason) => counter.inc({ provider, reason }) };
 }

@@ -1,5 +1,12 @@
 import { AppError, type Logger, type SealingKeys } from "@bayad/kit";
-import { openProviderWebhookSecret, parsePaymongoEvent, verifyPaymongoSignature } from "@bayad/provider";
+import {
+  openProviderCallbackToken,
+  openProviderWebhookSecret,
+  parsePaymongoEvent,
+  parseXenditEvent,
+  verifyPaymongoSignature,
+  verifyXenditCallbackToken,
+} from "@bayad/provider";
 import type { AccountProviders } from "../providers/account-providers.js";
 import type { ProviderEventsRepository } from "./provider-events-repository.js";
 import type { ProviderWebhookMetrics, ProviderWebhookRefusal } from "./provider-webhook-metrics.js";
@@ -20,7 +27,10 @@ export interface ProviderDelivery {
   provider: string;
   providerAccountId: string;
   rawBody: Uint8Array;
+  /** PayMongo: its Paymongo-Signature header. */
   signature: string;
+  /** Xendit: every x-callback-token value the request carried (none, one, or a refused repeat). */
+  callbackTokens?: readonly string[];
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -39,7 +49,7 @@ const LOGGED_ID_LENGTH = 80;
  * and to `bayad_provider_webhook_refusals_total`, never the secret or the signature.
  */
 export async function receiveProviderEvent(deps: ReceiveDeps, delivery: ProviderDelivery): Promise<{ eventId: string; duplicate: boolean }> {
-  if (delivery.provider !== "paymongo") throw new AppError("RESOURCE_NOT_FOUND", "No such provider webhook.");
+  if (delivery.provider !== "paymongo" && delivery.provider !== "xendit") throw new AppError("RESOURCE_NOT_FOUND", "No such provider webhook.");
   // Before the account is looked up: a 503 only for known accounts would tell which ones exist.
   if (deps.secretsKey === undefined) throw new AppError("SERVICE_UNAVAILABLE", "SECRETS_KEY is not set: provider webhooks cannot be verified.");
   const refuse = (reason: ProviderWebhookRefusal): AppError => {
@@ -47,6 +57,7 @@ export async function receiveProviderEvent(deps: ReceiveDeps, delivery: Provider
     deps.logger.warn({ provider: delivery.provider, providerAccountId: delivery.providerAccountId.slice(0, LOGGED_ID_LENGTH), reason }, "provider webhook refused");
     return new AppError("INVALID_CREDENTIALS", "The signature could not be verified.");
   };
+  if (delivery.provider === "xendit") return receiveXenditCallback(deps, delivery, deps.secretsKey, refuse);
   const found = await deps.accounts.paymongoOf(delivery.providerAccountId);
   if (!found) throw refuse("unknown_account");
   const { account } = found;
@@ -75,4 +86,44 @@ export async function receiveProviderEvent(deps: ReceiveDeps, delivery: Provider
   deps.logger.info({ providerAccountId: account._id, eventId: event.id, type: event.type, duplicate: !stored }, "provider webhook received");
   if (stored) deps.received();
   return { eventId: event.id, duplicate: !stored };
+}
+
+/**
+ * Takes one Xendit callback: its `x-callback-token` must be the account's verification token
+ * (compared in constant time; a missing, empty or repeated header refused, xendit-callback-token.ts),
+ * with the same single 401 as PayMongo's refusals. Xendit's callbacks carry no event id: deliveries
+ * of one callback are told apart by the event and its resource's id (the hint's deliveryKey), so a
+ * redelivery is stored once. What the body claims is never believed: apply-xendit-event.ts reads
+ * the resource back.
+ */
+async function receiveXenditCallback(
+  deps: ReceiveDeps,
+  delivery: ProviderDelivery,
+  secretsKey: SealingKeys,
+  refuse: (reason: ProviderWebhookRefusal) => AppError,
+): Promise<{ eventId: string; duplicate: boolean }> {
+  const found = await deps.accounts.xenditOf(delivery.providerAccountId);
+  if (!found) throw refuse("unknown_account");
+  const { account } = found;
+  const verdict = verifyXenditCallbackToken({
+    header: delivery.callbackTokens ?? [],
+    token: openProviderCallbackToken(secretsKey, account._id, account.callback.token),
+  });
+  if (!verdict.valid) throw refuse(verdict.reason);
+  let body: string;
+  let hint: ReturnType<typeof parseXenditEvent>;
+  try {
+    body = utf8.decode(delivery.rawBody);
+    hint = parseXenditEvent(body);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("VALIDATION_FAILED", "The body is not a Xendit callback.", { details: ["body: not UTF-8 text"] });
+  }
+  const stored = await deps.events.insert(
+    { providerAccountId: account._id, provider: "xendit", eventId: hint.deliveryKey, type: hint.event, livemode: account.environment === "live", body },
+    deps.now(),
+  );
+  deps.logger.info({ providerAccountId: account._id, eventId: hint.deliveryKey, type: hint.event, duplicate: !stored }, "provider webhook received");
+  if (stored) deps.received();
+  return { eventId: hint.deliveryKey, duplicate: !stored };
 }

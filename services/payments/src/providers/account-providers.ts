@@ -2,13 +2,23 @@ import type { Environment, SealingKeys } from "@bayad/kit";
 import {
   createPaymongoClient,
   createPaymongoProvider,
+  createXenditProvider,
   openProviderSecretKey,
+  xenditChannelOf,
   type PaymentProvider,
   type PaymongoProvider,
   type ProviderAccounts,
   type RefundRequest,
+  type XenditChannel,
+  type XenditProvider,
 } from "@bayad/provider";
-import type { ProviderAccountRecord } from "../provider-accounts/provider-account.js";
+import {
+  isPaymongoAccount,
+  isXenditAccount,
+  type PaymongoAccountRecord,
+  type ProviderAccountRecord,
+  type XenditAccountRecord,
+} from "../provider-accounts/provider-account.js";
 import type { ProviderAccountsRepository } from "../provider-accounts/provider-accounts-repository.js";
 
 export interface AccountProvidersOptions {
@@ -16,6 +26,8 @@ export interface AccountProvidersOptions {
   /** The SECRETS_KEYS ring: opens the accounts' sealed keys. Without it no account can be used. */
   secretsKey: SealingKeys | undefined;
   paymongoApiBase: string;
+  /** XENDIT_API_BASE (https://api.xendit.co). */
+  xenditApiBase: string;
 }
 
 /** One of a project's provider accounts with its adapter: what routing chooses among. */
@@ -26,48 +38,74 @@ export interface RoutableAccount {
 
 /** The adapters of the projects' provider accounts, as the payments service uses them. */
 export interface AccountProviders extends ProviderAccounts {
-  /** The project's accounts in this environment with their adapters, oldest first. */
+  /** The project's accounts in this environment (PayMongo's and Xendit's) with their adapters, oldest first. */
   accountsOf(projectId: string, environment: Environment): Promise<RoutableAccount[]>;
-  /** The account and its adapter, by id (the webhook route and the reconciler start from the account). */
-  paymongoOf(providerAccountId: string): Promise<{ account: ProviderAccountRecord; provider: PaymongoProvider } | undefined>;
+  /** A PayMongo account and its adapter, by id (its webhook route and the reconciler start from the account); undefined for a Xendit account. */
+  paymongoOf(providerAccountId: string): Promise<{ account: PaymongoAccountRecord; provider: PaymongoProvider } | undefined>;
+  /** A Xendit account and its adapter, by id (its callback route and the reconciler); undefined for a PayMongo account. */
+  xenditOf(providerAccountId: string): Promise<{ account: XenditAccountRecord; provider: XenditProvider } | undefined>;
 }
 
+type Adapter = { kind: "paymongo"; provider: PaymongoProvider } | { kind: "xendit"; provider: XenditProvider };
+
 /**
- * Resolves provider accounts to adapters. Every call reads the account (a put or delete takes
- * effect at once, on every replica); the adapter, with its HTTP connection pool, is made once per
- * account version, so a replaced key gets a fresh one.
+ * Resolves provider accounts to adapters: PayMongo's or Xendit's, by the account's provider.
+ * Every call reads the account (a put or delete takes effect at once, on every replica); the
+ * adapter, with its HTTP connection pool, is made once per account version, so a replaced key
+ * gets a fresh one (and a replaced Xendit adapter's pool is closed).
+ *
+ * `forProject` answers the environment's oldest account, whichever its provider: the default
+ * until routing chooses among `accountsOf`.
  */
 export function createAccountProviders(options: AccountProvidersOptions): AccountProviders {
-  const adapters = new Map<string, { version: number; provider: PaymongoProvider }>();
+  const adapters = new Map<string, { version: number; adapter: Adapter }>();
 
-  function adapterOf(account: ProviderAccountRecord): PaymongoProvider {
+  function adapterOf(account: ProviderAccountRecord): Adapter {
     const cached = adapters.get(account._id);
-    if (cached && cached.version === account.version) return cached.provider;
+    if (cached && cached.version === account.version) return cached.adapter;
     if (options.secretsKey === undefined) throw new Error("SECRETS_KEY is not set: provider accounts cannot be opened");
-    const client = createPaymongoClient({ apiBase: options.paymongoApiBase, secretKey: openProviderSecretKey(options.secretsKey, account._id, account.secretKey) });
-    const provider = refundsFoundAgain(
-      createPaymongoProvider({ client, paymentMethodTypes: account.paymentMethodTypes, livemode: account.environment === "live" }),
-    );
-    adapters.set(account._id, { version: account.version, provider });
-    return provider;
+    const secretKey = openProviderSecretKey(options.secretsKey, account._id, account.secretKey);
+    let adapter: Adapter;
+    if (account.provider === "xendit") {
+      const channels = account.paymentMethodTypes.map(xenditChannelOf).filter((channel): channel is XenditChannel => channel !== undefined);
+      adapter = { kind: "xendit", provider: createXenditProvider({ apiBase: options.xenditApiBase, secretKey, ...(channels.length > 0 ? { channels } : {}) }) };
+    } else {
+      const client = createPaymongoClient({ apiBase: options.paymongoApiBase, secretKey });
+      adapter = {
+        kind: "paymongo",
+        provider: refundsFoundAgain(createPaymongoProvider({ client, paymentMethodTypes: account.paymentMethodTypes, livemode: account.environment === "live" })),
+      };
+    }
+    adapters.set(account._id, { version: account.version, adapter });
+    // The replaced key's pool is idle from now on (an in-flight call on it finishes first).
+    if (cached?.adapter.kind === "xendit") void cached.adapter.provider.close().catch(() => undefined);
+    return adapter;
   }
 
   return {
     async forProject(projectId: string, environment: Environment) {
-      const account = await options.accounts.findByProject(projectId, environment);
-      return account ? { providerAccountId: account._id, provider: adapterOf(account) } : undefined;
+      const [account] = await options.accounts.listByProject(projectId, environment);
+      return account ? { providerAccountId: account._id, provider: adapterOf(account).provider } : undefined;
     },
     async accountsOf(projectId: string, environment: Environment) {
       const accounts = await options.accounts.listByProject(projectId, environment);
-      return accounts.map((account) => ({ account, provider: adapterOf(account) }));
+      return accounts.map((account) => ({ account, provider: adapterOf(account).provider }));
     },
     async forAccount(providerAccountId: string) {
       const account = await options.accounts.findById(providerAccountId);
-      return account ? adapterOf(account) : undefined;
+      return account ? adapterOf(account).provider : undefined;
     },
     async paymongoOf(providerAccountId: string) {
       const account = await options.accounts.findById(providerAccountId);
-      return account ? { account, provider: adapterOf(account) } : undefined;
+      if (!account || !isPaymongoAccount(account)) return undefined;
+      const adapter = adapterOf(account);
+      return adapter.kind === "paymongo" ? { account, provider: adapter.provider } : undefined;
+    },
+    async xenditOf(providerAccountId: string) {
+      const account = await options.accounts.findById(providerAccountId);
+      if (!account || !isXenditAccount(account)) return undefined;
+      const adapter = adapterOf(account);
+      return adapter.kind === "xendit" ? { account, provider: adapter.provider } : undefined;
     },
   };
 }

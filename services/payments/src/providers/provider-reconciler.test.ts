@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import { createLogger, randomBase62 } from "@bayad/kit";
 import { createOutbox } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
-import { createPaymongoAccountSetup, createSandboxProvider, type PaymentProviders } from "@bayad/provider";
+import { createPaymongoAccountSetup, createSandboxProvider, createXenditAccountSetup, type PaymentProviders } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { createCheckoutsRepository } from "../checkouts/checkouts-repository.js";
@@ -17,6 +17,8 @@ import { createAccountProviders } from "./account-providers.js";
 import { startProviderReconciler, type ProviderReconciler } from "./provider-reconciler.js";
 import { createTestStore } from "@bayad/store/testing";
 
+/** Xendit is never asked here (PayMongo accounts only): nothing listens there. */
+const UNREACHABLE = "http://127.0.0.1:9";
 const SECRETS_KEY = "provider-reconciler-test-secrets-key-0123456789";
 const MINUTE = 60_000;
 
@@ -50,10 +52,11 @@ describe("startProviderReconciler: an account whose key PayMongo refuses", () =>
     const logger = createLogger("test", "debug", new Writable({ write: (chunk: Buffer, _encoding, done) => void (lines.push(chunk.toString("utf8")), done()) }));
     const outbox = createOutbox(store, "payments");
     const accounts = createProviderAccountsRepository(store);
-    const providers = createAccountProviders({ accounts, secretsKey: SECRETS_KEY, paymongoApiBase: simulator.url });
+    const providers = createAccountProviders({ accounts, secretsKey: SECRETS_KEY, paymongoApiBase: simulator.url, xenditApiBase: UNREACHABLE });
     const paymentProviders: PaymentProviders = { test: createSandboxProvider({ secret: "s".repeat(32), delayMs: 0, silenceMs: 0 }), accounts: providers };
     const keys = createIdempotencyKeys(store, { windowMs: 86_400_000 });
     const setup = createPaymongoAccountSetup({ apiBase: simulator.url });
+    const xenditSetup = createXenditAccountSetup({ apiBase: UNREACHABLE });
     const checkouts = { store, repository: createCheckoutsRepository(store), outbox, providers: paymentProviders, providerTimeoutMs: 1_000, logger, keys };
     const paymentIntents = { store, repository: createPaymentIntentsRepository(store), outbox, providers: paymentProviders, logger, now, keys, providerLeaseMs: 1_000 };
     const hostedPayments = createHostedPaymentsRepository(store);
@@ -80,6 +83,7 @@ describe("startProviderReconciler: an account whose key PayMongo refuses", () =>
       outbox,
       providers,
       setup,
+      xenditSetup,
       secretsKey: SECRETS_KEY,
       afterMs: 1_000,
       // Rounds are run by the test (tick); the timer never fires within it.
@@ -90,10 +94,10 @@ describe("startProviderReconciler: an account whose key PayMongo refuses", () =>
     });
     const put = (secretKey: string) =>
       putProviderAccount(
-        { store, repository: accounts, outbox, setup, secretsKey: SECRETS_KEY, publicUrl: () => "https://pay.bayad.example.ph", logger, now },
+        { store, repository: accounts, outbox, setup, xenditSetup, secretsKey: SECRETS_KEY, publicUrl: () => "https://pay.bayad.example.ph", logger, now },
         { projectId: "prj_shop1", environment: "live", provider: "paymongo", secretKey, paymentMethodTypes: ["gcash"] },
       );
-    const account = async () => (await accounts.findByProject("prj_shop1", "live")) as ProviderAccountRecord;
+    const account = async () => (await accounts.findByProvider("prj_shop1", "live", "paymongo")) as ProviderAccountRecord;
     const events = async () => (await store.collection<{ _id: string; subject: string }>({ name: "outbox" }).find({}, { sort: { aggregateVersion: 1 } })).map((record) => record.subject);
     return { put, account, events };
   }
@@ -153,7 +157,7 @@ describe("startProviderReconciler: an account whose key PayMongo refuses", () =>
     const { put, account, events } = wire();
     await put(`sk_live_${randomBase62(24)}`);
     // One 401 (a key briefly refused), then PayMongo takes the key again.
-    simulator.injectFault({ method: "GET", path: `/v1/webhooks/${(await account()).webhook.webhookId}`, status: 401, times: 1 });
+    simulator.injectFault({ method: "GET", path: `/v1/webhooks/${(await account()).webhook!.webhookId}`, status: 401, times: 1 });
     await reconciler.tick();
     expect((await account()).status).toBe("paused");
 

@@ -1,18 +1,26 @@
 import { AppError, Counter, metricOnce, type Logger, type Registry, type SealingKeys } from "@bayad/kit";
 import type { Outbox } from "@bayad/events";
 import { createLease, type Collection, type Filter, type Store } from "@bayad/store";
-import { openProviderSecretKey, PaymongoKeyRefusedError, PaymongoRejectedError, sealProviderWebhookSecret, type PaymongoProvider } from "@bayad/provider";
+import {
+  openProviderSecretKey,
+  PaymongoRejectedError,
+  sealProviderWebhookSecret,
+  type PaymongoProvider,
+  type XenditAccountSetup,
+  type XenditProvider,
+} from "@bayad/provider";
 import type { CheckoutsDeps } from "../checkouts/checkouts.js";
 import type { PaymentIntentsDeps } from "../payment-intents/payment-intents.js";
 import type { RefundsDeps } from "../refunds/refunds.js";
 import type { ProviderAccountSetup } from "../provider-accounts/account-setup.js";
-import type { ProviderAccountRecord } from "../provider-accounts/provider-account.js";
+import { isPaymongoAccount, type PaymongoAccountRecord } from "../provider-accounts/provider-account.js";
 import type { ProviderAccountsRepository } from "../provider-accounts/provider-accounts-repository.js";
 import { deferAccount, pauseForRefusedKey, resumeAccount } from "../provider-accounts/account-status.js";
 import type { AccountProviders } from "./account-providers.js";
-import { keyRefusalOf } from "./key-refusal.js";
+import { isKeyRefused, keyRefusalOf } from "./key-refusal.js";
 import { dueForReconciliation, reconciliationOrder, scheduleNextRead, type Reconcilable } from "./reconcile-schedule.js";
 import { settleCheckoutFromProvider, settlePaymentIntentFromProvider, settleRefundFromProvider, type Settled } from "./settle-from-provider.js";
+import { settleXenditCheckout, settleXenditPaymentIntent, settleXenditRefund } from "./settle-from-xendit.js";
 
 export interface ProviderReconcilerOptions {
   store: Store;
@@ -24,6 +32,8 @@ export interface ProviderReconcilerOptions {
   outbox: Outbox;
   providers: AccountProviders;
   setup: ProviderAccountSetup;
+  /** Tries a paused Xendit account's key again. */
+  xenditSetup: XenditAccountSetup;
   secretsKey: SealingKeys | undefined;
   /** PROVIDER_RECONCILE_AFTER: how old a non-final resource must be before the provider is asked about it. */
   afterMs: number;
@@ -50,17 +60,25 @@ export interface ReconcileRound {
   webhooksEnabled: number;
 }
 
+/** How a resource is read back and settled, by its account's provider. */
+interface Readers {
+  paymongo: (provider: PaymongoProvider) => Promise<Settled>;
+  xendit: (provider: XenditProvider) => Promise<Settled>;
+}
+
 const LEASE = "provider-reconciler";
 const BATCH = 50;
 
 /**
  * PayMongo disables a webhook after repeated failed deliveries and does not replay what it
- * missed, so webhooks alone cannot be trusted to settle a payment. Every round, the holder of the
+ * missed, and Xendit gives up on a callback after a day (or was never set up in its dashboard),
+ * so webhooks alone cannot be trusted to settle a payment. Every round, the holder of the
  * `provider-reconciler` lease re-reads from the provider every non-final resource of a provider
  * account older than `afterMs` (pending checkouts, intents waiting for the payer, pending
- * refunds) and applies what PayMongo's resource verifiably says (settle-from-provider.ts, the same
- * verification a webhook's hint goes through); and it re-enables every account's webhook that the
- * provider disabled.
+ * refunds) and applies what the provider's resource verifiably says (settle-from-provider.ts and
+ * settle-from-xendit.ts, the same verification a webhook's hint goes through); and it re-enables
+ * every PayMongo account's webhook that PayMongo disabled (Xendit's callbacks are the merchant's
+ * to set in Xendit's dashboard: nothing to re-enable through its API).
  *
  * Nothing stalls a round: each resource's read fails on its own and backs off on its own
  * (reconcile-schedule.ts); reads go longest-waiting first. A refused key (401) pauses the account
@@ -102,14 +120,13 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
     collection: Collection<T>,
     record: T,
     skip: Set<string>,
-    read: (provider: PaymongoProvider) => Promise<Settled>,
+    read: Readers,
   ): Promise<boolean> {
     const accountId = record.providerAccountId;
     if (accountId === undefined || skip.has(accountId)) return false;
     try {
-      const found = await options.providers.paymongoOf(accountId);
-      if (!found) return false;
-      const settled = await read(found.provider);
+      const settled = await readAt(accountId, read);
+      if (settled === undefined) return false;
       if (settled !== "applied") await scheduleNextRead(collection, record, { ok: true }, now(), options.intervalMs);
       return settled === "applied";
     } catch (error) {
@@ -124,13 +141,22 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
     }
   }
 
+  /** Reads with the account's adapter, PayMongo's or Xendit's; undefined when the account is gone. */
+  async function readAt(accountId: string, read: Readers): Promise<Settled | undefined> {
+    const paymongo = await options.providers.paymongoOf(accountId);
+    if (paymongo) return read.paymongo(paymongo.provider);
+    const xendit = await options.providers.xenditOf(accountId);
+    return xendit ? read.xendit(xendit.provider) : undefined;
+  }
+
   /** True when the error is about the account rather than the resource (refused key, Retry-After), after recording that on the account. */
   async function accountRefused(accountId: string, error: unknown): Promise<boolean> {
     const retryAfter = error instanceof AppError && error.code === "PROVIDER_UNAVAILABLE" ? Number(error.headers?.["Retry-After"]) : NaN;
-    if (!(error instanceof PaymongoKeyRefusedError) && !(Number.isFinite(retryAfter) && retryAfter > 0)) return false;
+    const refused = isKeyRefused(error);
+    if (!refused && !(Number.isFinite(retryAfter) && retryAfter > 0)) return false;
     const account = await options.accounts.findById(accountId);
     if (!account) return true;
-    if (error instanceof PaymongoKeyRefusedError) await pauseForRefusedKey(statusDeps, account);
+    if (refused) await pauseForRefusedKey(statusDeps, account);
     else await deferAccount(statusDeps, account, new Date(now().getTime() + retryAfter * 1000));
     return true;
   }
@@ -148,7 +174,11 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
     const collection = options.checkouts.repository.collection;
     let found = 0;
     for (const record of await due(collection, { status: "pending", createdAt: { $lt: before }, providerReference: { $exists: true } }, skip)) {
-      if (await readOne("checkouts", collection, record, skip, (provider) => settleCheckoutFromProvider(settleDeps, provider, record, "reconciliation"))) found += 1;
+      const read = {
+        paymongo: (provider: PaymongoProvider) => settleCheckoutFromProvider(settleDeps, provider, record, "reconciliation"),
+        xendit: (provider: XenditProvider) => settleXenditCheckout(settleDeps, provider, record, "reconciliation"),
+      };
+      if (await readOne("checkouts", collection, record, skip, read)) found += 1;
     }
     return found;
   }
@@ -158,7 +188,11 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
     const filter = { status: { $in: ["processing", "awaiting_next_action"] }, createdAt: { $lt: before }, providerReference: { $exists: true } };
     let found = 0;
     for (const record of await due(collection, filter, skip)) {
-      if (await readOne("paymentIntents", collection, record, skip, (provider) => settlePaymentIntentFromProvider(settleDeps, provider, record, "reconciliation"))) found += 1;
+      const read = {
+        paymongo: (provider: PaymongoProvider) => settlePaymentIntentFromProvider(settleDeps, provider, record, "reconciliation"),
+        xendit: (provider: XenditProvider) => settleXenditPaymentIntent(settleDeps, provider, record, "reconciliation"),
+      };
+      if (await readOne("paymentIntents", collection, record, skip, read)) found += 1;
     }
     return found;
   }
@@ -169,23 +203,30 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
     const filter = { status: "pending", createdAt: { $lt: before }, providerReference: { $exists: true } };
     let found = 0;
     for (const record of await due(collection, filter, skip)) {
-      if (await readOne("refunds", collection, record, skip, (provider) => settleRefundFromProvider(settleDeps, provider, record, "reconciliation"))) found += 1;
+      const read = {
+        paymongo: (provider: PaymongoProvider) => settleRefundFromProvider(settleDeps, provider, record, "reconciliation"),
+        xendit: (provider: XenditProvider) => settleXenditRefund(settleDeps, provider, record, "reconciliation"),
+      };
+      if (await readOne("refunds", collection, record, skip, read)) found += 1;
     }
     return found;
   }
 
   /**
-   * Each paused account whose pause is over has its key tried once (a read of its webhook, which
-   * every account has): working again → resumed; refused again → paused longer.
+   * Each paused account whose pause is over has its key tried once (PayMongo: a read of its
+   * webhook, which every PayMongo account has; Xendit: its key check): working again → resumed;
+   * refused again → paused longer.
    */
   async function keyChecks(): Promise<number> {
     if (options.secretsKey === undefined) return 0;
     let resumed = 0;
     for (const account of await options.accounts.findDueForKeyCheck(now(), BATCH)) {
       try {
-        await options.setup.getWebhook(openProviderSecretKey(options.secretsKey, account._id, account.secretKey), account.webhook.webhookId);
+        const secretKey = openProviderSecretKey(options.secretsKey, account._id, account.secretKey);
+        if (isPaymongoAccount(account)) await options.setup.getWebhook(secretKey, account.webhook.webhookId);
+        else await options.xenditSetup.checkKey(secretKey);
       } catch (error) {
-        if (keyRefusalOf(error) instanceof PaymongoKeyRefusedError) {
+        if (isKeyRefused(error)) {
           await pauseForRefusedKey(statusDeps, account);
           continue;
         }
@@ -206,7 +247,8 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
     if (options.secretsKey === undefined) return 0;
     let enabled = 0;
     for (const account of await options.accounts.collection.find({}, { limit: 1_000 })) {
-      if (skip.has(account._id)) continue;
+      // Xendit's callback URLs are set in its dashboard: there is nothing of theirs to check or enable.
+      if (skip.has(account._id) || !isPaymongoAccount(account)) continue;
       try {
         if (await webhookOf(account, options.secretsKey)) enabled += 1;
       } catch (error) {
@@ -218,7 +260,7 @@ export function startProviderReconciler(options: ProviderReconcilerOptions): Pro
   }
 
   /** Enables (or registers again) the account's webhook if the provider disabled (or lost) it; true when it did. */
-  async function webhookOf(account: ProviderAccountRecord, secretsKey: SealingKeys): Promise<boolean> {
+  async function webhookOf(account: PaymongoAccountRecord, secretsKey: SealingKeys): Promise<boolean> {
     const secretKey = openProviderSecretKey(secretsKey, account._id, account.secretKey);
     const webhook = await options.setup.getWebhook(secretKey, account.webhook.webhookId).catch((error: unknown) => {
       if (error instanceof PaymongoRejectedError && error.providerStatus === 404) return undefined;

@@ -26,7 +26,12 @@ export type Settled = "applied" | "open" | "disagrees" | "unknown";
 /** Why a provider read is being made, for the log of a disagreement (`event evt_…` or `reconciliation`). */
 export type SettleCause = string;
 
-async function settle<O>(
+/**
+ * The provider-neutral part of settling: a verdict (PayMongo's, verified-outcomes.ts, or
+ * Xendit's, verified-xendit-outcomes.ts) applied through the resource's own function, a
+ * disagreement logged and nothing changed.
+ */
+export async function settle<O>(
   deps: SettleDeps,
   what: { kind: string; id: string; providerAccountId: string; cause: SettleCause },
   verdict: Verdict<O>,

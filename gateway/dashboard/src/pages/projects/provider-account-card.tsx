@@ -1,24 +1,22 @@
 import { useQuery } from "@tanstack/react-query";
-import { ApiError, request, type Environment } from "../../api/client";
+import { request, type Environment } from "../../api/client";
 import { CopyId } from "../../components/copy-id";
 import { Fields } from "../../components/fields";
 import { EmptyState, ErrorState, Loading } from "../../components/states";
 import { DateTime, Status } from "../../components/values";
 import { ConnectProviderForm } from "./connect-provider-form";
-import { projectKeys, projectPath, type ProviderAccount } from "./types";
-
-const noAccount = Symbol("no account");
+import { keyPrefixes, projectKeys, projectPath, providerLabels, providerNames, type ProviderAccount, type ProviderName } from "./types";
 
 /**
- * Active, or paused while PayMongo refuses the key (revoked or rolled): then why, and when the key
- * is tried again; replacing the key (below) resumes it at once.
+ * Active, or paused while the provider refuses the key (revoked or rolled): then why, and when the
+ * key is tried again; replacing the key (below) resumes it at once.
  */
 function AccountStatus({ account }: { account: ProviderAccount }) {
   if (account.status !== "paused") return <Status value={account.status} />;
   return (
     <span className="account-status">
       <Status value="paused" />{" "}
-      {account.statusReason === "key_refused" ? "PayMongo refused the secret key. " : ""}
+      {account.statusReason === "key_refused" ? `${providerLabels[account.provider]} refused the secret key. ` : ""}
       {account.pausedUntil ? (
         <>
           Tried again at <DateTime iso={account.pausedUntil} />; replace the key to resume now.
@@ -30,64 +28,92 @@ function AccountStatus({ account }: { account: ProviderAccount }) {
   );
 }
 
-/** The project's PayMongo account in one environment, its webhook's status; or how to connect one. */
+/** The provider's way to Bayad: PayMongo's webhook (Bayad registered it), or Xendit's callback URL to set in its dashboard. */
+function deliveryEntries(account: ProviderAccount): Array<[string, React.ReactNode]> {
+  if (account.callback) {
+    return [
+      [
+        "Callback URL",
+        <span className="webhook-url">
+          <CopyId value={account.callback.url} label="Xendit callback URL" />{" "}
+          <span className="muted">Configure this URL in Xendit's dashboard (Settings → Developers → Webhooks): Xendit has no API for it.</span>
+        </span>,
+      ],
+      ["Callback token", <code>…{account.callback.tokenLast4}</code>],
+    ];
+  }
+  if (!account.webhook) return [];
+  return [
+    ["Webhook", <Status value={account.webhook.status} />],
+    ["Webhook URL", <span className="webhook-url">{account.webhook.url}</span>],
+    ["Webhook id", <CopyId value={account.webhook.webhookId} label="PayMongo webhook id" />],
+  ];
+}
+
+function AccountFields({ account, title }: { account: ProviderAccount; title: string }) {
+  const label = providerLabels[account.provider];
+  return (
+    <>
+      <Fields
+        label={`${title} ${label} account`}
+        entries={[
+          ["Account", <CopyId value={account.providerAccountId} label="provider account id" />],
+          ["Provider", label],
+          ["Status", <AccountStatus account={account} />],
+          ["Secret key", <code>{keyPrefixes[account.provider][account.environment]}…{account.secretKeyLast4}</code>],
+          ["Payment methods", account.paymentMethodTypes.join(", ")],
+          ...deliveryEntries(account),
+          ["Connected", <DateTime iso={account.createdAt} />],
+          ["Updated", <DateTime iso={account.updatedAt} />],
+        ]}
+      />
+      <details>
+        <summary>Replace the {label} key or payment methods</summary>
+        <ConnectProviderForm projectId={account.projectId} environment={account.environment} providers={[account.provider]} replacing />
+      </details>
+    </>
+  );
+}
+
+/**
+ * The project's provider accounts in one environment (a PayMongo and a Xendit account at most),
+ * each with its webhook or callback URL; and how to connect the provider not connected yet.
+ */
 export function ProviderAccountCard({ projectId, environment }: { projectId: string; environment: Environment }) {
-  const account = useQuery({
-    queryKey: projectKeys.providerAccount(projectId, environment),
-    queryFn: async (): Promise<ProviderAccount | typeof noAccount> => {
-      try {
-        return await request<ProviderAccount>(`${projectPath(projectId)}/provider-accounts/${environment}`);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return noAccount;
-        throw error;
-      }
-    },
+  const accounts = useQuery({
+    queryKey: projectKeys.providerAccounts(projectId),
+    queryFn: () => request<ProviderAccount[]>(`${projectPath(projectId)}/provider-accounts`),
   });
   const title = environment === "live" ? "Live" : "Test";
 
   let body;
-  if (account.isPending) body = <Loading what={`the ${environment} provider account`} />;
-  else if (account.error) body = <ErrorState error={account.error} retry={() => void account.refetch()} />;
-  else if (account.data === noAccount)
+  if (accounts.isPending) body = <Loading what={`the ${environment} provider accounts`} />;
+  else if (accounts.error) body = <ErrorState error={accounts.error} retry={() => void accounts.refetch()} />;
+  else {
+    const here = accounts.data.filter((account) => account.environment === environment);
+    const missing = providerNames.filter((name: ProviderName) => !here.some((account) => account.provider === name));
     body = (
       <>
-        <EmptyState title={`No PayMongo account in ${environment} mode`}>
-          {environment === "test"
-            ? "Test payments go to Bayad's sandbox. "
-            : "Live payments are refused (PROVIDER_NOT_CONFIGURED) until an account is connected. "}
-          Connect the project's own PayMongo account with its secret key (<code>PUT {projectPath(projectId)}/provider-accounts/{environment}</code>
-          , or the form below): Bayad checks the key with PayMongo and registers a webhook there.
-        </EmptyState>
-        <details>
-          <summary>Connect a PayMongo account</summary>
-          <ConnectProviderForm projectId={projectId} environment={environment} replacing={false} />
-        </details>
+        {here.length === 0 ? (
+          <EmptyState title={`No provider account in ${environment} mode`}>
+            {environment === "test"
+              ? "Test payments go to Bayad's sandbox. "
+              : "Live payments are refused (PROVIDER_NOT_CONFIGURED) until an account is connected. "}
+            Connect the project's own PayMongo or Xendit account with its secret key (<code>PUT {projectPath(projectId)}/provider-accounts/{environment}</code>
+            , or the form below): Bayad checks the key with the provider, registers a webhook at PayMongo, and shows the callback URL to set in Xendit's dashboard.
+          </EmptyState>
+        ) : (
+          here.map((account) => <AccountFields key={account.providerAccountId} account={account} title={title} />)
+        )}
+        {missing.length > 0 ? (
+          <details>
+            <summary>Connect {missing.length > 1 ? "a provider" : `a ${providerLabels[missing[0]]}`} account</summary>
+            <ConnectProviderForm projectId={projectId} environment={environment} providers={missing} replacing={false} />
+          </details>
+        ) : null}
       </>
     );
-  else
-    body = (
-      <>
-        <Fields
-          label={`${title} provider account`}
-          entries={[
-            ["Account", <CopyId value={account.data.providerAccountId} label="provider account id" />],
-            ["Provider", "PayMongo"],
-            ["Status", <AccountStatus account={account.data} />],
-            ["Secret key", <code>sk_{environment}_…{account.data.secretKeyLast4}</code>],
-            ["Payment methods", account.data.paymentMethodTypes.join(", ")],
-            ["Webhook", <Status value={account.data.webhook.status} />],
-            ["Webhook URL", <span className="webhook-url">{account.data.webhook.url}</span>],
-            ["Webhook id", <CopyId value={account.data.webhook.webhookId} label="PayMongo webhook id" />],
-            ["Connected", <DateTime iso={account.data.createdAt} />],
-            ["Updated", <DateTime iso={account.data.updatedAt} />],
-          ]}
-        />
-        <details>
-          <summary>Replace the key or payment methods</summary>
-          <ConnectProviderForm projectId={projectId} environment={environment} replacing />
-        </details>
-      </>
-    );
+  }
 
   return (
     <section className="provider-account" aria-label={`${title} provider account`}>

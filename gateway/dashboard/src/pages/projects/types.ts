@@ -10,5 +10,16 @@ export const projectPath = (projectId: string) => `/admin/v1/projects/${encodeUR
 export const projectKeys = {
   pages: ["admin", "projects", "pages"],
   apiKeys: (projectId: string) => ["admin", "api-keys", projectId],
-  providerAccount: (projectId: string, environment: Environment) => ["admin", "provider-account", projectId, environment],
+  providerAccounts: (projectId: string) => ["admin", "provider-accounts", projectId],
+};
+
+/** The providers a project may hold an account at, one per environment each. */
+export type ProviderName = "paymongo" | "xendit";
+export const providerNames: readonly ProviderName[] = ["paymongo", "xendit"];
+export const providerLabels: Record<ProviderName, string> = { paymongo: "PayMongo", xendit: "Xendit" };
+
+/** The secret key's prefix per provider and environment (what the admin API checks). */
+export const keyPrefixes: Record<ProviderName, Record<Environment, string>> = {
+  paymongo: { test: "sk_test_", live: "sk_live_" },
+  xendit: { test: "xnd_development_", live: "xnd_production_" },
 };
