@@ -148,7 +148,7 @@ export async function createCheckout(
   const route = await routeNewPayment(deps.providers, deps.routing, caller, { routingKey: checkoutId, flow: "checkout", method: "checkout", amount });
   const [firstStop] = route.candidates;
   // The checkout is written before the provider is asked: an amount it would refuse is refused first.
-  firstStop!.provider.checkAmount?.({ flow: "checkout", amount });
+  firstStop.provider.checkAmount?.({ flow: "checkout", amount });
   const written = await createOnce(deps.keys, caller, "createCheckout", {
     existing: async (checkoutId) => {
       const existing = await deps.repository.findById(caller, checkoutId);
@@ -168,7 +168,7 @@ export async function createCheckout(
         cancelUrl: input.cancelUrl,
         metadata: toStoredMetadata(input.metadata),
         idempotencyKey: caller.idempotencyKey,
-        ...(firstStop!.providerAccountId === undefined ? {} : { providerAccountId: firstStop!.providerAccountId, provider: firstStop!.providerName }),
+        ...(firstStop.providerAccountId === undefined ? {} : { providerAccountId: firstStop.providerAccountId, provider: firstStop.providerName }),
         aggregateVersion: 1,
         createdAt: now,
         updatedAt: now,
@@ -201,7 +201,7 @@ export async function createCheckout(
   const context = { environment: caller.environment, idempotencyKey: caller.idempotencyKey };
   let record = written.record;
   for (let index = 0; ; index++) {
-    const stop = route.candidates[index]!;
+    const stop = route.candidates[index];
     const answer = route.ask(stop, () => stop.provider.createCheckoutSession(sessionRequest(record), context));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<"late">((resolve) => {

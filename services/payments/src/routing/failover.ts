@@ -40,7 +40,7 @@ export async function routeNewPayment(
   if (routing && candidates) {
     return {
       candidates,
-      ask: (candidate, call) => (candidate.providerAccountId === undefined ? call() : routing.ask(candidate as RouteCandidate, call)),
+      ask: (candidate, call) => (candidate.providerAccountId === undefined ? call() : routing.ask(candidate, call)),
       failedOver: (from, to) => routing.failedOver(from as RouteCandidate, to as RouteCandidate),
     };
   }
@@ -92,7 +92,7 @@ export async function createAlongRoute<T>(
     attempts = pinned.providerAttempts;
   }
   for (let index = 0; ; index++) {
-    const stop = stops[index]!;
+    const stop = stops[index];
     await pins?.pin(options.caller, options.operation, { providerAccountId: stop.providerAccountId!, provider: stop.providerName, providerAttempts: attempts });
     try {
       const result = await route.ask(stop, () => options.create(stop.provider)).catch((error: unknown) => {

@@ -102,6 +102,6 @@ export function routePayment(routes: readonly ProviderRoute[], accounts: readonl
     first = matching.findIndex(({ route }) => (point -= route.weight) < 0);
     if (first < 0) first = matching.findLastIndex(({ route }) => route.weight > 0);
   }
-  const ordered = [matching[first]!, ...matching.filter((_, index) => index !== first)];
+  const ordered = [matching[first], ...matching.filter((_, index) => index !== first)];
   return ordered.map(({ account }) => ({ providerAccountId: account.providerAccountId, providerName: account.providerName, provider: account.provider }));
 }
