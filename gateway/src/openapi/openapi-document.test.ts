@@ -73,6 +73,8 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["put", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "putProviderAccount", "Admin"],
   ["get", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "getProviderAccount", "Admin"],
   ["delete", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "deleteProviderAccount", "Admin"],
+  ["get", "/admin/v1/projects/{projectId}/provider-routing/{environment}", "getProviderRouting", "Admin"],
+  ["put", "/admin/v1/projects/{projectId}/provider-routing/{environment}", "putProviderRouting", "Admin"],
   ["get", "/healthz", "healthz", "Health"],
   ["get", "/readyz", "readyz", "Health"],
   ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/pay", "payCheckoutTestHelper", "Test helpers"],
