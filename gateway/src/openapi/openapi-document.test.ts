@@ -603,7 +603,7 @@ describe("schema bounds", () => {
     const record = {
       type: "refund", id: "ref_a", projectId: "prj_a", environment: "test", referenceId: null,
       relatedResourceId: "chk_a", amountMinor: "-500", currency: "PHP", status: "pending",
-      createdAt: "2030-01-01T00:00:00Z",
+      provider: null, providerAccountId: null, createdAt: "2030-01-01T00:00:00Z",
     };
     expect(accepts("PaymentRecordPageEnvelope", { success: true, data: { records: [record] } })).toBe(true);
     expect(accepts("PaymentRecordPageEnvelope", { success: true, data: { records: [record], nextCursor: "c" } })).toBe(true);
