@@ -131,6 +131,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       apiKeys,
       devIssuer,
       providerAccounts: clients.providerAccounts,
+      providerRouting: clients.providerRouting,
       resealSecrets: createSecretsReseal({
         store,
         keys: config.secrets,

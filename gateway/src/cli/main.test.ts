@@ -442,6 +442,56 @@ describe("runCli", () => {
     });
   });
 
+  describe("provider-routing", () => {
+    const routing = {
+      projectId: "prj_abc",
+      environment: "live",
+      routes: [
+        { providerAccountId: "pa_paymongo", weight: 700 },
+        { providerAccountId: "pa_xendit", methods: ["checkout", "gcash"], maxAmount: { amountMinor: 5_000_000, currency: "PHP" }, weight: 300 },
+      ],
+      default: false,
+      version: 2,
+    };
+
+    it("puts the routing read from standard input (as get --json prints it), sending only routes and version", async () => {
+      reply = envelope(200, { success: true, data: { ...routing, version: 3 } });
+      const io = { ...capture(), readStdin: async () => JSON.stringify(routing) };
+
+      expect(await runCli(["provider-routing", "put", "prj_abc", "live"], env(), fetch, io)).toBe(0);
+
+      expect(recorded).toEqual([
+        {
+          method: "PUT",
+          url: "/admin/v1/projects/prj_abc/provider-routing/live",
+          authorization: `Bearer ${adminKey}`,
+          contentType: "application/json",
+          body: { routes: routing.routes, version: 2 },
+        },
+      ]);
+      const printed = io.stdout.join("\n");
+      expect(printed).toContain("version 3");
+      expect(printed).toMatch(/pa_xendit\s+weight\s+300\s+checkout, gcash 0–5000000 centavos/);
+    });
+
+    it("gets the routing with GET", async () => {
+      reply = envelope(200, { success: true, data: { ...routing, default: true, version: 0 } });
+      const io = capture();
+      expect(await runCli(["provider-routing", "get", "prj_abc", "test"], env(), fetch, io)).toBe(0);
+      expect(recorded).toMatchObject([{ method: "GET", url: "/admin/v1/projects/prj_abc/provider-routing/test", body: undefined }]);
+      expect(io.stdout.join("\n")).toContain("(default)");
+    });
+
+    it.each([
+      ["a routing that is not JSON", "routes: pa_1"],
+      ["a routing without routes", "{}"],
+    ])("refuses %s with exit status 2 and sends nothing", async (_label, text) => {
+      const io = { ...capture(), readStdin: async () => text };
+      expect(await runCli(["provider-routing", "put", "prj_abc", "live"], env(), fetch, io)).toBe(2);
+      expect(recorded).toEqual([]);
+    });
+  });
+
   it.each([
     ["projects create", ["projects", "create", "--name", "Acme"]],
     ["api-keys create", ["api-keys", "create", "--project", "prj_abc", "--environment", "test"]],

@@ -66,6 +66,13 @@ Operator commands (ADMIN_API_KEY):
       needed when the mode holds two.
   provider-accounts delete <prj_…> test|live [--provider paymongo|xendit]
       Remove it; once the mode holds none, test goes back to the sandbox, live to not configured.
+  provider-routing get <prj_…> test|live
+      Show how the project's new payments are routed between its provider accounts (the
+      default when none is stored: the oldest account first, the others by failover only).
+  provider-routing put <prj_…> test|live [--routes-file <file>]
+      Replace the routing with the JSON in <file> (standard input when absent or "-"):
+      {"routes": [{"providerAccountId": "pa_…", "methods": [...], "weight": 700}, …],
+       "version": <the version read>}, as "provider-routing get --json" prints it.
   signing-keys rotate
       Replace the development token issuer's signing key now; tokens it signed keep working
       until they expire.
@@ -200,6 +207,21 @@ const commands: Record<string, Command> = {
     toRequest: (values, [projectId, environment]) => ({ method: "DELETE", path: providerAccountPath(projectId, environment, providerOf(values)) }),
     summarize: (data) => `Removed ${summarizeProviderAccount(data)}`,
   },
+  "provider-routing get": {
+    options: {},
+    positionals: ["project id", "environment"],
+    toRequest: (_values, [projectId, environment]) => ({ method: "GET", path: providerRoutingPath(projectId, environment) }),
+    summarize: summarizeProviderRouting,
+  },
+  "provider-routing put": {
+    options: { "routes-file": { type: "string" } },
+    positionals: ["project id", "environment"],
+    toRequest: async (values, [projectId, environment], io) => {
+      const { routes, version } = await readRouting(values, io);
+      return { method: "PUT", path: providerRoutingPath(projectId, environment), body: { routes, version } };
+    },
+    summarize: summarizeProviderRouting,
+  },
   "signing-keys rotate": {
     options: {},
     toRequest: () => ({ method: "POST", path: "admin/v1/signing-keys/rotate" }),
@@ -289,6 +311,51 @@ async function readCallbackToken(values: Values): Promise<string> {
   const token = text.trim();
   if (token === "") throw new UsageError("the callback token is empty");
   return token;
+}
+
+function providerRoutingPath(projectId: string, environment: string): string {
+  return providerAccountPath(projectId, environment).replace(/\/provider-accounts\//, "/provider-routing/");
+}
+
+/** The routing to put, from --routes-file or standard input: `{routes, version}` (what `get --json` prints; other fields ignored). */
+async function readRouting(values: Values, io: CliIo): Promise<{ routes: unknown; version: unknown }> {
+  const file = values["routes-file"];
+  let text: string;
+  if (typeof file === "string" && file !== "-") {
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new UsageError(`--routes-file cannot be read: ${(error as NodeJS.ErrnoException).code ?? describe(error)}`);
+    }
+  } else {
+    if (!io.readStdin) throw new UsageError("give the routing with --routes-file <file>");
+    text = await io.readStdin();
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError("the routing is not JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || !("routes" in parsed)) throw new UsageError('the routing needs "routes" (and "version")');
+  const routing = parsed as { routes: unknown; version?: unknown };
+  return { routes: routing.routes, version: routing.version ?? 0 };
+}
+
+function summarizeProviderRouting(data: unknown): string {
+  const routing = data as {
+    projectId: string;
+    environment: string;
+    default: boolean;
+    version: number;
+    routes: { providerAccountId: string; methods?: string[]; minAmount?: { amountMinor: number }; maxAmount?: { amountMinor: number }; weight: number }[];
+  };
+  const bounds = (route: (typeof routing.routes)[number]) =>
+    route.minAmount || route.maxAmount ? ` ${route.minAmount?.amountMinor ?? 0}–${route.maxAmount?.amountMinor ?? "∞"} centavos` : "";
+  return [
+    `Routing of ${routing.projectId} (${routing.environment}) ${routing.default ? "(default)" : `version ${routing.version}`}`,
+    ...routing.routes.map((route) => `  ${route.providerAccountId}  weight ${String(route.weight).padStart(4)}  ${route.methods?.join(", ") ?? "every method"}${bounds(route)}`),
+  ].join("\n");
 }
 
 /** The provider's secret key, from --secret-key-file or standard input: never an argument, which `ps` shows. */

@@ -74,6 +74,8 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["put", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "putProviderAccount", "Admin"],
   ["get", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "getProviderAccount", "Admin"],
   ["delete", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "deleteProviderAccount", "Admin"],
+  ["get", "/admin/v1/projects/{projectId}/provider-routing/{environment}", "getProviderRouting", "Admin"],
+  ["put", "/admin/v1/projects/{projectId}/provider-routing/{environment}", "putProviderRouting", "Admin"],
   ["get", "/healthz", "healthz", "Health"],
   ["get", "/readyz", "readyz", "Health"],
   ["post", "/api/v1/payments/test-helpers/checkouts/{checkoutId}/pay", "payCheckoutTestHelper", "Test helpers"],
@@ -602,7 +604,7 @@ describe("schema bounds", () => {
     const record = {
       type: "refund", id: "ref_a", projectId: "prj_a", environment: "test", referenceId: null,
       relatedResourceId: "chk_a", amountMinor: "-500", currency: "PHP", status: "pending",
-      createdAt: "2030-01-01T00:00:00Z",
+      provider: null, providerAccountId: null, createdAt: "2030-01-01T00:00:00Z",
     };
     expect(accepts("PaymentRecordPageEnvelope", { success: true, data: { records: [record] } })).toBe(true);
     expect(accepts("PaymentRecordPageEnvelope", { success: true, data: { records: [record], nextCursor: "c" } })).toBe(true);

@@ -3,8 +3,8 @@ import type { createApiKeys } from "../auth/api-keys.js";
 import type { createDevTokenIssuer } from "../auth/service-tokens.js";
 import type { createProjects, Project } from "../admin/projects.js";
 import type { OperationHandlers } from "./operation.js";
-import { providerAccountToJson } from "@bayad/public-resources";
-import type { ProviderAccountsClient } from "./provider-accounts.js";
+import { providerAccountToJson, providerRoutingToJson, providerRouteFromJson } from "@bayad/public-resources";
+import type { ProviderAccountsClient, ProviderRoutingClient } from "./provider-accounts.js";
 import type { createSecretsReseal } from "../admin/secrets-reseal.js";
 
 export interface AdminDeps {
@@ -14,6 +14,8 @@ export interface AdminDeps {
   devIssuer?: Awaited<ReturnType<typeof createDevTokenIssuer>>;
   /** The payments service's provider accounts. */
   providerAccounts: ProviderAccountsClient;
+  /** The payments service's routing between a project's provider accounts. */
+  providerRouting: ProviderRoutingClient;
   /** Moves every component's sealed values to the newest key of its ring. */
   resealSecrets: ReturnType<typeof createSecretsReseal>;
 }
@@ -125,6 +127,21 @@ export function adminRoutes(deps: AdminDeps): OperationHandlers {
         call,
       );
       return { status: 200, data: providerAccountToJson(response.providerAccount) };
+    },
+
+    async getProviderRouting({ params }, { call }) {
+      await requireProject(params.projectId);
+      const response = await deps.providerRouting.getProviderRouting({ projectId: params.projectId, environment: params.environment }, call);
+      return { status: 200, data: providerRoutingToJson(response.providerRouting) };
+    },
+
+    async putProviderRouting({ params, body }, { call }) {
+      await requireProject(params.projectId);
+      const response = await deps.providerRouting.putProviderRouting(
+        { projectId: params.projectId, environment: params.environment, routes: body.routes.map(providerRouteFromJson), version: body.version },
+        call,
+      );
+      return { status: 200, data: providerRoutingToJson(response.providerRouting) };
     },
 
     async rotateSigningKeys() {

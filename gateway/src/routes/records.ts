@@ -17,6 +17,8 @@ function recordToJson(record: PaymentRecord) {
     amountMinor: record.amountMinor ?? null,
     currency: record.currency ?? null,
     status: record.status ?? null,
+    provider: record.provider ?? null,
+    providerAccountId: record.providerAccountId ?? null,
     createdAt: isoTime(timestampMs(required(record.createdAt, "record's createdAt"))),
   };
 }

@@ -1,6 +1,6 @@
 import { createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { BillingService, Health, LinksService, OtpService, PaymentsService, ProviderAccountsService, RecordsService, WebhooksService } from "@bayad/proto";
+import { BillingService, Health, LinksService, OtpService, PaymentsService, ProviderAccountsService, ProviderRoutingService, RecordsService, WebhooksService } from "@bayad/proto";
 import { clientTracingInterceptors, withClientInterceptors } from "@bayad/kit";
 import { GuardedSessionManager } from "./guarded-session-manager.js";
 
@@ -23,6 +23,8 @@ export interface ServiceClients {
   payments: Client<typeof PaymentsService>;
   /** The payments service's provider accounts (the admin API's), on the payments service's address. */
   providerAccounts: Client<typeof ProviderAccountsService>;
+  /** The payments service's provider routing (the admin API's), on the payments service's address. */
+  providerRouting: Client<typeof ProviderRoutingService>;
   billing?: Client<typeof BillingService>;
   links?: Client<typeof LinksService>;
   records?: Client<typeof RecordsService>;
@@ -70,6 +72,7 @@ export function createServiceClients(addresses: ServiceAddresses): ServiceClient
   return {
     payments: clientOf("payments")!,
     providerAccounts: createClient(ProviderAccountsService, transports.get("payments")!),
+    providerRouting: createClient(ProviderRoutingService, transports.get("payments")!),
     billing: clientOf("billing"),
     links: clientOf("links"),
     records: clientOf("records"),

@@ -9,6 +9,7 @@ export { checkoutToJson, customerToJson, paymentIntentToJson, qrPhPaymentIntentT
 export { invoiceToJson, planToJson, subscriptionToJson } from "./billing.js";
 export { paymentLinkToJson } from "./links.js";
 export { providerAccountToJson } from "./provider-accounts.js";
+export { providerRouteFromJson, providerRoutingToJson, type ProviderRouteJson } from "./provider-routing.js";
 export {
   isWebhookEventType,
   publicEventOf,

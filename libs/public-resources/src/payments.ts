@@ -12,6 +12,11 @@ import {
 import { enumToText, enumToTextOrNull, publicPaymentIntentStatus } from "@bayad/kit";
 import { dateField, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
 
+/** The provider and the project's provider account that took a payment (routing chose it), when known. */
+function tookPayment(payment: { provider: string; providerAccountId: string }) {
+  return { ...optionalField("provider", payment.provider), ...optionalField("providerAccountId", payment.providerAccountId) };
+}
+
 export function customerToJson(customer: Customer | undefined) {
   const c = required(customer, "customer");
   return {
@@ -31,6 +36,7 @@ export function checkoutToJson(checkout: Checkout | undefined, publicUrl: Public
     amount: moneyToJson(c.amount),
     ...(c.checkoutUrl ? { checkoutUrl: publicUrl(c.checkoutUrl) } : {}),
     aggregateVersion: c.aggregateVersion,
+    ...tookPayment(c),
   };
 }
 
@@ -50,6 +56,7 @@ export function paymentIntentToJson(intent: PaymentIntent | undefined, publicUrl
     status: publicPaymentIntentStatus(enumToText(PaymentIntentStatusSchema, i.status)),
     amount: moneyToJson(i.amount),
     aggregateVersion: i.aggregateVersion,
+    ...tookPayment(i),
     ...(redirect ? { paymentMethod: { type: method, ...optionalField("bankCode", i.bankCode) }, ...optionalField("returnUrl", i.returnUrl) } : {}),
     ...(i.nextAction?.url ? { nextAction: { type: "redirect", url: publicUrl(i.nextAction.url) } } : {}),
     // The code to show the payer, while it can still be paid: its `requires_action` event carries it too.
@@ -68,6 +75,7 @@ export function qrPhPaymentIntentToJson(intent: PaymentIntent | undefined, publi
     qrCodeImageUrl: publicUrl(i.qrCodeImageUrl),
     expirySeconds: i.expirySeconds,
     aggregateVersion: i.aggregateVersion,
+    ...tookPayment(i),
     ...dateField("expiresAt", i.expiresAt),
   };
 }

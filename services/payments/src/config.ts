@@ -38,6 +38,10 @@ export interface PaymentsConfig {
   providerReconcileAfterMs: number;
   /** PROVIDER_RECONCILE_INTERVAL (1m): how often the provider reconciler runs (webhooks re-enabled too). */
   providerReconcileIntervalMs: number;
+  /** PROVIDER_BREAKER_THRESHOLD (5): creates in a row a provider account made nothing of (or left unanswered) before its circuit opens. */
+  providerBreakerThreshold: number;
+  /** PROVIDER_BREAKER_HALF_OPEN_AFTER (30s): how long an open circuit skips its account before one create probes it. */
+  providerBreakerHalfOpenAfterMs: number;
 }
 
 /** The payments service's environment; a bad value throws a one-line ConfigError. */
@@ -54,5 +58,7 @@ export function readPaymentsConfig(env: Env): PaymentsConfig {
     publicUrl: envUrl(env, "PUBLIC_URL"),
     providerReconcileAfterMs: envDuration(env, "PROVIDER_RECONCILE_AFTER", 300_000, { minMs: 1_000, maxMs: 86_400_000 }),
     providerReconcileIntervalMs: envDuration(env, "PROVIDER_RECONCILE_INTERVAL", 60_000, { minMs: 1_000, maxMs: 3_600_000 }),
+    providerBreakerThreshold: envInt(env, "PROVIDER_BREAKER_THRESHOLD", 5, { min: 1, max: 1_000 }),
+    providerBreakerHalfOpenAfterMs: envDuration(env, "PROVIDER_BREAKER_HALF_OPEN_AFTER", 30_000, { minMs: 100, maxMs: 3_600_000 }),
   };
 }

@@ -40,6 +40,12 @@ export interface PaymentsServiceDeps {
   providerEvents: ReceiveDeps;
 }
 
+/** Each item once, in the order first met. */
+function unionOf<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(keyOf(item)) && seen.add(keyOf(item)));
+}
+
 /**
  * The PaymentsService rpc handlers: read the caller, call the domain, map to the response.
  * Methods not listed here answer UNIMPLEMENTED until their resource is served.
@@ -58,6 +64,16 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
     },
 
     async getCapabilities(_request, context) {
+      // With provider accounts: the union of what the routed accounts offer.
+      const routed = await checkouts.routing?.routedAccounts(callerOf(context));
+      if (routed) {
+        return {
+          capabilities: describeCapabilities(
+            unionOf(routed.flatMap(({ provider }) => provider.paymentMethods), (method) => method),
+            unionOf(routed.flatMap(({ provider }) => provider.paymentIntentMethods), (option) => `${option.type}:${option.bankCode ?? ""}`),
+          ),
+        };
+      }
       // The methods of the provider a new payment would go to (none in live mode without an account).
       const choice = await chooseProvider(checkouts.providers, callerOf(context)).catch((error: unknown) => {
         if (error instanceof AppError && error.code === "PROVIDER_NOT_CONFIGURED") return undefined;

@@ -1,4 +1,4 @@
-import { PaymentsService, ProviderAccountsService } from "@bayad/proto";
+import { PaymentsService, ProviderAccountsService, ProviderRoutingService } from "@bayad/proto";
 import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { createOutbox, registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
@@ -22,6 +22,12 @@ import { startProviderEventApplier } from "./provider-events/provider-event-appl
 import { createHostedPaymentsRepository } from "./hosted-payments/hosted-payments-repository.js";
 import { startHostedPaymentsConsumer } from "./hosted-payments/hosted-payments-consumer.js";
 import { registerProviderWebhookMetrics } from "./provider-events/provider-webhook-metrics.js";
+import { createProviderRoutingRepository } from "./routing/provider-routing-repository.js";
+import { createPaymentRouting } from "./routing/payment-routing.js";
+import { createAccountBreakers } from "./routing/account-breakers.js";
+import { registerProviderCallMetrics } from "./routing/provider-call-metrics.js";
+import { createCreatePins } from "./routing/create-pins.js";
+import { createProviderRoutingService } from "./routing/provider-routing-service.js";
 
 export interface PaymentsServerOptions {
   store: Store;
@@ -57,6 +63,14 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
   // The sandbox serves test mode by default; a project's own provider account wins for its environment.
   const providers: PaymentProviders = { accounts: accountProviders, ...(options.providers ?? { test: createSandboxProvider(config.sandbox) }) };
   const keys = createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs });
+  // New checkouts and intents go to the project's accounts as its routing says, failing over between them.
+  const providerRouting = createProviderRoutingRepository(store);
+  const routing = createPaymentRouting({
+    repository: providerRouting,
+    accounts: accountProviders,
+    breakers: createAccountBreakers({ threshold: config.providerBreakerThreshold, halfOpenAfterMs: config.providerBreakerHalfOpenAfterMs }),
+    metrics: registerProviderCallMetrics(options.metrics),
+  });
   const checkouts = {
     store,
     repository: createCheckoutsRepository(store),
@@ -65,6 +79,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     providerTimeoutMs: config.providerTimeoutMs,
     logger,
     keys,
+    routing,
   };
   const paymentIntents = {
     store,
@@ -75,6 +90,8 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     now: () => new Date(),
     keys,
     providerLeaseMs: config.providerLeaseMs,
+    routing,
+    pins: createCreatePins(store, { windowMs: config.idempotencyWindowMs }),
   };
   const hostedPayments = createHostedPaymentsRepository(store);
   const refunds = {
@@ -178,6 +195,7 @@ export async function startPaymentsServer(options: PaymentsServerOptions): Promi
     routes: (router) => {
       router.service(PaymentsService, service);
       router.service(ProviderAccountsService, createProviderAccountsService(providerAccounts));
+      router.service(ProviderRoutingService, createProviderRoutingService({ repository: providerRouting, accounts: providerAccountsRepository, now: () => new Date() }));
     },
     isReady: () => store.ping().then(() => true),
     logger,

@@ -61,6 +61,8 @@ describe("payment intents", () => {
         status: "requires_action",
         amount: { amountMinor: 999_00, currency: "PHP" },
         aggregateVersion: 1,
+        // Test mode without a provider account: the sandbox took it.
+        provider: "sandbox",
       });
       const read = await api.request("GET", `${intents}/${created.body.data.paymentIntentId}`);
       expect(read.status).toBe(200);

@@ -3,6 +3,11 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { CheckoutSchema, CheckoutStatus, type Checkout } from "@bayad/proto";
 import { defineStateMachine, type Environment } from "@bayad/kit";
 import { fromStoredMetadata, type StoredMetadata } from "@bayad/kit";
+import type { ProviderAttempt } from "../routing/failover.js";
+
+/** The provider a payment was made with, as answered: records from before routing have no `provider`. */
+export const providerNameOf = (record: { provider?: string; providerAccountId?: string }) =>
+  record.provider ?? (record.providerAccountId === undefined ? "sandbox" : "paymongo");
 
 export type CheckoutState = "created" | "pending" | "paid" | "failed" | "cancelled" | "expired";
 
@@ -43,6 +48,10 @@ export interface CheckoutRecord {
   providerReference?: string;
   /** The project's provider account the checkout was made with; absent: the environment's default (the sandbox). */
   providerAccountId?: string;
+  /** That account's provider (`paymongo`, `xendit`); absent on checkouts made before routing: `paymongo` with an account, else `sandbox`. */
+  provider?: string;
+  /** The accounts asked before this one, which made nothing (failover), oldest first. */
+  providerAttempts?: ProviderAttempt[];
   /** The provider's id of the payment that paid it (PayMongo's `pay_…`), which refunds name. */
   providerPaymentId?: string;
   /** The method the payer used, as the provider named it (`gcash`, `qrph`…): the provider's refund rules depend on it. */
@@ -78,5 +87,7 @@ export function checkoutToProto(record: CheckoutRecord): Checkout {
     cancelUrl: record.cancelUrl,
     metadata: fromStoredMetadata(record.metadata),
     createdAt: timestampFromDate(record.createdAt),
+    providerAccountId: record.providerAccountId ?? "",
+    provider: providerNameOf(record),
   });
 }

@@ -8,11 +8,13 @@ import {
 } from "@bayad/provider";
 import type { Session, Store } from "@bayad/store";
 import { fromStoredMetadata, toStoredMetadata } from "@bayad/kit";
-import { askProvider, chooseProvider, providerOfResource, type PaymentProviders } from "@bayad/provider";
+import { askProvider, ProviderNoAnswerError, providerOfResource, type PaymentProviders } from "@bayad/provider";
 import { hostedPageResource } from "@bayad/provider";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
 import type { CheckoutsRepository } from "./checkouts-repository.js";
 import { paymentFacts } from "../refunds/refundable-payments.js";
+import { attemptOf, mayFailOver, routeNewPayment, type RouteStop } from "../routing/failover.js";
+import type { PaymentRouting } from "../routing/payment-routing.js";
 
 export interface CheckoutsDeps {
   store: Store;
@@ -23,6 +25,8 @@ export interface CheckoutsDeps {
   providerTimeoutMs: number;
   logger: Logger;
   keys: IdempotencyKeys;
+  /** Spreads new checkouts over the project's provider accounts; without it, chooseProvider's one account. */
+  routing?: PaymentRouting;
 }
 
 export interface CreateCheckoutInput {
@@ -98,21 +102,53 @@ async function failIfRefused(deps: CheckoutsDeps, record: CheckoutRecord, error:
 }
 
 /**
+ * Moves a checkout still `created` from the account that made nothing of it to the next one, with
+ * the attempt recorded: a guarded write, so a concurrent reconciliation of it (a retry with the
+ * key) and this failover never both move it. Rethrows `error` when it moved meanwhile.
+ */
+async function moveToNextAccount(deps: CheckoutsDeps, record: CheckoutRecord, from: RouteStop, to: RouteStop, error: unknown): Promise<CheckoutRecord> {
+  const now = new Date();
+  const moved = await deps.repository.collection.findOneAndUpdate(
+    { _id: record._id, status: "created", providerAccountId: from.providerAccountId },
+    {
+      $set: {
+        providerAccountId: to.providerAccountId,
+        provider: to.providerName,
+        providerAttempts: [...(record.providerAttempts ?? []), attemptOf(from, error, now)],
+        updatedAt: now,
+      },
+    },
+  );
+  if (!moved) throw error;
+  return moved;
+}
+
+/**
  * Creates a checkout and asks the provider for its payment page. The checkout is written first
  * (status created), so whatever the provider does next is tied to one checkout: an answer in
  * time → 201 pending; a late answer → 202 now and pending by itself later; no answer → 409
  * PAYMENT_OUTCOME_UNKNOWN until reconciliation asks the provider what happened; a refusal → the
  * checkout failed and the provider's refusal answered. A retry with the
  * same Idempotency-Key finds the same checkout and, if it is still created, reconciles it.
+ *
+ * With several provider accounts, routing orders them (routing/route-payment.ts): the checkout is
+ * written with the first, and when that one made nothing (PROVIDER_UNAVAILABLE: unreachable, a
+ * 503, its circuit open) the checkout moves to the next (providerAttempts) and the next is asked,
+ * within this request and with the same key. Never after no answer: the first create may have
+ * happened, so the same account is reconciled (PayMongo answers the session its first call made)
+ * and, still unknown, 409 PAYMENT_OUTCOME_UNKNOWN. A retry continues at the checkout's account.
  */
 export async function createCheckout(
   deps: CheckoutsDeps,
   caller: CallerContext & { idempotencyKey: string },
   input: CreateCheckoutInput,
 ): Promise<CreatedCheckout> {
-  const { provider, providerAccountId } = await chooseProvider(deps.providers, caller);
+  const checkoutId = newId("chk");
+  const amount = { amountMinor: input.amountMinor, currency: CURRENCY } as const;
+  const route = await routeNewPayment(deps.providers, deps.routing, caller, { routingKey: checkoutId, flow: "checkout", method: "checkout", amount });
+  const [firstStop] = route.candidates;
   // The checkout is written before the provider is asked: an amount it would refuse is refused first.
-  provider.checkAmount?.({ flow: "checkout", amount: { amountMinor: input.amountMinor, currency: CURRENCY } });
+  firstStop.provider.checkAmount?.({ flow: "checkout", amount });
   const written = await createOnce(deps.keys, caller, "createCheckout", {
     existing: async (checkoutId) => {
       const existing = await deps.repository.findById(caller, checkoutId);
@@ -121,7 +157,7 @@ export async function createCheckout(
     create: async (claim) => {
       const now = new Date();
       const record: CheckoutRecord = {
-        _id: newId("chk"),
+        _id: checkoutId,
         projectId: caller.projectId,
         environment: caller.environment,
         referenceId: input.referenceId,
@@ -132,7 +168,7 @@ export async function createCheckout(
         cancelUrl: input.cancelUrl,
         metadata: toStoredMetadata(input.metadata),
         idempotencyKey: caller.idempotencyKey,
-        ...(providerAccountId === undefined ? {} : { providerAccountId }),
+        ...(firstStop.providerAccountId === undefined ? {} : { providerAccountId: firstStop.providerAccountId, provider: firstStop.providerName }),
         aggregateVersion: 1,
         createdAt: now,
         updatedAt: now,
@@ -156,34 +192,49 @@ export async function createCheckout(
       }
     },
   });
-  const { record } = written;
   if (!written.created) {
+    const { record } = written;
     if (record.status !== "created") return { checkout: record, providerPending: false };
     return { checkout: await reconcileCheckout(deps, record), providerPending: false };
   }
 
-  const answer = provider.createCheckoutSession(sessionRequest(record), {
-    environment: caller.environment,
-    idempotencyKey: caller.idempotencyKey,
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), deps.providerTimeoutMs);
-  });
-  const first = await askProvider(() => Promise.race([answer, late]))
-    .catch((error: unknown) => failIfRefused(deps, record, error))
-    .finally(() => clearTimeout(timer));
-  if (first !== "late") return { checkout: await openWith(deps, record, first), providerPending: false };
-  // Answer 202 now and finish when the provider does; the stale sweep covers a crash meanwhile.
-  answer
-    .then(
-      (session) => openWith(deps, record, session),
-      (error: unknown) => failIfRefused(deps, record, error),
-    )
-    .catch((error: unknown) => deps.logger.warn({ err: error, checkoutId: record._id }, "late provider answer not applied"));
-  // The checkout is answered as created: it must outlive an operating-system crash from now on.
-  await deps.store.flush();
-  return { checkout: record, providerPending: true };
+  const context = { environment: caller.environment, idempotencyKey: caller.idempotencyKey };
+  let record = written.record;
+  for (let index = 0; ; index++) {
+    const stop = route.candidates[index];
+    const answer = route.ask(stop, () => stop.provider.createCheckoutSession(sessionRequest(record), context));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), deps.providerTimeoutMs);
+    });
+    let first: CheckoutSession | "late";
+    try {
+      first = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
+    } catch (error) {
+      const next = route.candidates[index + 1];
+      if (next !== undefined && mayFailOver(error)) {
+        record = await moveToNextAccount(deps, record, stop, next, error);
+        route.failedOver(stop, next);
+        deps.logger.warn({ err: error, checkoutId: record._id, from: stop.providerAccountId, to: next.providerAccountId }, "checkout failed over to the next provider account");
+        continue;
+      }
+      // No answer: the session may exist at this account. Ask it again (the same key), never another.
+      if (error instanceof ProviderNoAnswerError) return { checkout: await reconcileCheckout(deps, record), providerPending: false };
+      return failIfRefused(deps, record, error);
+    }
+    if (first !== "late") return { checkout: await openWith(deps, record, first), providerPending: false };
+    // Answer 202 now and finish when the provider does; the stale sweep covers a crash meanwhile.
+    const pending = record;
+    answer
+      .then(
+        (session) => openWith(deps, pending, session),
+        (error: unknown) => failIfRefused(deps, pending, error),
+      )
+      .catch((error: unknown) => deps.logger.warn({ err: error, checkoutId: pending._id }, "late provider answer not applied"));
+    // The checkout is answered as created: it must outlive an operating-system crash from now on.
+    await deps.store.flush();
+    return { checkout: record, providerPending: true };
+  }
 }
 
 /** Asks the provider whether a checkout still `created` got its session, and records it. */

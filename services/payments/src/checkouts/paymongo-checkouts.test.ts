@@ -194,12 +194,22 @@ describe("checkouts at a project's PayMongo account", () => {
       expect(await getCheckout(deps, live(), checkout._id)).toEqual(checkout);
     });
 
+    it("reconciles an unanswered create at the same account within the request: PayMongo answers the session the first call made", async () => {
+      simulator.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: 500, afterProcessing: true, times: 1 });
+      const { checkout } = await createCheckout(deps, live(), order());
+      expect(checkout).toMatchObject({ status: "pending", providerAccountId, provider: "paymongo" });
+      const sessions = simulator.objects("checkout_session") as { attributes: { metadata: Record<string, string> } }[];
+      expect(sessions.filter((session) => session.attributes.metadata.bayad_resource_id === checkout._id)).toHaveLength(1);
+    }, 20_000);
+
     it("refuses a payment of a checkout whose session is not recorded yet, and applies it once the session is", async () => {
-      // Every attempt's answer is lost after PayMongo made the session: the outcome is unknown.
-      simulator.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: 500, afterProcessing: true, times: 4 });
+      // Every attempt's answer is lost after PayMongo made the session, the create's and the
+      // reconciliation's at the same account within the request: the outcome is unknown.
+      simulator.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: 500, afterProcessing: true, times: 100 });
       const who = live();
       const input = order();
       await expect(createCheckout(deps, who, input)).rejects.toMatchObject({ code: "PAYMENT_OUTCOME_UNKNOWN" });
+      simulator.clearFaults();
       const [kept] = await deps.repository.collection.find({});
       expect(kept).toMatchObject({ status: "created", providerAccountId });
       const report = { status: "paid" as const, providerPaymentId: "pay_early" };

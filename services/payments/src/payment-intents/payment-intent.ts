@@ -3,6 +3,8 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { PaymentIntentSchema, PaymentIntentStatus, PaymentMethod, type PaymentIntent } from "@bayad/proto";
 import { defineStateMachine, type Environment } from "@bayad/kit";
 import type { OnlineBankingBankCode, RedirectIntentMethod } from "@bayad/provider";
+import type { ProviderAttempt } from "../routing/failover.js";
+import { providerNameOf } from "../checkouts/checkout.js";
 
 export type PaymentIntentState =
   | "requires_action"
@@ -62,6 +64,10 @@ export interface PaymentIntentRecord {
   providerReference?: string;
   /** The project's provider account the intent was made with; absent: the environment's default (the sandbox). */
   providerAccountId?: string;
+  /** That account's provider (`paymongo`, `xendit`); absent on intents made before routing (see providerNameOf). */
+  provider?: string;
+  /** The accounts asked before this one, which made nothing (failover), oldest first. */
+  providerAttempts?: ProviderAttempt[];
   /** The provider's id of the payment that paid it (PayMongo's `pay_…`), which refunds name. */
   providerPaymentId?: string;
   /** online_banking: the bank. */
@@ -143,5 +149,7 @@ export function paymentIntentToProto(record: PaymentIntentRecord): PaymentIntent
     returnUrl: record.returnUrl ?? "",
     // The page is where to go only while the payer has yet to act on it.
     ...(record.status === "awaiting_next_action" && record.redirectUrl ? { nextAction: { type: "redirect", url: record.redirectUrl } } : {}),
+    providerAccountId: record.providerAccountId ?? "",
+    provider: providerNameOf(record),
   });
 }

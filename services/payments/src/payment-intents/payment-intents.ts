@@ -16,6 +16,9 @@ import {
 import { paidByRedirect, paymentIntentStates, paymentIntentToProto, type PaymentIntentRecord } from "./payment-intent.js";
 import type { PaymentIntentsRepository } from "./payment-intents-repository.js";
 import { paymentFacts } from "../refunds/refundable-payments.js";
+import { createAlongRoute, routeNewPayment, type PaymentRoute, type ProviderAttempt, type RouteStop } from "../routing/failover.js";
+import type { PaymentRouting } from "../routing/payment-routing.js";
+import type { CreatePins } from "../routing/create-pins.js";
 
 export interface PaymentIntentsDeps {
   store: Store;
@@ -31,6 +34,10 @@ export interface PaymentIntentsDeps {
    * process died and take it over (PAYMENTS_PROVIDER_LEASE_MS).
    */
   providerLeaseMs: number;
+  /** Spreads new intents over the project's provider accounts; without it, chooseProvider's one account. */
+  routing?: PaymentRouting;
+  /** Where a create without an answer was being asked, per key (with routing). */
+  pins?: CreatePins;
 }
 
 export type MutatingCaller = CallerContext & { idempotencyKey: string };
@@ -87,10 +94,11 @@ export function newRecord(
   caller: MutatingCaller,
   input: CreatePaymentIntentInput,
   providerAccountId: string | undefined,
+  paymentIntentId = newId("pi"),
 ): Omit<PaymentIntentRecord, "status" | "paymentMethod"> {
   const now = deps.now();
   return {
-    _id: newId("pi"),
+    _id: paymentIntentId,
     projectId: caller.projectId,
     environment: caller.environment,
     referenceId: input.referenceId,
@@ -101,6 +109,32 @@ export function newRecord(
     aggregateVersion: 1,
     createdAt: now,
     updatedAt: now,
+  };
+}
+
+/**
+ * Makes the intent `paymentIntentId` at the accounts of `route` in turn (createAlongRoute): the
+ * account that made it and the ones that made nothing before it, as the record keeps them.
+ */
+export async function createAtRoute<T>(
+  deps: PaymentIntentsDeps,
+  caller: MutatingCaller,
+  operation: string,
+  route: PaymentRoute,
+  create: (provider: RouteStop["provider"]) => Promise<T>,
+): Promise<{ made: T; taken: Pick<PaymentIntentRecord, "providerAccountId" | "provider" | "providerAttempts"> }> {
+  const { result, stop, attempts } = await createAlongRoute(route, {
+    pins: deps.pins,
+    caller,
+    operation,
+    accountOf: async (providerAccountId) => deps.providers.accounts?.forAccount(providerAccountId),
+    create,
+    now: deps.now,
+  });
+  const attemptsTaken: { providerAttempts?: ProviderAttempt[] } = attempts.length > 0 ? { providerAttempts: attempts } : {};
+  return {
+    made: result,
+    taken: stop.providerAccountId === undefined ? {} : { providerAccountId: stop.providerAccountId, provider: stop.providerName, ...attemptsTaken },
   };
 }
 
@@ -146,14 +180,16 @@ function qrPhProblems(input: CreateQrPhPaymentIntentInput, expirySeconds: number
  * the intent it created.
  */
 export async function createQrPhPaymentIntent(deps: PaymentIntentsDeps, caller: MutatingCaller, input: CreateQrPhPaymentIntentInput) {
-  const { provider, providerAccountId } = await chooseProvider(deps.providers, caller);
   const expirySeconds = input.expirySeconds || qrPhExpirySeconds.default;
   const problems = qrPhProblems(input, expirySeconds);
   if (problems.length > 0) throw new AppError("VALIDATION_FAILED", undefined, { details: problems });
+  const paymentIntentId = newId("pi");
+  const amount = { amountMinor: input.amountMinor, currency: CURRENCY } as const;
+  const route = await routeNewPayment(deps.providers, deps.routing, caller, { routingKey: paymentIntentId, flow: "payment_intent", method: "qrph", amount });
 
   return insertOnce(deps, caller, "createQrPhPaymentIntent", async () => {
-    const base = newRecord(deps, caller, input, providerAccountId);
-    const code = await askProvider(() =>
+    const base = newRecord(deps, caller, input, undefined, paymentIntentId);
+    const { made: code, taken } = await createAtRoute(deps, caller, "createQrPhPaymentIntent", route, (provider) =>
       provider.createQrPh(
         {
           paymentIntentId: base._id,
@@ -176,6 +212,7 @@ export async function createQrPhPaymentIntent(deps: PaymentIntentsDeps, caller: 
           })();
     return {
       ...base,
+      ...taken,
       status: "awaiting_next_action",
       paymentMethod: "qrph",
       ...(input.description ? { description: input.description } : {}),

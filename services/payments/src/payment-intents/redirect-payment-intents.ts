@@ -1,15 +1,8 @@
-import { AppError, CURRENCY } from "@bayad/kit";
-import {
-  askProvider,
-  chooseProvider,
-  hostedPageResource,
-  intentMethodProblems,
-  offersIntentMethod,
-  type IntentMethodOption,
-  type PayerAction,
-} from "@bayad/provider";
+import { AppError, CURRENCY, newId } from "@bayad/kit";
+import { routeNewPayment } from "../routing/failover.js";
+import { hostedPageResource, intentMethodProblems, offersIntentMethod, type IntentMethodOption, type PayerAction } from "@bayad/provider";
 import { paidByRedirect, type PaymentIntentRecord } from "./payment-intent.js";
-import { insertOnce, newRecord, settleByPayer, type CreatePaymentIntentInput, type MutatingCaller, type PaymentIntentsDeps } from "./payment-intents.js";
+import { createAtRoute, insertOnce, newRecord, settleByPayer, type CreatePaymentIntentInput, type MutatingCaller, type PaymentIntentsDeps } from "./payment-intents.js";
 
 export interface CreateRedirectPaymentIntentInput extends CreatePaymentIntentInput {
   /** As asked; checked here (the type may be any text a caller sent). */
@@ -45,8 +38,17 @@ export async function createRedirectPaymentIntent(deps: PaymentIntentsDeps, call
   const problems = [...intentMethodProblems(input.paymentMethod), ...returnUrlProblems(input.returnUrl)];
   if (problems.length > 0) throw new AppError("VALIDATION_FAILED", undefined, { details: problems });
   const method = input.paymentMethod as IntentMethodOption;
-  const { provider, providerAccountId } = await chooseProvider(deps.providers, caller);
-  if (!offersIntentMethod(provider.paymentIntentMethods, method)) {
+  const paymentIntentId = newId("pi");
+  const amount = { amountMinor: input.amountMinor, currency: CURRENCY } as const;
+  const route = await routeNewPayment(deps.providers, deps.routing, caller, {
+    routingKey: paymentIntentId,
+    flow: "payment_intent",
+    method: method.type,
+    ...(method.bankCode !== undefined ? { bankCode: method.bankCode } : {}),
+    amount,
+  });
+  // Routed accounts offer it (routing checked); the environment's default provider is checked here.
+  if (!route.candidates.some((stop) => offersIntentMethod(stop.provider.paymentIntentMethods, method))) {
     const named = method.bankCode ? `${method.type} (${method.bankCode})` : method.type;
     throw new AppError("PAYMENT_METHOD_NOT_OFFERED", `Payment intents cannot be paid with ${named} in ${caller.environment} mode; see the capabilities' paymentIntentMethods.`, {
       details: [`paymentMethod: ${named} is not offered here`],
@@ -54,8 +56,8 @@ export async function createRedirectPaymentIntent(deps: PaymentIntentsDeps, call
   }
 
   return insertOnce(deps, caller, "createPaymentIntent", async () => {
-    const base = newRecord(deps, caller, input, providerAccountId);
-    const started = await askProvider(() =>
+    const base = newRecord(deps, caller, input, undefined, paymentIntentId);
+    const { made: started, taken } = await createAtRoute(deps, caller, "createPaymentIntent", route, (provider) =>
       provider.createRedirectPaymentIntent(
         {
           paymentIntentId: base._id,
@@ -69,6 +71,7 @@ export async function createRedirectPaymentIntent(deps: PaymentIntentsDeps, call
     );
     const record: PaymentIntentRecord = {
       ...base,
+      ...taken,
       status: started.outcome === "declined" ? "failed" : "awaiting_next_action",
       paymentMethod: method.type,
       ...(method.bankCode !== undefined ? { bankCode: method.bankCode } : {}),

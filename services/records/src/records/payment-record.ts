@@ -27,6 +27,9 @@ export interface ProjectedRecord {
   amountMinor: string | null;
   currency: string | null;
   status: string | null;
+  /** Checkouts and payment intents: the provider that took the payment, and the project's account it was made at. */
+  provider?: string | null;
+  providerAccountId?: string | null;
   /** The resource's creation time; it orders the feed and never changes once stored. */
   createdAt: Date;
   /** The version of the event this record reflects; only a higher one may replace it. */
@@ -59,6 +62,9 @@ export function paymentRecordToProto(doc: PaymentRecordDoc): PaymentRecord {
   if (doc.amountMinor !== null) record.amountMinor = doc.amountMinor;
   if (doc.currency !== null) record.currency = doc.currency;
   if (doc.status !== null) record.status = doc.status;
+  // Records projected before payments named their provider have neither.
+  if (doc.provider != null) record.provider = doc.provider;
+  if (doc.providerAccountId != null) record.providerAccountId = doc.providerAccountId;
   return record;
 }
 

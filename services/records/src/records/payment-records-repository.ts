@@ -82,6 +82,7 @@ export function createPaymentRecordsRepository(store: Store, session?: Session) 
             amountMinor: record.amountMinor,
             currency: record.currency,
             status: record.status,
+            ...(record.provider !== undefined ? { provider: record.provider, providerAccountId: record.providerAccountId ?? null } : {}),
             aggregateVersion: record.aggregateVersion,
             updatedAt: now,
           },

@@ -18,7 +18,10 @@ const occurred = new Date("2026-03-02T09:30:00.000Z");
 describe("recordFromEvent", () => {
   it("maps a checkout", () => {
     const event = eventOf(
-      { case: "checkout", value: { checkoutId: "chk_1", referenceId: "order-1", status: CheckoutStatus.PAID, amount: php(150_00), createdAt: at(created) } },
+      {
+        case: "checkout",
+        value: { checkoutId: "chk_1", referenceId: "order-1", status: CheckoutStatus.PAID, amount: php(150_00), createdAt: at(created), provider: "xendit", providerAccountId: "pa_xendit" },
+      },
       { resourceId: "chk_1", version: 3, occurredAt: occurred },
     );
     expect(recordFromEvent(event)).toEqual({
@@ -31,6 +34,8 @@ describe("recordFromEvent", () => {
       amountMinor: "15000",
       currency: "PHP",
       status: "paid",
+      provider: "xendit",
+      providerAccountId: "pa_xendit",
       createdAt: created,
       aggregateVersion: 3,
     });

@@ -30,7 +30,13 @@ function amountOf(money: Money | undefined, negative = false): Pick<ProjectedRec
   return { amountMinor: amountToDecimalText(Number(money.amountMinor), negative), currency: textOrNull(money.currency) };
 }
 
-type Facts = Pick<ProjectedRecord, "referenceId" | "relatedResourceId" | "amountMinor" | "currency" | "status">;
+type Facts = Pick<ProjectedRecord, "referenceId" | "relatedResourceId" | "amountMinor" | "currency" | "status" | "provider" | "providerAccountId">;
+
+/** The provider and the project's account that took a checkout or payment intent, from its snapshot. */
+const tookPayment = (payment: { provider: string; providerAccountId: string }) => ({
+  provider: textOrNull(payment.provider),
+  providerAccountId: textOrNull(payment.providerAccountId),
+});
 
 /**
  * The payment record an event describes, or null when the event is not about a payment
@@ -47,6 +53,7 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         relatedResourceId: null,
         ...amountOf(checkout.amount),
         status: enumToTextOrNull(CheckoutStatusSchema, checkout.status),
+        ...tookPayment(checkout),
       });
     }
     case "paymentIntent": {
@@ -57,6 +64,7 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         relatedResourceId: null,
         ...amountOf(intent.amount),
         status: status === null ? null : publicPaymentIntentStatus(status),
+        ...tookPayment(intent),
       });
     }
     case "refund": {

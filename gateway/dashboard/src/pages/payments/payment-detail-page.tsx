@@ -29,6 +29,8 @@ const asRecord = (refund: CreatedRefund & { at: string }, resource: PaymentResou
   amountMinor: `-${refund.amount.amountMinor}`,
   currency: refund.amount.currency,
   status: refund.status,
+  provider: null,
+  providerAccountId: null,
   createdAt: refund.at,
 });
 
@@ -75,6 +77,20 @@ function Fields({ resource, kind, createdAt }: { resource: PaymentResource; kind
         <>
           <dt>Reason</dt>
           <dd>{resource.reason}</dd>
+        </>
+      ) : null}
+      {resource.provider ? (
+        <>
+          <dt>Provider</dt>
+          <dd id="payment-provider">
+            {resource.provider}
+            {resource.providerAccountId ? (
+              <>
+                {" "}
+                <CopyId value={resource.providerAccountId} label="provider account id" />
+              </>
+            ) : null}
+          </dd>
         </>
       ) : null}
       {resource.paymentMethod ? (

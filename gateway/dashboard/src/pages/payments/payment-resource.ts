@@ -16,6 +16,9 @@ export interface PaymentResource {
   /** An intent paid by redirect: its method, and the payer's page while the intent requires their action. */
   paymentMethod?: PaymentIntentMethod;
   redirectUrl?: string;
+  /** Checkouts and intents: the provider that took it, and the project's account it was made at (routing chose it). */
+  provider?: string;
+  providerAccountId?: string;
 }
 
 interface Answer {
@@ -30,12 +33,20 @@ interface Answer {
   checkoutUrl?: string;
   paymentMethod?: PaymentIntentMethod;
   nextAction?: { url: string };
+  provider?: string;
+  providerAccountId?: string;
 }
 
 export async function fetchResource(request: ProjectRequest, kind: ResourceKind, id: string): Promise<PaymentResource> {
   if (!kind.apiPath) throw new Error(`${kind.label}s are not shown here`);
   const answer = await request<Answer>(kind.apiPath(id));
-  const base = { status: answer.status, amount: answer.amount, referenceId: answer.referenceId };
+  const base = {
+    status: answer.status,
+    amount: answer.amount,
+    referenceId: answer.referenceId,
+    ...(answer.provider ? { provider: answer.provider } : {}),
+    ...(answer.providerAccountId ? { providerAccountId: answer.providerAccountId } : {}),
+  };
   if (answer.refundId) return { ...base, id: answer.refundId, kind: "refund", paymentId: answer.paymentId, reason: answer.reason };
   if (answer.paymentIntentId) {
     return {
