@@ -31,8 +31,11 @@ export function twoProvidersSuite(options: { project: string; env?: Record<strin
     live: (method: string, path: string, body?: unknown, idempotencyKey?: string) =>
       suite.api.request(method, path, { body, credential: suite.project.liveKey, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }),
     async route(...routes: Array<["paymongo" | "xendit", number]>) {
-      const put = await suite.api.admin("PUT", `/admin/v1/projects/${suite.project.projectId}/provider-routing/live`, {
+      const path = `/admin/v1/projects/${suite.project.projectId}/provider-routing/live`;
+      const { version } = (await suite.api.admin("GET", path)).body.data as { version: number };
+      const put = await suite.api.admin("PUT", path, {
         routes: routes.map(([provider, weight]) => ({ providerAccountId: suite.accounts[provider].providerAccountId, weight })),
+        version,
       });
       expect(put.status, JSON.stringify(put.body)).toBe(200);
     },
