@@ -13,6 +13,7 @@ export {
   type RefundRequest,
   type HostedPaymentRequest,
   type HostedPayment,
+  type HostedPaymentState,
   type PayerAction,
   type RedirectPaymentIntentRequest,
   type RedirectPaymentIntent,
@@ -108,6 +109,8 @@ export {
   startHostedPaymentReconciler,
   type HostedPaymentReconciler,
   type HostedPaymentReconcilerOptions,
+  type HostedPaymentAccounts,
+  type HostedPaymentSettlement,
   type UnsettledHostedPayment,
 } from "./hosted-payment-reconciler.js";
 export { readProviderAccountsConfig, type ProviderAccountsConfig } from "./provider-accounts-config.js";
@@ -147,4 +150,4 @@ export { XENDIT_API_BASE_DEFAULT, XENDIT_API_VERSION, type XenditObject } from "
 export { createXenditProvider, type XenditProvider, type XenditProviderOptions } from "./xendit/xendit-provider.js";
 export { XENDIT_CHANNELS, XENDIT_CHANNEL_FACTS, type XenditChannel, type XenditChannelFacts } from "./xendit/xendit-channels.js";
 export { xenditRefundRefusal, xenditRefundRefusalOf } from "./xendit/xendit-refund-rules.js";
-export type { XenditSession, XenditPaymentRequest, XenditRefund, XenditAction } from "./xendit/xendit-resources.js";
+export type { XenditSession, XenditPaymentRequest, XenditRefund, XenditAction, XenditInvoice } from "./xendit/xendit-resources.js";
