@@ -1,15 +1,19 @@
 import { XenditSimulatorError } from "./api-error.js";
 import type { Account } from "./auth.js";
 import { cancelPaymentRequest, createPaymentRequest, simulatePayment } from "./resources/payment-requests.js";
+import { createInvoice, expireInvoice, listInvoices } from "./resources/invoices.js";
 import { createRefund } from "./resources/refunds.js";
 import { createSession } from "./resources/sessions.js";
 import type { Simulation } from "./simulation.js";
+import type { Kind } from "./state.js";
 
 export interface ApiContext {
   sim: Simulation;
   account: Account;
   body: Record<string, unknown>;
   params: string[];
+  /** The query string (`GET /v2/invoices?external_id=…`). */
+  query: URLSearchParams;
 }
 
 /** Whether `idempotency-key` is honoured: always (refunds [O SDK]), by the control (v3 requests, UNCONF), or never. */
@@ -40,7 +44,7 @@ function route(method: string, path: string, run: ApiRoute["run"], extra: Partia
   };
 }
 
-const view = (ctx: ApiContext, kind: "payment_request" | "payment" | "session" | "refund") =>
+const view = (ctx: ApiContext, kind: Kind) =>
   ctx.sim.state.view(ctx.sim.state.owned(ctx.account, ctx.params[0] ?? "", kind));
 
 /** The API the simulator serves, from the facts' endpoint list [O]. */
@@ -58,6 +62,11 @@ export const API_ROUTES: ApiRoute[] = [
   route("GET", "/sessions/{id}", (c) => view(c, "session")),
   route("POST", "/refunds", (c) => createRefund(c.sim, c.account, c.body), { idempotency: "always" }),
   route("GET", "/refunds/{id}", (c) => view(c, "refund")),
+  route("POST", "/v2/invoices", (c) => createInvoice(c.sim, c.account, c.body)),
+  route("GET", "/v2/invoices", (c) => listInvoices(c.sim, c.account, c.query)),
+  route("GET", "/v2/invoices/{id}", (c) => view(c, "invoice")),
+  // The legacy path has no version and ends in `!` [O].
+  route("POST", "/invoices/{id}/expire!", (c) => expireInvoice(c.sim, c.sim.state.owned(c.account, c.params[0] ?? "", "invoice"))),
 ];
 
 /** The route and its path ids, or 404 DATA_NOT_FOUND for a path the simulator does not serve. */
@@ -71,5 +80,12 @@ export function matchApiRoute(method: string, path: string): { route: ApiRoute; 
 
 /** Whether a path is the API's (as opposed to the controls or the hosted pages). */
 export function isApiPath(path: string): boolean {
-  return path.startsWith("/v3/") || path === "/sessions" || path === "/refunds" || /^\/(sessions|refunds)\/[^/]+$/.test(path);
+  return (
+    path.startsWith("/v3/") ||
+    path.startsWith("/v2/") ||
+    path === "/sessions" ||
+    path === "/refunds" ||
+    /^\/(sessions|refunds)\/[^/]+$/.test(path) ||
+    /^\/invoices\/[^/]+\/expire!$/.test(path)
+  );
 }

@@ -1,6 +1,6 @@
 import { postDelivery, type DeliveryOutcome } from "@bayad/simulator-kit";
 import { validationError } from "./api-error.js";
-import type { CallbackRegistry } from "./callback-settings.js";
+import { callbackUrlsOf, type CallbackRegistry } from "./callback-settings.js";
 import type { StoredEvent } from "./state.js";
 
 export interface DeliveryAttempt {
@@ -81,7 +81,7 @@ export class CallbackDeliveries {
   accept(event: StoredEvent): void {
     const settings = this.registry.of(event.owner);
     if (!settings) return;
-    for (const url of settings.urls) {
+    for (const url of callbackUrlsOf(settings, event.product)) {
       const send = () => this.attempt(event, url, settings.verificationToken, 1);
       switch (this.mode.mode) {
         case "drop":
@@ -104,7 +104,8 @@ export class CallbackDeliveries {
   /** Sends an event again, as the dashboard's resend does [O]. */
   resend(event: StoredEvent): void {
     const settings = this.registry.of(event.owner);
-    for (const url of settings?.urls ?? []) this.attempt(event, url, settings?.verificationToken ?? "", 1);
+    if (!settings) return;
+    for (const url of callbackUrlsOf(settings, event.product)) this.attempt(event, url, settings.verificationToken, 1);
   }
 
   close(): void {

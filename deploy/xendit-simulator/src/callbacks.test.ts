@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startXenditSimulator, type XenditSimulator } from "./index.js";
-import { apiClient, paidRequest, paymentRequestBody, sessionBody, type ApiClient } from "./test-support/api-client.js";
+import { apiClient, invoiceBody, paidRequest, paymentRequestBody, sessionBody, type ApiClient } from "./test-support/api-client.js";
 import { startCallbackReceiver, type CallbackReceiver } from "./test-support/callback-receiver.js";
 
 let sim: XenditSimulator;
@@ -60,6 +60,37 @@ describe("callbacks", () => {
     await expect.poll(() => [...receiver.events()].sort(), poll).toEqual([...expected].sort());
     const refundFailed = receiver.received.find((r) => r.json.event === "refund.failed");
     expect(refundFailed!.json.data).toMatchObject({ id: second.body.id, status: "FAILED" });
+  });
+
+  it("sends an invoice's paid and expired callbacks as the flat invoice, no event wrapper, with x-callback-token", async () => {
+    const paid = await api.create("/v2/invoices", invoiceBody({ external_id: "link_paid" }));
+    sim.payInvoice(paid.id, "GCASH");
+    const expired = await api.create("/v2/invoices", invoiceBody({ external_id: "link_expired" }));
+    await api.post(`/invoices/${expired.id}/expire!`);
+    expect(sim.events().map((e) => e.event)).toEqual(["invoice.paid", "invoice.expired"]);
+    await expect.poll(() => receiver.received.length, poll).toBe(2);
+    const byId = (id: string) => receiver.received.find((r) => r.json.id === id)!;
+    expect(byId(paid.id).headers["x-callback-token"]).toBe("token-of-the-account");
+    expect(byId(paid.id).json).toEqual((await api.get(`/v2/invoices/${paid.id}`)).body);
+    expect(byId(paid.id).json).toMatchObject({ external_id: "link_paid", status: "PAID", paid_amount: 499.99, payment_channel: "GCASH", payment_id: expect.any(String) });
+    expect(byId(paid.id).json.event).toBeUndefined();
+    expect(byId(expired.id).json).toMatchObject({ external_id: "link_expired", status: "EXPIRED" });
+  });
+
+  it("sends invoice callbacks to invoiceUrls when the account has them, and v3 callbacks to urls", async () => {
+    const invoices = await startCallbackReceiver();
+    try {
+      sim.setCallbacks({ urls: [receiver.url], invoiceUrls: [invoices.url], verificationToken: "tok" });
+      const invoice = await api.create("/v2/invoices", invoiceBody());
+      sim.payInvoice(invoice.id);
+      await paidRequest(api);
+      await expect.poll(() => [invoices.received.length, receiver.received.length], poll).toEqual([1, 1]);
+      expect(invoices.received[0]!.json).toMatchObject({ id: invoice.id, status: "PAID" });
+      expect(invoices.received[0]!.headers["x-callback-token"]).toBe("tok");
+      expect(receiver.received[0]!.json.event).toBe("payment.capture");
+    } finally {
+      await invoices.close();
+    }
   });
 
   it("retries a non-2xx answer on the schedule until one is 2xx", async () => {

@@ -45,11 +45,20 @@ const CONTROLS: ControlRoute<Run>[] = [
     d.simulator.expireSession(id);
     return objectOf(d, id);
   }),
+  control("POST", "invoices/:id/pay", (d, [id = ""], b) => ({ data: d.simulator.payInvoice(id, b.optionalString("channel_code")) })),
+  control("POST", "invoices/:id/expire", (d, [id = ""]) => {
+    d.simulator.expireInvoice(id);
+    return objectOf(d, id);
+  }),
+  control("POST", "invoices/:id/settle", (d, [id = ""]) => {
+    d.simulator.settleInvoice(id);
+    return objectOf(d, id);
+  }),
   control("POST", "refunds/:id/settle", (d, [id = ""], b) => {
     d.simulator.settleRefund(id, b.oneOf("status", ["SUCCEEDED", "FAILED"]), b.optionalString("failure_code"));
     return objectOf(d, id);
   }),
-  // {urls, verificationToken, secretKey?}: Xendit sets v3 callback URLs in its dashboard only [O].
+  // {urls, invoiceUrls?, verificationToken, secretKey?}: Xendit sets v3 callback URLs in its dashboard only [O].
   control("PUT", "callbacks", (d, _, b, raw) => {
     d.simulator.setCallbacks(readCallbackSettings(raw), b.optionalString("secretKey"));
     return { urls: raw["urls"] };

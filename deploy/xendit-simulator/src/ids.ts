@@ -10,6 +10,11 @@ export function newSessionId(): string {
   return `ps-${randomBytes(12).toString("hex")}`;
 }
 
+/** An invoice id: 24 hex characters [O xendit.md §1]. */
+export function newInvoiceId(): string {
+  return randomBytes(12).toString("hex");
+}
+
 export function isoNow(): string {
   return new Date().toISOString();
 }

@@ -34,8 +34,14 @@ export interface XenditSimulator {
   paySession(id: string, channelCode?: string): { paymentRequestId: string; paymentId: string };
   failSessionAttempt(id: string, channelCode?: string, failureCode?: string): { paymentId: string };
   expireSession(id: string): void;
+  /** The payer pays the invoice on its page with `channelCode` (default: the first it offers). */
+  payInvoice(id: string, channelCode?: string): { paymentId: string };
+  /** The invoice runs out of time (as its invoice_duration would): EXPIRED, and its callback. */
+  expireInvoice(id: string): void;
+  /** A PAID invoice's money reaches the balance: SETTLED. */
+  settleInvoice(id: string): void;
   settleRefund(id: string, status: "SUCCEEDED" | "FAILED", failureCode?: string): void;
-  /** Callback URLs and token for the account of `secretKey`, or for every account without its own. */
+  /** Callback URLs (invoice callbacks to `invoiceUrls` when given) and token for the account of `secretKey`, or for every account without its own. */
   setCallbacks(settings: CallbackSettings, secretKey?: string): void;
   setCallbackDelivery(mode: { mode: DeliveryMode["mode"]; delayMs?: number }): DeliveryMode;
   setCallbackRetryDelays(delaysMs: number[]): number[];
@@ -50,7 +56,7 @@ export interface XenditSimulator {
   events(): Array<{ id: string; event: string; body: string }>;
   resendEvent(id: string): void;
   /** Every object of a kind, of every account, as the API shows them: to prove what a lost answer made. */
-  objects(kind: "payment_request" | "payment" | "session" | "refund"): Array<Record<string, unknown>>;
+  objects(kind: "payment_request" | "payment" | "session" | "refund" | "invoice"): Array<Record<string, unknown>>;
   /** An object by id as the API shows it, whichever account holds it. */
   find(id: string): Record<string, unknown> | undefined;
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startXenditSimulator, type XenditSimulator, type XenditSimulatorOptions } from "./index.js";
-import { apiClient, paidRequest, paymentRequestBody, type ApiClient } from "./test-support/api-client.js";
+import { apiClient, invoiceBody, paidRequest, paymentRequestBody, type ApiClient } from "./test-support/api-client.js";
 
 let sim: XenditSimulator;
 let api: ApiClient;
@@ -80,6 +80,53 @@ describe("POST /refunds", () => {
     expect((await refund({ payment_request_id: unpaid.payment_request_id })).body.error_code).toBe("INELIGIBLE_TRANSACTION_STATUS");
     const theirs = await paidRequest(apiClient(sim.url));
     expect(await refund({ payment_request_id: theirs })).toMatchObject({ status: 404, body: { error_code: "DATA_NOT_FOUND" } });
+  });
+});
+
+describe("POST /refunds of an invoice (invoice_id)", () => {
+  async function paidInvoice(amount: number, channel = "GCASH"): Promise<string> {
+    const invoice = await api.create("/v2/invoices", invoiceBody({ amount }));
+    sim.payInvoice(invoice.id, channel);
+    return invoice.id;
+  }
+
+  it("refunds a paid invoice in parts, naming the invoice and its payment, never more than was paid", async () => {
+    await start();
+    const id = await paidInvoice(200);
+    const paymentId = (await api.get(`/v2/invoices/${id}`)).body.payment_id;
+    const first = await refund({ invoice_id: id, amount: 150 });
+    expect(first).toMatchObject({ status: 200, body: { invoice_id: id, payment_request_id: null, payment_id: paymentId, channel_code: "GCASH", amount: 150, status: "PENDING" } });
+    expect((await refund({ invoice_id: id, amount: 1 })).body.error_code).toBe("REFUND_IN_PROGRESS");
+    sim.settleRefund(first.body.id, "SUCCEEDED");
+    expect((await refund({ invoice_id: id, amount: 50.01 })).body.error_code).toBe("REFUND_AMOUNT_EXCEEDED");
+    expect((await refund({ invoice_id: id })).body.amount).toBe(50);
+  });
+
+  it("refunds a SETTLED invoice, frees a failed refund's amount, and refuses QRPH, unpaid and expired invoices", async () => {
+    await start();
+    const settled = await paidInvoice(100);
+    sim.settleInvoice(settled);
+    const failed = await refund({ invoice_id: settled });
+    sim.settleRefund(failed.body.id, "FAILED");
+    expect((await refund({ invoice_id: settled })).body).toMatchObject({ amount: 100, status: "PENDING" });
+    expect(await refund({ invoice_id: await paidInvoice(100, "QRPH") })).toMatchObject({ status: 403, body: { error_code: "REFUND_NOT_SUPPORTED" } });
+    const unpaid = await api.create("/v2/invoices", invoiceBody());
+    expect((await refund({ invoice_id: unpaid.id })).body.error_code).toBe("INELIGIBLE_TRANSACTION_STATUS");
+    sim.expireInvoice(unpaid.id);
+    expect((await refund({ invoice_id: unpaid.id })).body.error_code).toBe("INELIGIBLE_TRANSACTION_STATUS");
+  });
+
+  it("takes exactly one of payment_request_id and invoice_id, each of its own kind and account", async () => {
+    await start();
+    const invoice = await paidInvoice(100);
+    const request = await paidRequest(api, 100);
+    expect((await refund({ invoice_id: invoice, payment_request_id: request })).body.error_code).toBe("API_VALIDATION_ERROR");
+    expect((await refund({})).body.error_code).toBe("API_VALIDATION_ERROR");
+    expect((await refund({ invoice_id: request })).status).toBe(404);
+    expect((await refund({ payment_request_id: invoice })).status).toBe(404);
+    const theirs = await apiClient(sim.url).create("/v2/invoices", invoiceBody());
+    sim.payInvoice(theirs.id);
+    expect((await refund({ invoice_id: theirs.id })).status).toBe(404);
   });
 });
 

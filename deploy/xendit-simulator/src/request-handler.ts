@@ -47,20 +47,26 @@ async function handleApi(deps: ControlDeps, req: IncomingMessage, res: ServerRes
   const fault = deps.faults.take(method, url.pathname);
   if (fault?.delayMs) await sleep(fault.delayMs);
   if (fault?.status !== undefined && !fault.afterProcessing) return applyFault(fault, req, res);
-  const answer = await process(deps, req, account, matched).catch((err: unknown) => toAnswer(deps, err));
+  const answer = await process(deps, req, account, matched, url.searchParams).catch((err: unknown) => toAnswer(deps, err));
   // afterProcessing: the request took effect (and its idempotency-key answer is kept); only the answer is lost.
   if (fault?.status !== undefined) return applyFault(fault, req, res);
   sendAnswer(res, answer, rate.headers);
 }
 
-async function process(deps: ControlDeps, req: IncomingMessage, account: Account, { route, params }: { route: ApiRoute; params: string[] }): Promise<Answer> {
+async function process(
+  deps: ControlDeps,
+  req: IncomingMessage,
+  account: Account,
+  { route, params }: { route: ApiRoute; params: string[] },
+  query: URLSearchParams,
+): Promise<Answer> {
   if (route.versioned && req.headers["api-version"] !== API_VERSION) {
     throw validationError(`The api-version header must be ${API_VERSION}.`);
   }
   const body = parseObject(await readBody(req));
   const work = async (): Promise<Answer> => {
     try {
-      return { status: route.status, body: await route.run({ sim: deps.sim, account, body, params }) };
+      return { status: route.status, body: await route.run({ sim: deps.sim, account, body, params, query }) };
     } catch (err) {
       return toAnswer(deps, err);
     }

@@ -9,6 +9,7 @@ import type { XenditSimulator, XenditSimulatorOptions } from "./index.js";
 import { RateLimit, XENDIT_RATE_LIMITS } from "./rate-limit.js";
 import { createRequestHandler } from "./request-handler.js";
 import { expirePaymentRequest, failPaymentRequest, succeedPaymentRequest } from "./resources/payment-requests.js";
+import { expireInvoice, payInvoice, settleInvoice } from "./resources/invoices.js";
 import { settleRefund } from "./resources/refunds.js";
 import { expireSession, failSessionAttempt, paySession } from "./resources/sessions.js";
 import type { Settings, Simulation } from "./simulation.js";
@@ -46,6 +47,11 @@ export async function startXenditSimulator(options: XenditSimulatorOptions = {})
     paySession: (id, channel) => paySession(sim, state.any(id, "session"), channel),
     failSessionAttempt: (id, channel, code) => failSessionAttempt(sim, state.any(id, "session"), channel, code),
     expireSession: (id) => expireSession(sim, state.any(id, "session")),
+    payInvoice: (id, channel) => payInvoice(sim, state.any(id, "invoice"), channel),
+    expireInvoice(id) {
+      expireInvoice(sim, state.any(id, "invoice"));
+    },
+    settleInvoice: (id) => settleInvoice(sim, state.any(id, "invoice")),
     settleRefund(id, status, code) {
       if (status !== "SUCCEEDED" && status !== "FAILED") throw validationError("status must be SUCCEEDED or FAILED.");
       settleRefund(sim, state.any(id, "refund"), status, code);

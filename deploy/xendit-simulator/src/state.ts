@@ -3,7 +3,7 @@ import { notFound } from "./api-error.js";
 import type { Account } from "./auth.js";
 import { isoNow } from "./ids.js";
 
-export type Kind = "payment_request" | "payment" | "session" | "refund";
+export type Kind = "payment_request" | "payment" | "session" | "refund" | "invoice";
 
 /** One object as Xendit shows it (flat JSON, `body`), with whose it is and what only the simulator keeps. */
 export interface Stored {
@@ -18,9 +18,12 @@ export interface Stored {
 export interface StoredEvent {
   /** The simulator's own handle for the controls; Xendit's v3 envelope carries no event id [O]. */
   id: string;
+  /** The v3 event (`payment.capture`…), or for an invoice the simulator's own name (`invoice.paid`, `invoice.expired`), which no body carries. */
   event: string;
+  /** Which product's callback URLs it goes to: Xendit's dashboard has a URL per product [O]. */
+  product: "v3" | "invoice";
   owner: string;
-  /** The exact JSON delivered: `{event, business_id, created, data}` [O]. */
+  /** The exact JSON delivered: `{event, business_id, created, data}` [O], or an invoice's flat body [O]. */
   body: string;
 }
 
@@ -73,10 +76,18 @@ export class SimulatorState {
   /** Records a v3 callback about `data` (snapshotted now) and hands it to the deliveries. */
   emit(event: string, about: Stored): StoredEvent {
     const envelope = { event, business_id: about.account.businessId, created: isoNow(), data: this.view(about) };
-    const stored: StoredEvent = { id: `evt-${randomUUID()}`, event, owner: about.account.owner, body: JSON.stringify(envelope) };
-    this.events.push(stored);
-    for (const listener of this.listeners) listener(stored);
-    return stored;
+    return this.record({ id: `evt-${randomUUID()}`, event, product: "v3", owner: about.account.owner, body: JSON.stringify(envelope) });
+  }
+
+  /** Records an invoice's callback: the invoice itself, flat, no `event` wrapper [O xendit-node InvoiceCallback]. */
+  emitInvoice(event: "invoice.paid" | "invoice.expired", invoice: Stored): StoredEvent {
+    return this.record({ id: `evt-${randomUUID()}`, event, product: "invoice", owner: invoice.account.owner, body: JSON.stringify(this.view(invoice)) });
+  }
+
+  private record(event: StoredEvent): StoredEvent {
+    this.events.push(event);
+    for (const listener of this.listeners) listener(event);
+    return event;
   }
 
   onEvent(listener: (event: StoredEvent) => void): void {

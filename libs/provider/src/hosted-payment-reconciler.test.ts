@@ -1,40 +1,61 @@
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
+import { startXenditSimulator, type XenditSimulator } from "@bayad/xendit-simulator";
 import { createLogger, Registry } from "@bayad/kit";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHostedPaymentReconciler, type HostedPaymentReconcilerOptions, type UnsettledHostedPayment } from "./hosted-payment-reconciler.js";
+import {
+  startHostedPaymentReconciler,
+  type HostedPaymentReconcilerOptions,
+  type HostedPaymentSettlement,
+  type UnsettledHostedPayment,
+} from "./hosted-payment-reconciler.js";
 import { createPaymongoClient, type PaymongoClient } from "./paymongo/paymongo-client.js";
 import { createPaymongoProvider, type PaymongoProvider } from "./paymongo/paymongo-provider.js";
 import { context, newLiveKey, php } from "./paymongo/test-support/simulator-fixture.js";
+import { createXenditProvider, type XenditProvider } from "./xendit/xendit-provider.js";
+import { newXenditTestKey } from "./xendit/test-support/xendit-fixture.js";
 
 let simulator: PaymongoSimulator;
 let client: PaymongoClient;
 let provider: PaymongoProvider;
+let xenditSimulator: XenditSimulator;
+let xendit: XenditProvider;
 
 beforeAll(async () => {
   simulator = await startPaymongoSimulator();
   client = createPaymongoClient({ apiBase: simulator.url, secretKey: newLiveKey() });
   provider = createPaymongoProvider({ client, paymentMethodTypes: ["gcash"], livemode: true });
+  xenditSimulator = await startXenditSimulator();
+  xendit = createXenditProvider({ secretKey: newXenditTestKey(), apiBase: xenditSimulator.url });
 });
 afterAll(async () => {
   await client.close();
   await simulator.close();
+  await xendit.close();
+  await xenditSimulator.close();
 });
 
 /** A service's unpaid links, kept in memory as its collection would keep them (by id). */
 function service(links: UnsettledHostedPayment[]) {
   const paid: Array<{ id: string; providerPaymentId: string }> = [];
+  const payments = new Map<string, HostedPaymentSettlement | undefined>();
   const unsettled: HostedPaymentReconcilerOptions["unsettled"] = async (_before, afterId, limit) =>
     links
       .filter((link) => !paid.some((done) => done.id === link.id) && (afterId === undefined || link.id > afterId))
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .slice(0, limit);
-  const settle: HostedPaymentReconcilerOptions["settle"] = async (link, providerPaymentId) => {
+  const settle: HostedPaymentReconcilerOptions["settle"] = async (link, providerPaymentId, payment) => {
     if (paid.some((done) => done.id === link.id)) return false;
     paid.push({ id: link.id, providerPaymentId });
+    payments.set(link.id, payment);
     return true;
   };
-  return { unsettled, settle, paid };
+  return { unsettled, settle, paid, payments };
+}
+
+async function xenditInvoice(resourceId: string): Promise<UnsettledHostedPayment> {
+  const page = await xendit.createHostedPayment({ kind: "invoice", resourceId, referenceId: `ref-${resourceId}`, amount: php(100_00), description: "A month" }, context());
+  return { id: resourceId, providerAccountId: "px_one", providerReference: page.providerReference };
 }
 
 async function paymongoLink(resourceId: string): Promise<UnsettledHostedPayment> {
@@ -210,6 +231,71 @@ describe("startHostedPaymentReconciler", () => {
     } finally {
       await running.stop();
       await revokedClient.close();
+    }
+  });
+
+  it("reads each account's hosted payments through forAccount, PayMongo links and Xendit invoices alike, and leaves open and expired ones", async () => {
+    const link = await paymongoLink("link_g1");
+    const { paymentId } = await simulator.payLink(link.providerReference, { method: "gcash" });
+    const paidInvoice = await xenditInvoice("inv_g2");
+    xenditSimulator.payInvoice(paidInvoice.providerReference, "GCASH");
+    const openInvoice = await xenditInvoice("inv_g3");
+    const expiredInvoice = await xenditInvoice("inv_g4");
+    xenditSimulator.expireInvoice(expiredInvoice.providerReference);
+    const resources = service([link, paidInvoice, openInvoice, expiredInvoice]);
+    const forAccount = async (id: string) => (id === "pa_one" ? provider : id === "px_one" ? xendit : undefined);
+    const running = reconciler({ ...resources, accounts: { forAccount } });
+    try {
+      expect(await running.tick()).toBe(2);
+      expect(resources.paid).toEqual([
+        { id: "inv_g2", providerPaymentId: paidInvoice.providerReference },
+        { id: "link_g1", providerPaymentId: paymentId },
+      ]);
+      expect(resources.payments.get("inv_g2")).toEqual({ id: paidInvoice.providerReference, method: "GCASH", paidAt: expect.any(Date) });
+      expect(resources.payments.get("link_g1")).toEqual({ id: paymentId, method: "gcash", paidAt: expect.any(Date) });
+      expect(await running.tick()).toBe(0);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("sets a Xendit account aside when Xendit refuses its key, as for PayMongo", async () => {
+    const refusedKey = "xnd_public_development_0123456789abcdef";
+    const refused = createXenditProvider({ secretKey: refusedKey, apiBase: xenditSimulator.url });
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString("utf8"));
+        done();
+      },
+    });
+    const refusals = () => lines.filter((line) => line.includes("refused the account's key")).length;
+    const first = { id: "inv_h1", providerAccountId: "px_refused", providerReference: "a".repeat(24) };
+    const second = { id: "inv_h2", providerAccountId: "px_refused", providerReference: "b".repeat(24) };
+    const paid = await xenditInvoice("inv_h3");
+    xenditSimulator.payInvoice(paid.providerReference);
+    let clock = Date.now();
+    const resources = service([first, second, paid]);
+    const running = reconciler({
+      ...resources,
+      accounts: { forAccount: async (id) => (id === "px_one" ? xendit : id === "px_refused" ? refused : undefined) },
+      logger: createLogger("test", "debug", sink),
+      now: () => new Date(clock),
+    });
+    try {
+      expect(await running.tick()).toBe(1);
+      expect(resources.paid.map((resource) => resource.id)).toEqual(["inv_h3"]);
+      expect(refusals()).toBe(1);
+      expect(lines.join("")).not.toContain(refusedKey);
+      clock += 59_000;
+      await running.tick();
+      expect(refusals()).toBe(1);
+      clock += 2_000;
+      await running.tick();
+      expect(refusals()).toBe(2);
+    } finally {
+      await running.stop();
+      await refused.close();
     }
   });
 });

@@ -1,16 +1,35 @@
 import { AppError, Counter, doublingDelay, metricOnce, type Logger, type Registry } from "@bayad/kit";
 import { PaymongoKeyRefusedError } from "./paymongo/paymongo-errors.js";
+import { paymongoHostedPaymentState } from "./paymongo/paymongo-hosted-payment-state.js";
 import type { PaymongoProvider } from "./paymongo/paymongo-provider.js";
-import type { PaymongoPaymentState } from "./paymongo/paymongo-resources.js";
+import type { HostedPaymentState, PaymentProvider } from "./port.js";
+import { XenditKeyRefusedError } from "./xendit/xendit-errors.js";
 
 /** A payment link or an invoice made at a provider account and not paid yet, as its service keeps it. */
 export interface UnsettledHostedPayment {
   /** The Bayad id (`link_…`, `inv_…`). */
   id: string;
   providerAccountId: string;
-  /** The provider's link (`link_…` at PayMongo). */
+  /** The provider's hosted payment (a `link_…` at PayMongo, an invoice's 24 hex digits at Xendit). */
   providerReference: string;
 }
+
+/** The provider's payment of a hosted payment found paid: what refunds need (its id, method and time). */
+export interface HostedPaymentSettlement {
+  id: string;
+  method?: string;
+  paidAt?: Date;
+}
+
+/**
+ * The adapters of the provider accounts by id (undefined once the account is removed):
+ * `forAccount`, any provider whose adapter reads its hosted payments back (hostedPaymentState).
+ * `paymongoOf` (PayMongo accounts only) is still taken, read through its link look-up, until the
+ * services pass `forAccount`; given both, `forAccount` is used.
+ */
+export type HostedPaymentAccounts =
+  | { forAccount(providerAccountId: string): Promise<PaymentProvider | undefined> }
+  | { paymongoOf(providerAccountId: string): Promise<PaymongoProvider | undefined> };
 
 export interface HostedPaymentReconcilerOptions {
   /** What is reconciled: the `kind` label of `bayad_provider_reconciled_total`, and the logs'. */
@@ -26,11 +45,11 @@ export interface HostedPaymentReconcilerOptions {
   unsettled(before: Date, afterId: string | undefined, limit: number): Promise<UnsettledHostedPayment[]>;
   /**
    * Marks the resource paid as its sandbox pay path does (idempotent); true when it moved now.
-   * `payment`: the provider's payment (its id, method and time, which refunds need), when the link names it.
+   * `payment`: the provider's payment (its id, method and time, which refunds need), when the
+   * provider names it; `providerPaymentId` is its id, or "" when it names none.
    */
-  settle(resource: UnsettledHostedPayment, providerPaymentId: string, payment?: PaymongoPaymentState): Promise<boolean>;
-  /** The adapter of a provider account by id (undefined once the account is removed). */
-  accounts: { paymongoOf(providerAccountId: string): Promise<PaymongoProvider | undefined> };
+  settle(resource: UnsettledHostedPayment, providerPaymentId: string, payment?: HostedPaymentSettlement): Promise<boolean>;
+  accounts: HostedPaymentAccounts;
   /** PROVIDER_RECONCILE_AFTER. */
   afterMs: number;
   /** PROVIDER_RECONCILE_INTERVAL (also the lease's length, twice over). */
@@ -52,18 +71,35 @@ export interface HostedPaymentReconciler {
   stop(): Promise<void>;
 }
 
+/** A provider's key refusal (a 401), which sets its whole account aside. */
+const isKeyRefusal = (error: unknown) => error instanceof PaymongoKeyRefusedError || error instanceof XenditKeyRefusedError;
+
+/** How a resource's hosted payment is read back: the provider's own read, or PayMongo's link look-up for a `paymongoOf` caller. */
+async function readerOf(accounts: HostedPaymentAccounts, providerAccountId: string): Promise<((reference: string) => Promise<HostedPaymentState>) | undefined> {
+  if ("forAccount" in accounts) {
+    const provider = await accounts.forAccount(providerAccountId);
+    if (!provider) return undefined;
+    if (!provider.hostedPaymentState) throw new Error(`the ${provider.name} adapter cannot read a hosted payment back`);
+    return (reference) => provider.hostedPaymentState!(reference);
+  }
+  const paymongo = await accounts.paymongoOf(providerAccountId);
+  return paymongo && (async (reference) => paymongoHostedPaymentState(await paymongo.retrieveLinkById(reference)));
+}
+
 /**
- * PayMongo reports a link's payment (`link.payment.paid`) to the webhook of the payments service,
- * which cannot move links or invoices: they are other services' collections. So the links and
- * billing services each run this lease-held poller: every `intervalMs`, the holder reads from
- * PayMongo its unpaid links (or invoices) of provider accounts older than `afterMs`, and marks
- * paid those PayMongo says were paid, as the sandbox's pay path would.
+ * A provider reports a hosted payment's payment (PayMongo `link.payment.paid`, Xendit an
+ * invoice's callback) to the webhook of the payments service, which cannot move links or
+ * invoices: they are other services' collections. So the links and billing services each run
+ * this lease-held poller: every `intervalMs`, the holder reads from the provider its unpaid links
+ * (or invoices) of provider accounts older than `afterMs` (hostedPaymentState), and marks paid
+ * those the provider says were paid, as the sandbox's pay path would. An open or expired one is
+ * left as it is.
  *
  * A read that fails never holds the others up: each resource is read on its own, the page moves on
  * whatever happens, and a resource whose read failed waits (doubling from one interval to an hour)
- * before it is read again. A refused key (401) sets the whole account aside (one minute, doubling,
- * at most six hours: PayMongo blocks a key retried after repeated 401s) and a Retry-After until
- * then. These waits are the lease holder's memory: the payments service owns the account's stored
+ * before it is read again. A refused key (401, PayMongo's or Xendit's) sets the whole account
+ * aside (one minute, doubling, at most six hours: PayMongo blocks a key retried after repeated
+ * 401s) and a Retry-After until then. These waits are the lease holder's memory: the payments service owns the account's stored
  * status, and a new holder starting afresh costs at most one read per resource or account.
  */
 export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOptions): HostedPaymentReconciler {
@@ -93,12 +129,13 @@ export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOpt
   };
 
   async function reconcileOne(resource: UnsettledHostedPayment): Promise<boolean> {
-    const provider = await options.accounts.paymongoOf(resource.providerAccountId);
-    if (!provider) return false; // the account was removed: its links cannot be read any more
-    const link = await provider.retrieveLinkById(resource.providerReference);
-    const paid = link.payments.find((payment) => payment.status === "paid");
-    if (link.status !== "paid" && !paid) return false;
-    return options.settle(resource, paid?.id ?? "", paid);
+    const read = await readerOf(options.accounts, resource.providerAccountId);
+    if (!read) return false; // the account was removed: its links cannot be read any more
+    const state = await read(resource.providerReference);
+    if (state.status !== "paid") return false;
+    const { providerPaymentId: id, method, paidAt } = state;
+    const payment = id === undefined ? undefined : { id, ...(method !== undefined ? { method } : {}), ...(paidAt !== undefined ? { paidAt } : {}) };
+    return options.settle(resource, id ?? "", payment);
   }
 
   async function round(): Promise<number> {
@@ -120,7 +157,7 @@ export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOpt
       } catch (error) {
         const log = { kind, resourceId: resource.id, providerAccountId: resource.providerAccountId, reason: error instanceof AppError ? error.code : error instanceof Error ? error.name : "unknown" };
         const retryAfter = error instanceof AppError ? Number(error.headers?.["Retry-After"]) : NaN;
-        if (error instanceof PaymongoKeyRefusedError) {
+        if (isKeyRefusal(error)) {
           logger.warn({ ...log, ...wait(accountKey, at, 60_000, 6 * 3_600_000) }, "provider refused the account's key: its resources wait");
         } else if (Number.isFinite(retryAfter) && retryAfter > 0) {
           logger.warn({ ...log, ...wait(accountKey, at, 0, 0, at + retryAfter * 1000) }, "provider asked to wait: the account's resources wait");

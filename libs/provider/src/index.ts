@@ -13,6 +13,7 @@ export {
   type RefundRequest,
   type HostedPaymentRequest,
   type HostedPayment,
+  type HostedPaymentState,
   type PayerAction,
   type RedirectPaymentIntentRequest,
   type RedirectPaymentIntent,
@@ -110,6 +111,8 @@ export {
   startHostedPaymentReconciler,
   type HostedPaymentReconciler,
   type HostedPaymentReconcilerOptions,
+  type HostedPaymentAccounts,
+  type HostedPaymentSettlement,
   type UnsettledHostedPayment,
 } from "./hosted-payment-reconciler.js";
 export { readProviderAccountsConfig, type ProviderAccountsConfig } from "./provider-accounts-config.js";
@@ -150,4 +153,4 @@ export { createXenditProvider, type XenditProvider, type XenditProviderOptions }
 export { createXenditAccountSetup, type XenditAccountSetup, type XenditAccountSetupOptions } from "./xendit/xendit-account-setup.js";
 export { XENDIT_CHANNELS, XENDIT_CHANNEL_FACTS, xenditChannelOf, type XenditChannel, type XenditChannelFacts } from "./xendit/xendit-channels.js";
 export { xenditRefundRefusal, xenditRefundRefusalOf } from "./xendit/xendit-refund-rules.js";
-export type { XenditSession, XenditPaymentRequest, XenditRefund, XenditAction } from "./xendit/xendit-resources.js";
+export type { XenditSession, XenditPaymentRequest, XenditRefund, XenditAction, XenditInvoice } from "./xendit/xendit-resources.js";

@@ -145,6 +145,21 @@ export interface HostedPayment {
   pageToken: string;
 }
 
+/**
+ * A hosted payment as the provider has it now, read with the account's key (never from a
+ * callback's body): open (the payer can still pay), paid, or expired (nobody can pay it any more).
+ */
+export interface HostedPaymentState {
+  status: "open" | "paid" | "expired";
+  /** When paid: the provider's id of the payment, as its refunds need it (PayMongo `pay_…`; Xendit the invoice, or its payment request). */
+  providerPaymentId?: string;
+  /** When paid: the payer's method as the provider names it (PayMongo `gcash`; Xendit `GCASH`). */
+  method?: string;
+  paidAt?: Date;
+  amountMinor: number;
+  currency: string;
+}
+
 /** What the payer did on a hosted page or through a test helper, before the provider decides. */
 export type PayerAction = "pay" | "fail";
 
@@ -172,6 +187,11 @@ export interface PaymentProvider {
   createQrPh(request: QrPhRequest, context: ProviderCallContext): Promise<QrPhCode>;
   /** Deterministic per resource: asking again for the same resource returns the same page. */
   createHostedPayment(request: HostedPaymentRequest, context: ProviderCallContext): Promise<HostedPayment>;
+  /**
+   * Reads a hosted payment back by its `providerReference`, for the services' reconcilers. Absent
+   * for a provider whose hosted pages Bayad serves itself (the sandbox).
+   */
+  hostedPaymentState?(providerReference: string): Promise<HostedPaymentState>;
   /** Throws ProviderRefusedRefundError when the provider refuses the refund (it made none). */
   createRefund(request: RefundRequest, context: ProviderCallContext): Promise<{ providerReference: string }>;
   /**

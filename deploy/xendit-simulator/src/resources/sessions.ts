@@ -4,6 +4,7 @@ import type { Account } from "../auth.js";
 import { BodyReader } from "../body-reader.js";
 import { CHANNELS, channelOf, checkChannelLimits } from "../channels.js";
 import { newSessionId } from "../ids.js";
+import { afterLong } from "../long-timer.js";
 import type { Simulation } from "../simulation.js";
 import type { Stored } from "../state.js";
 import { failPaymentRequest, openPaymentRequest, succeedPaymentRequest } from "./payment-requests.js";
@@ -49,7 +50,7 @@ export function createSession(sim: Simulation, account: Account, body: Record<st
     payment_request_id: null,
     payment_id: null,
   });
-  sim.timers.after(Math.max(0, expiresAt.getTime() - Date.now()), () => {
+  afterLong(sim.timers, Math.max(0, expiresAt.getTime() - Date.now()), () => {
     if (stored.body["status"] === "ACTIVE") expireSession(sim, stored);
   });
   return sim.state.view(stored);

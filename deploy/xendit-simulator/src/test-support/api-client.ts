@@ -62,6 +62,16 @@ export const sessionBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+export const invoiceBody = (overrides: Record<string, unknown> = {}) => ({
+  external_id: "link_7",
+  amount: 499.99,
+  description: "A yoga class",
+  currency: "PHP",
+  success_redirect_url: "https://shop.example.ph/ok",
+  failure_redirect_url: "https://shop.example.ph/fail",
+  ...overrides,
+});
+
 /** A paid GCash request of `amount` pesos, ready to refund. */
 export async function paidRequest(api: ApiClient, amount = 150.5): Promise<string> {
   const request = await api.create("/v3/payment_requests", paymentRequestBody({ request_amount: amount }));

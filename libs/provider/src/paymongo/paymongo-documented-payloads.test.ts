@@ -30,6 +30,8 @@ describe("PayMongo's documented payloads", () => {
       referenceNumber: "Ab3dE7q",
       checkoutUrl: "https://pm.link/bayad-shop/Ab3dE7q",
       payments: [{ id: "pay_Xc7vB2nM9qL4kR1tY6wE8uP3", status: "paid", amount: 150_000, currency: "PHP", method: "gcash", paidAt: new Date(1_764_205_180_000) }],
+      amount: 150_000,
+      currency: "PHP",
     });
   });
 

@@ -464,12 +464,32 @@ describe("links", () => {
       referenceNumber: link.referenceNumber,
       checkoutUrl: link.url,
       payments: [],
+      amount: 19_900,
+      currency: "PHP",
     });
 
     const { paymentId } = await simulator.payLink(link.providerReference);
     expect(await provider.retrieveLinkById(link.providerReference)).toMatchObject({
       status: "paid",
       payments: [expect.objectContaining({ id: paymentId, status: "paid", amount: 19_900 })],
+    });
+  });
+
+  it("reads a link back as the port's hosted payment: open, then paid with its payment's id, method and time", async () => {
+    const provider = liveProvider();
+    const link = await provider.createHostedPayment(
+      { kind: "payment_link", resourceId: "plink_state", referenceId: "order-s1", amount: php(25_050), description: "A class" },
+      context(),
+    );
+    expect(await provider.hostedPaymentState?.(link.providerReference)).toEqual({ status: "open", amountMinor: 25_050, currency: "PHP" });
+    const { paymentId } = await simulator.payLink(link.providerReference, { method: "gcash" });
+    expect(await provider.hostedPaymentState?.(link.providerReference)).toEqual({
+      status: "paid",
+      amountMinor: 25_050,
+      currency: "PHP",
+      providerPaymentId: paymentId,
+      method: "gcash",
+      paidAt: expect.any(Date),
     });
   });
 

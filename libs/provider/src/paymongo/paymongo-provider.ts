@@ -7,6 +7,7 @@ import { paymongoIdempotencyKey } from "./paymongo-idempotency-key.js";
 import { confirmWithPaymongo, createQrPhWithPaymongo, createRedirectWithPaymongo } from "./paymongo-intents.js";
 import { intentMethodOptionsOf } from "./paymongo-intent-methods.js";
 import { PaymongoRejectedError } from "./paymongo-errors.js";
+import { paymongoHostedPaymentState } from "./paymongo-hosted-payment-state.js";
 import { paymongoRefundRefusal, paymongoRefundRefusalOf } from "./paymongo-refund-rules.js";
 import {
   checkoutSessionStateOf,
@@ -90,6 +91,11 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
     }, { idempotencyKey });
     const session = resourceOf(document, operation);
     return { providerReference: session.id, checkoutUrl: textAt(session.attributes, "checkout_url") ?? "", pageToken: "" };
+  };
+
+  const retrieveLink = async (id: string): Promise<PaymongoLinkState> => {
+    const operation = "retrieveLink";
+    return linkStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.links, id), operation), operation));
   };
 
   return {
@@ -196,10 +202,10 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
       return refundStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.refunds, id), operation), operation));
     },
 
-    async retrieveLinkById(id) {
-      const operation = "retrieveLink";
-      return linkStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.links, id), operation), operation));
-    },
+    retrieveLinkById: retrieveLink,
+
+    // The link names its payments: no second read is needed for the paid one's id, method and time.
+    hostedPaymentState: async (providerReference) => paymongoHostedPaymentState(await retrieveLink(providerReference)),
 
     // PayMongo documents no metadata on customers, so none is sent. The Idempotency-Key comes from
     // the Bayad customer's id (this call carries no request key): asked again, PayMongo answers

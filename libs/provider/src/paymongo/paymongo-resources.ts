@@ -76,6 +76,9 @@ export interface PaymongoLinkState {
   referenceNumber: string;
   checkoutUrl: string;
   payments: PaymongoPaymentState[];
+  /** In centavos, and its currency: absent when PayMongo leaves them out. */
+  amount?: number;
+  currency?: string;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -231,12 +234,16 @@ export const refundsOf = (attributes: Record<string, unknown>): PaymongoRefundSt
 /** A link: legacy `/v1/links` (checkout_url) or flat `/v1/payment_links` (url). */
 export function linkStateOf(resource: PaymongoResource): PaymongoLinkState {
   const attributes = resource.attributes;
+  const amount = numberAt(attributes, "amount");
+  const currency = textAt(attributes, "currency");
   return {
     id: resource.id,
     status: textAt(attributes, "status") ?? "unpaid",
     referenceNumber: textAt(attributes, "reference_number") ?? "",
     checkoutUrl: textAt(attributes, "checkout_url") ?? textAt(attributes, "url") ?? "",
     payments: paymentsOf(attributes),
+    ...(amount !== undefined ? { amount } : {}),
+    ...(currency !== undefined ? { currency } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface XenditClient {
   readonly keyHint: string;
   /** A GET, sent once more after a lost answer or an unexplained 5xx. */
   get(path: string, operation: string): Promise<XenditObject>;
+  /** A GET of a list answered as a bare JSON array (`GET /v2/invoices?external_id=…`), sent as `get` is. */
+  list(path: string, operation: string): Promise<XenditObject[]>;
   /**
    * A create or an action, sent once. `idempotencyKey` only where Xendit honours the header
    * (POST /refunds [O xendit-node]): a reconciliation that sends the same refund again with it
@@ -33,6 +35,7 @@ export function createXenditClient(options: XenditClientOptions): XenditClient {
   return {
     keyHint: keyHint(secretKey),
     get: (path, operation) => http.send(secretKey, { method: "GET", path, operation }),
+    list: (path, operation) => http.list(secretKey, { method: "GET", path, operation }),
     post: (path, operation, body, postOptions) =>
       http.send(secretKey, {
         method: "POST",

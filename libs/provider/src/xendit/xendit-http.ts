@@ -37,12 +37,15 @@ export interface XenditCall {
 
 export interface XenditHttp {
   send(secretKey: string, call: XenditCall): Promise<XenditObject>;
+  /** A GET of a list Xendit answers as a bare JSON array (`GET /v2/invoices`), read as `send` reads. */
+  list(secretKey: string, call: XenditCall & { method: "GET" }): Promise<XenditObject[]>;
   close(): Promise<void>;
 }
 
 type Answer = { kind: "answer"; answer: XenditErrorAnswer } | { kind: "no-answer"; sent: boolean; cause: unknown };
 
 const isObject = (value: unknown): value is XenditObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObjectList = (value: unknown): value is XenditObject[] => Array.isArray(value) && value.every(isObject);
 
 /**
  * Xendit's HTTP transport: one keep-alive undici Agent, Basic auth with the key of each call
@@ -97,12 +100,12 @@ export function createXenditHttp(options: XenditHttpOptions): XenditHttp {
   const unreachable = (call: XenditCall, cause: unknown) => providerUnavailable(`Xendit could not be reached (${call.operation}).`, { cause });
   const succeeded = (answer: XenditErrorAnswer) => answer.status >= 200 && answer.status < 300;
 
-  const read = async (secretKey: string, call: XenditCall): Promise<XenditObject> => {
+  const read = async <T>(secretKey: string, call: XenditCall, readable: (body: unknown) => body is T): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       const result = await sendOnce(secretKey, call);
       if (result.kind === "answer") {
         const { answer } = result;
-        if (succeeded(answer) && isObject(answer.body)) return answer.body;
+        if (succeeded(answer) && readable(answer.body)) return answer.body;
         const unexplained = succeeded(answer) || (answer.status >= 500 && xenditFailureOf(answer).kind === "no_answer");
         if (!unexplained) throw xenditErrorOf(answer, call.operation, secretKey);
         if (attempt >= 2) throw providerUnavailable(`Xendit answered ${call.operation} with HTTP ${answer.status} and no readable object.`);
@@ -127,9 +130,11 @@ export function createXenditHttp(options: XenditHttpOptions): XenditHttp {
     throw xenditErrorOf(answer, call.operation, secretKey);
   };
 
-  const send = (secretKey: string, call: XenditCall) => (call.method === "GET" ? read(secretKey, call) : write(secretKey, call));
+  const send = (secretKey: string, call: XenditCall) => (call.method === "GET" ? read(secretKey, call, isObject) : write(secretKey, call));
+  const spans = { id: "xendit", name: "Xendit" };
   return {
-    send: withCallSpans({ id: "xendit", name: "Xendit" }, apiBase, send),
+    send: withCallSpans(spans, apiBase, send),
+    list: withCallSpans(spans, apiBase, (secretKey: string, call: XenditCall) => read(secretKey, call, isObjectList)),
     close: () => agent.close(),
   };
 }

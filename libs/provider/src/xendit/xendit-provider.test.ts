@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { startXenditSimulator, type XenditSimulator } from "@bayad/xendit-simulator";
 import { AppError } from "@bayad/kit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ProviderNoAnswerError, ProviderRefusedRefundError, type ProviderCallContext } from "../port.js";
+import { ProviderNoAnswerError, ProviderRefusedRefundError } from "../port.js";
 import { readQrDataUrl } from "../paymongo/qr-data-url.js";
 import { createXenditProvider, type XenditProvider, type XenditProviderOptions } from "./xendit-provider.js";
-import { newXenditTestKey, thrownBy } from "./test-support/xendit-fixture.js";
+import { context, newId, newXenditTestKey, php, thrownBy } from "./test-support/xendit-fixture.js";
 
 let simulator: XenditSimulator;
 const providers: XenditProvider[] = [];
@@ -27,9 +26,7 @@ function provider(options: Partial<XenditProviderOptions> = {}): XenditProvider 
   return made;
 }
 
-const id = (prefix: string) => `${prefix}_${randomBytes(6).toString("hex")}`;
-const php = (amountMinor: number) => ({ amountMinor, currency: "PHP" as const });
-const context = (): ProviderCallContext => ({ environment: "test", idempotencyKey: id("key") });
+const id = newId;
 
 const checkoutRequest = (amountMinor = 25_050) => {
   const checkoutId = id("chk");
@@ -182,13 +179,8 @@ describe("createXenditProvider", () => {
 
   it("refuses what it does not serve yet with PAYMENT_METHOD_NOT_OFFERED, never a silent success", async () => {
     const xendit = provider();
-    const hosted = await thrownBy(() =>
-      xendit.createHostedPayment({ kind: "payment_link", resourceId: "link_1", referenceId: "r", amount: php(100_00), description: "d" }, context()),
-    );
-    expect((hosted as AppError).code).toBe("PAYMENT_METHOD_NOT_OFFERED");
     const confirm = await thrownBy(() => xendit.confirmPaymentIntent({ paymentIntentId: "pi_1", referenceId: "r", amount: php(100_00) }, context()));
     expect((confirm as AppError).code).toBe("PAYMENT_METHOD_NOT_OFFERED");
-    expect(() => xendit.checkAmount?.({ flow: "hosted_payment", amount: php(100_00) })).toThrow(expect.objectContaining({ code: "PAYMENT_METHOD_NOT_OFFERED" }));
     const banking = await thrownBy(() => xendit.createRedirectPaymentIntent(redirectRequest("online_banking"), context()));
     expect((banking as AppError).code).toBe("PAYMENT_METHOD_NOT_OFFERED");
   });
@@ -200,6 +192,14 @@ describe("createXenditProvider", () => {
     expect(() => xendit.checkAmount?.({ flow: "payment_intent", amount: php(99), paymentMethodType: "gcash" })).toThrow(expect.objectContaining({ code: "AMOUNT_OUT_OF_RANGE" }));
     expect(() => xendit.checkAmount?.({ flow: "checkout", amount: php(100_000_00) })).not.toThrow();
     expect(() => xendit.checkAmount?.({ flow: "checkout", amount: php(100_000_01) })).toThrow(expect.objectContaining({ code: "AMOUNT_OUT_OF_RANGE" }));
+    // A hosted payment (an invoice) offers the channels that take its amount: at least one must.
+    expect(() => xendit.checkAmount?.({ flow: "hosted_payment", amount: php(1_00) })).not.toThrow();
+    expect(() => xendit.checkAmount?.({ flow: "hosted_payment", amount: php(100_000_00) })).not.toThrow();
+    expect(() => xendit.checkAmount?.({ flow: "hosted_payment", amount: php(99) })).toThrow(expect.objectContaining({ code: "AMOUNT_OUT_OF_RANGE" }));
+    expect(() => xendit.checkAmount?.({ flow: "hosted_payment", amount: php(100_000_01) })).toThrow(expect.objectContaining({ code: "AMOUNT_OUT_OF_RANGE" }));
+    expect(() => provider({ channels: ["QRPH"] }).checkAmount?.({ flow: "hosted_payment", amount: php(50_000_01) })).toThrow(
+      expect.objectContaining({ code: "AMOUNT_OUT_OF_RANGE" }),
+    );
   });
 });
 

@@ -16,12 +16,16 @@ import {
 import { createXenditClient } from "./xendit-client.js";
 import { XenditRejectedError } from "./xendit-errors.js";
 import { XENDIT_API_BASE_DEFAULT } from "./xendit-http.js";
+import { createXenditHostedInvoice, INVOICE_PATHS, xenditHostedPaymentState } from "./xendit-invoices.js";
 import { xenditRefundRefusal, xenditRefundRefusalOf } from "./xendit-refund-rules.js";
 import {
+  XENDIT_INVOICE_ID,
   xenditActionValue,
+  xenditInvoiceOf,
   xenditPaymentRequestOf,
   xenditRefundOf,
   xenditSessionOf,
+  type XenditInvoice,
   type XenditPaymentRequest,
   type XenditRefund,
   type XenditSession,
@@ -43,10 +47,17 @@ export interface XenditProvider extends PaymentProvider {
   retrieveSessionById(id: string): Promise<XenditSession>;
   retrievePaymentRequestById(id: string): Promise<XenditPaymentRequest>;
   retrieveRefundById(id: string): Promise<XenditRefund>;
+  retrieveInvoiceById(id: string): Promise<XenditInvoice>;
+  /**
+   * Expires an open invoice (`POST /invoices/{id}/expire!` [O]), so a page Bayad no longer shows
+   * (a link archived, an invoice voided) cannot be paid at Xendit either. A paid invoice cannot
+   * expire: Xendit refuses (XenditRejectedError).
+   */
+  expireInvoiceById(id: string): Promise<XenditInvoice>;
   close(): Promise<void>;
 }
 
-const PATHS = { sessions: "/sessions", paymentRequests: "/v3/payment_requests", payments: "/v3/payments", refunds: "/refunds" } as const;
+const PATHS = { sessions: "/sessions", paymentRequests: "/v3/payment_requests", payments: "/v3/payments", refunds: "/refunds", invoices: INVOICE_PATHS.invoices } as const;
 const at = (base: string, id: string) => `${base}/${encodeURIComponent(id)}`;
 
 // Xendit's refund reasons [O xendit.md §5]; any other Bayad reason goes as OTHERS, its text in metadata.
@@ -71,18 +82,25 @@ function notServed(operation: string, why: string): AppError {
 /**
  * The Xendit adapter behind the same port as PayMongo's: Payment Sessions for checkouts, v3
  * payment requests for e-wallet redirects and QR Ph (its EMVCo string rendered by Bayad as a PNG
- * data URL, as Xendit gives no image), refunds by payment request. Xendit hosts its own pages, so
- * page tokens are "".
+ * data URL, as Xendit gives no image), invoices (the legacy "Payment Link", /v2/invoices) for
+ * payment links and subscription invoices, refunds by payment request or by invoice. Xendit
+ * hosts its own pages, so page tokens are "".
+ *
+ * Hosted payments (see xendit-invoices.ts): an invoice with `external_id` the Bayad resource id,
+ * looked up by it before one is made and after a lost answer, so asking again for a resource
+ * answers its invoice; a year to pay for either kind (Bayad ends them itself: expireInvoiceById);
+ * `hostedPaymentState` reads the invoice back for the reconcilers. A paid invoice is refunded by
+ * the id that state names (`providerPaymentId`: the invoice, as `invoice_id`).
  *
  * What it does not do, and says so instead of pretending:
  * - `retrieveCheckoutSession` answers null: Xendit documents no lookup of a session by
  *   `reference_id` (only by its `ps-` id, which a lost answer never gave) and no idempotency on
  *   POST /sessions. The caller then makes a fresh session; the lost one's URL reached nobody, so
  *   nobody can pay it, and it expires by itself (30 min [O]).
- * - `confirmPaymentIntent` (a server-side confirm) and `createHostedPayment` (Xendit's hosted
- *   links are invoices, a later slice) throw PAYMENT_METHOD_NOT_OFFERED before any call, as does
- *   `checkAmount` for the hosted-payment flow, so services refuse before writing anything.
- * - Creates are never sent twice (see createXenditHttp): a lost answer is ProviderNoAnswerError.
+ * - `confirmPaymentIntent` (a server-side confirm) throws PAYMENT_METHOD_NOT_OFFERED before any
+ *   call: a payment request is made with its channel at once.
+ * - Creates are never sent twice (see createXenditHttp): a lost answer is ProviderNoAnswerError,
+ *   except for an invoice, which is then looked up by its `external_id`.
  */
 export function createXenditProvider(options: XenditProviderOptions): XenditProvider {
   const client = createXenditClient({
@@ -96,6 +114,11 @@ export function createXenditProvider(options: XenditProviderOptions): XenditProv
   const retrieveRequest = async (id: string) => {
     const operation = "retrievePaymentRequest";
     return xenditPaymentRequestOf(await client.get(at(PATHS.paymentRequests, id), operation), operation);
+  };
+
+  const retrieveInvoice = async (id: string) => {
+    const operation = "retrieveInvoice";
+    return xenditInvoiceOf(await client.get(at(PATHS.invoices, id), operation), operation);
   };
 
   /** The payment request a refund names: Bayad may know the payment (`py-`) rather than its request. */
@@ -192,24 +215,26 @@ export function createXenditProvider(options: XenditProviderOptions): XenditProv
       return { providerReference: created.id, payload, imageUrl: `data:image/png;base64,${pngBase64}`, pageToken: "", imagePngBase64: pngBase64 };
     },
 
-    createHostedPayment() {
-      return Promise.reject(notServed("payment links and invoices", "Xendit's hosted links are invoices (/v2/invoices), not served by this adapter yet"));
-    },
+    createHostedPayment: (request, context) => createXenditHostedInvoice(client, channels, request, bayadMetadata(request.resourceId, context)),
+
+    hostedPaymentState: async (providerReference) => xenditHostedPaymentState(await retrieveInvoice(providerReference)),
 
     /**
-     * `providerPaymentId` is the Xendit payment request (`pr-…`) or its payment (`py-…`, read
-     * back to its request). The amount is always sent, so a partial and a full refund are the
-     * same call. A QR Ph payment is refused before calling (refundRefusal); Xendit's own
+     * `providerPaymentId` is the Xendit payment request (`pr-…`), its payment (`py-…`, read back
+     * to its request), or a paid invoice (24 hex digits, refunded by `invoice_id` [O xendit.md
+     * §5]). The amount is always sent, so a partial and a full refund are the same call. A QR Ph payment is refused before calling (refundRefusal); Xendit's own
      * refusals (its 4xx) become ProviderRefusedRefundError.
      */
     async createRefund(request, context) {
       const operation = "createRefund";
       if (request.providerPaymentId === undefined) {
-        throw new ProviderRefusedRefundError("REFUND_NOT_ALLOWED", "Xendit refunds a payment by its payment request, which is not known for this payment.", {
-          details: [`paymentId: no Xendit payment request (pr-…) is known for ${request.paymentId} (rule: provider_payment_unknown)`],
+        throw new ProviderRefusedRefundError("REFUND_NOT_ALLOWED", "Xendit refunds a payment by its payment request or invoice, neither of which is known for this payment.", {
+          details: [`paymentId: no Xendit payment request (pr-…) or invoice is known for ${request.paymentId} (rule: provider_payment_unknown)`],
         });
       }
-      const paymentRequestId = await paymentRequestIdOf(request.providerPaymentId);
+      const refunded = XENDIT_INVOICE_ID.test(request.providerPaymentId)
+        ? { invoice_id: request.providerPaymentId }
+        : { payment_request_id: await paymentRequestIdOf(request.providerPaymentId) };
       const reason = request.reason.trim().toUpperCase();
       const known = REFUND_REASONS.has(reason);
       try {
@@ -217,7 +242,7 @@ export function createXenditProvider(options: XenditProviderOptions): XenditProv
           PATHS.refunds,
           operation,
           {
-            payment_request_id: paymentRequestId,
+            ...refunded,
             reference_id: request.refundId,
             currency: CURRENCY,
             amount: toXenditAmount(request.amount.amountMinor),
@@ -242,7 +267,11 @@ export function createXenditProvider(options: XenditProviderOptions): XenditProv
         xenditChannelsAccepting(channels, amount.amountMinor);
         return;
       }
-      if (flow === "hosted_payment") throw notServed("payment links and invoices", "Xendit's hosted links are invoices, not served by this adapter yet");
+      // An invoice offers the account's channels that take its amount, as a session does.
+      if (flow === "hosted_payment") {
+        xenditChannelsAccepting(channels, amount.amountMinor);
+        return;
+      }
       const channel = paymentMethodType === undefined ? undefined : xenditChannelOf(paymentMethodType);
       if (channel === undefined || !channels.includes(channel)) {
         throw new AppError("PAYMENT_METHOD_NOT_OFFERED", undefined, {
@@ -266,6 +295,13 @@ export function createXenditProvider(options: XenditProviderOptions): XenditProv
     async retrieveRefundById(id) {
       const operation = "retrieveRefund";
       return xenditRefundOf(await client.get(at(PATHS.refunds, id), operation), operation);
+    },
+
+    retrieveInvoiceById: retrieveInvoice,
+
+    async expireInvoiceById(id) {
+      const operation = "expireInvoice";
+      return xenditInvoiceOf(await client.post(INVOICE_PATHS.expire(id), operation, {}), operation);
     },
 
     close: () => client.close(),

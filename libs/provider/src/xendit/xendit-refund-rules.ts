@@ -18,7 +18,11 @@ function refusal(code: "REFUND_NOT_ALLOWED" | "REFUND_WINDOW_PASSED" | "REFUND_I
  */
 export function xenditRefundRefusal(payment: RefundedPayment, _amountMinor: number, now: Date): AppError | undefined {
   if (payment.providerPaymentId === undefined) {
-    return refusal("REFUND_NOT_ALLOWED", "provider_payment_unknown", `paymentId: no Xendit payment request (pr-…) is known for ${payment.paymentId}, and Xendit refunds a payment by it`);
+    return refusal(
+      "REFUND_NOT_ALLOWED",
+      "provider_payment_unknown",
+      `paymentId: no Xendit payment request (pr-…) or invoice is known for ${payment.paymentId}, and Xendit refunds a payment by one of them`,
+    );
   }
   const channel = payment.method === undefined ? undefined : xenditChannelOf(payment.method);
   const facts = channel === undefined ? undefined : XENDIT_CHANNEL_FACTS[channel];

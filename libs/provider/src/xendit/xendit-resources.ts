@@ -2,9 +2,11 @@ import { ProviderNoAnswerError } from "../port.js";
 import { readXenditAmount } from "./xendit-amounts.js";
 import type { XenditObject } from "./xendit-http.js";
 import {
+  xenditInvoiceState,
   xenditPaymentRequestState,
   xenditRefundState,
   xenditSessionState,
+  type XenditInvoiceState,
   type XenditPaymentRequestState,
   type XenditRefundState,
   type XenditSessionState,
@@ -50,6 +52,28 @@ export interface XenditPaymentRequest {
   failureCode?: string;
 }
 
+/** An invoice (24 hex digits; the legacy "Payment Link"): Bayad's payment link or subscription invoice [O xendit.md §3]. */
+export interface XenditInvoice {
+  id: string;
+  state: XenditInvoiceState;
+  /** Bayad's resource id (`link_…`, `inv_…`). */
+  externalId?: string;
+  invoiceUrl?: string;
+  amountMinor?: number;
+  currency?: string;
+  /** When the invoice stops taking payments. */
+  expiresAt?: Date;
+  created?: Date;
+  /** Set once paid [O callback fields]. */
+  paidAt?: Date;
+  /** The legacy method family (`EWALLET`, `QR_CODE`…) and the channel (`GCASH`, `QRPH`…) the payer used. */
+  paymentMethod?: string;
+  paymentChannel?: string;
+  paymentId?: string;
+  /** The v3 payment request of its payment, if Xendit names one on the invoice (UNCONF: the facts list none). */
+  paymentRequestId?: string;
+}
+
 /** A refund (`rfd-`). */
 export interface XenditRefund {
   id: string;
@@ -57,6 +81,8 @@ export interface XenditRefund {
   /** Bayad's refund id, which Bayad sends as the refund's `reference_id`. */
   referenceId?: string;
   paymentRequestId?: string;
+  /** Set for a refund of an invoice (`invoice_id` [O xendit.md §5]). */
+  invoiceId?: string;
   amountMinor?: number;
   currency?: string;
   failureCode?: string;
@@ -118,12 +144,40 @@ export function xenditPaymentRequestOf(object: XenditObject, operation: string):
   });
 }
 
+const dateAt = (object: XenditObject, key: string): Date | undefined => {
+  const text = textAt(object, key);
+  const date = text === undefined ? undefined : new Date(text);
+  return date === undefined || Number.isNaN(date.getTime()) ? undefined : date;
+};
+
+/** Xendit's invoice ids are 24 hex digits [O xendit.md §1]. */
+export const XENDIT_INVOICE_ID = /^[0-9a-f]{24}$/i;
+
+export function xenditInvoiceOf(object: XenditObject, operation: string): XenditInvoice {
+  return defined({
+    id: idAt(object, "id", operation),
+    state: xenditInvoiceState(object["status"]),
+    externalId: textAt(object, "external_id"),
+    invoiceUrl: textAt(object, "invoice_url"),
+    amountMinor: amountAt(object, "amount"),
+    currency: textAt(object, "currency"),
+    expiresAt: dateAt(object, "expiry_date"),
+    created: dateAt(object, "created"),
+    paidAt: dateAt(object, "paid_at"),
+    paymentMethod: textAt(object, "payment_method"),
+    paymentChannel: textAt(object, "payment_channel"),
+    paymentId: textAt(object, "payment_id"),
+    paymentRequestId: textAt(object, "payment_request_id"),
+  });
+}
+
 export function xenditRefundOf(object: XenditObject, operation: string): XenditRefund {
   return defined({
     id: idAt(object, "id", operation),
     state: xenditRefundState(object["status"]),
     referenceId: textAt(object, "reference_id"),
     paymentRequestId: textAt(object, "payment_request_id"),
+    invoiceId: textAt(object, "invoice_id"),
     amountMinor: amountAt(object, "amount"),
     currency: textAt(object, "currency"),
     failureCode: textAt(object, "failure_code"),
