@@ -189,6 +189,23 @@ describe("createPaymongoClient", () => {
       expect(await webhooksAt(client, url)).toHaveLength(1);
     });
 
+    it("answered 503 on every attempt are PROVIDER_UNAVAILABLE and made nothing: another account may take the payment", async () => {
+      const client = clientFor(undefined, { writeRetries: 2 });
+      simulator.injectFault({ method: "POST", path: "/v1/checkout_sessions", status: 503, times: 3 });
+      const thrown = await thrownBy(() => client.post("/v1/checkout_sessions", "createCheckoutSession", sessionAttributes("order-503"), { idempotencyKey: "key-503" }));
+      expect(thrown).toMatchObject({ code: "PROVIDER_UNAVAILABLE" });
+      expect(thrown).not.toBeInstanceOf(ProviderNoAnswerError);
+    });
+
+    it("whose first attempt lost its answer stay ProviderNoAnswerError though the later ones are answered 503", async () => {
+      const client = clientFor(undefined, { writeRetries: 2 });
+      simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: "reset", afterProcessing: true });
+      simulator.injectFault({ method: "POST", path: "/v1/webhooks", status: 503, times: 2 });
+      const url = "https://bayad.example/provider-webhooks/paymongo/pa_lost_then_503";
+      await expect(client.post("/v1/webhooks", "registerWebhook", webhook(url), { idempotencyKey: "key-webhook-503" })).rejects.toBeInstanceOf(ProviderNoAnswerError);
+      expect(await webhooksAt(client, url)).toHaveLength(1);
+    });
+
     it("that never reach PayMongo are PROVIDER_UNAVAILABLE once the attempts run out", async () => {
       const client = clientFor(undefined, { apiBase: await closedPortUrl(), writeRetries: 1 });
       await expect(client.post("/v1/links", "createHostedPayment", { amount: 10_000 }, { idempotencyKey: "key-down" })).rejects.toMatchObject({ code: "PROVIDER_UNAVAILABLE" });

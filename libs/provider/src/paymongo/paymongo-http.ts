@@ -88,10 +88,10 @@ type Answer = { kind: "answer"; status: number; body: unknown; retryAfter?: numb
  * `idempotency_in_progress`, because PayMongo replays its first answer to the key: a retry after
  * a lost answer gets the object the first attempt made. A 401 is never sent again (PayMongo
  * blocks keys that keep failing). When the attempts run out and one of them may have reached
- * PayMongo (a timeout, a reset, a 5xx, an unreadable 200), the call throws ProviderNoAnswerError
+ * PayMongo (a timeout, a reset, a 5xx but 503, an unreadable 200), the call throws ProviderNoAnswerError
  * and reconciliation settles it by the key or, past PayMongo's 24 h, the metadata Bayad put on
  * the object. A create without a key is sent once and throws ProviderNoAnswerError at once.
- * When PayMongo certainly did not act (no connection, a 429, a refused key) the call is
+ * When PayMongo certainly did not act (no connection, a 429, a 503, a refused key) the call is
  * PROVIDER_UNAVAILABLE. Its other 4xx (a key reused with other parameters included) are
  * PaymongoRejectedError (PROVIDER_REJECTED).
  *
@@ -188,7 +188,9 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
     if (answer.status === 429) {
       throw providerUnavailable(`PayMongo is limiting the rate of requests (${call.operation}).`, { retryAfterSeconds: answer.retryAfter });
     }
-    // A 5xx, or a 200 whose body cannot be read, may have made the object: outcome unknown.
+    // 503: PayMongo did not take the request up (unavailable), so it made nothing. Another 5xx,
+    // or a 200 whose body cannot be read, may have made the object: outcome unknown.
+    if (answer.status === 503) throw providerUnavailable(`PayMongo answered ${call.operation} with HTTP 503.`, { retryAfterSeconds: answer.retryAfter });
     if (answer.status >= 500) throw new ProviderNoAnswerError(call.operation);
     if (answer.status >= 200 && answer.status < 300) {
       if (!hasData(answer.body)) throw new ProviderNoAnswerError(call.operation);
@@ -214,10 +216,12 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
       } else if (answer.status >= 200 && answer.status < 300) {
         if (hasData(answer.body)) return answer.body;
         mayHaveActed = true;
-      } else if (answer.status >= 500 || isInProgress(answer)) {
-        // In progress: the first attempt with this key is being processed right now.
+      } else if ((answer.status >= 500 && answer.status !== 503) || isInProgress(answer)) {
+        // In progress: the first attempt with this key is being processed right now. (A 503 is
+        // PayMongo not taking the request up: it adds no doubt, and an earlier attempt that did
+        // make the object would have been replayed to this key instead.)
         mayHaveActed = true;
-      } else if (answer.status !== 429) {
+      } else if (answer.status !== 429 && answer.status !== 503) {
         throw rejected(secretKey, call, answer.status, answer.body);
       }
       const retryAfterMs = answer.kind === "answer" && answer.retryAfter !== undefined ? answer.retryAfter * 1000 : undefined;
@@ -225,6 +229,7 @@ export function createPaymongoHttp(options: PaymongoHttpOptions): PaymongoHttp {
       if (outOfTries) {
         if (mayHaveActed) throw new ProviderNoAnswerError(call.operation);
         if (answer.kind === "no-answer") throw unreachable(call, answer.cause);
+        if (answer.status === 503) throw providerUnavailable(`PayMongo answered ${call.operation} with HTTP 503.`, { retryAfterSeconds: answer.retryAfter });
         throw providerUnavailable(`PayMongo is limiting the rate of requests (${call.operation}).`, { retryAfterSeconds: answer.retryAfter });
       }
       await pause(retryAfterMs ?? backoffDelay(writeBackoff, failures + 1));

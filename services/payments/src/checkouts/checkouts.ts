@@ -1,11 +1,7 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
 import { createResource, moveResource, type Outbox } from "@bayad/events";
 import { actOnce, createOnce, type IdempotencyKeys } from "@bayad/idempotency";
-import {
-  type CheckoutSession,
-  type CheckoutSessionRequest,
-  type PayerAction,
-} from "@bayad/provider";
+import { type CheckoutSession, type CheckoutSessionRequest, type PayerAction, type ProviderCallContext } from "@bayad/provider";
 import type { Session, Store } from "@bayad/store";
 import { fromStoredMetadata, toStoredMetadata } from "@bayad/kit";
 import { askProvider, ProviderNoAnswerError, providerOfResource, type PaymentProviders } from "@bayad/provider";
@@ -13,7 +9,7 @@ import { hostedPageResource } from "@bayad/provider";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
 import type { CheckoutsRepository } from "./checkouts-repository.js";
 import { paymentFacts } from "../refunds/refundable-payments.js";
-import { attemptOf, mayFailOver, routeNewPayment, type RouteStop } from "../routing/failover.js";
+import { attemptOf, mayFailOver, routeNewPayment, type PaymentRoute, type RouteStop } from "../routing/failover.js";
 import type { PaymentRouting } from "../routing/payment-routing.js";
 
 export interface CheckoutsDeps {
@@ -199,17 +195,35 @@ export async function createCheckout(
   }
 
   const context = { environment: caller.environment, idempotencyKey: caller.idempotencyKey };
-  let record = written.record;
+  const { record } = written;
+  const opened = askAlongRoute(deps, route, record, context);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), deps.providerTimeoutMs);
+  });
+  const first = await Promise.race([opened, late]).finally(() => clearTimeout(timer));
+  if (first !== "late") return { checkout: first, providerPending: false };
+  // Answer 202 now and finish when the route does (failing over meanwhile if it must); the stale
+  // sweep covers a crash meanwhile.
+  opened.catch((error: unknown) => deps.logger.warn({ err: error, checkoutId: record._id }, "late provider answer not applied"));
+  // The checkout is answered as created: it must outlive an operating-system crash from now on.
+  await deps.store.flush();
+  return { checkout: record, providerPending: true };
+}
+
+/**
+ * Asks the route's accounts in turn for the checkout's session and opens the checkout with the
+ * first that makes one. An account that made nothing hands the checkout to the next; one that
+ * gave no answer is reconciled (asked again with the same key), never passed over; a refusal
+ * fails the checkout.
+ */
+async function askAlongRoute(deps: CheckoutsDeps, route: PaymentRoute, start: CheckoutRecord, context: ProviderCallContext): Promise<CheckoutRecord> {
+  let record = start;
   for (let index = 0; ; index++) {
     const stop = route.candidates[index];
-    const answer = route.ask(stop, () => stop.provider.createCheckoutSession(sessionRequest(record), context));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<"late">((resolve) => {
-      timer = setTimeout(() => resolve("late"), deps.providerTimeoutMs);
-    });
-    let first: CheckoutSession | "late";
     try {
-      first = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
+      const session = await route.ask(stop, () => stop.provider.createCheckoutSession(sessionRequest(record), context));
+      return await openWith(deps, record, session);
     } catch (error) {
       const next = route.candidates[index + 1];
       if (next !== undefined && mayFailOver(error)) {
@@ -219,21 +233,9 @@ export async function createCheckout(
         continue;
       }
       // No answer: the session may exist at this account. Ask it again (the same key), never another.
-      if (error instanceof ProviderNoAnswerError) return { checkout: await reconcileCheckout(deps, record), providerPending: false };
+      if (error instanceof ProviderNoAnswerError) return reconcileCheckout(deps, record);
       return failIfRefused(deps, record, error);
     }
-    if (first !== "late") return { checkout: await openWith(deps, record, first), providerPending: false };
-    // Answer 202 now and finish when the provider does; the stale sweep covers a crash meanwhile.
-    const pending = record;
-    answer
-      .then(
-        (session) => openWith(deps, pending, session),
-        (error: unknown) => failIfRefused(deps, pending, error),
-      )
-      .catch((error: unknown) => deps.logger.warn({ err: error, checkoutId: pending._id }, "late provider answer not applied"));
-    // The checkout is answered as created: it must outlive an operating-system crash from now on.
-    await deps.store.flush();
-    return { checkout: record, providerPending: true };
   }
 }
 
