@@ -42,7 +42,7 @@ function operationsAnsweringSecrets(document: OpenApiDocument): string[] {
 }
 
 /** Names of properties that read like secrets but hold none: when one expires, its last characters. */
-const notSecrets = new Set(["previousSecretExpiresAt", "secretKeyLast4"]);
+const notSecrets = new Set(["previousSecretExpiresAt", "secretKeyLast4", "tokenLast4"]);
 const secretName = /secret|token|apikey|password|passphrase/i;
 
 /** "Schema.property" for each property named like a secret that is not marked `x-secret`. */
