@@ -42,6 +42,10 @@ function RouteFields({
 }) {
   const name = `Route ${index + 1}`;
   const id = `route-${draft.providerAccountId}`;
+  const bounds = [
+    ["minAmount", "Minimum amount", draft.minPesos, "minPesos"],
+    ["maxAmount", "Maximum amount", draft.maxPesos, "maxPesos"],
+  ] as const;
   const problem = (field: keyof DraftProblems) =>
     problems[field] ? (
       <span className="field-problem" id={`${id}-${field}-problem`}>
@@ -54,9 +58,10 @@ function RouteFields({
         {index + 1}. <RouteAccount providerAccountId={draft.providerAccountId} accounts={accounts} />
       </legend>
       <div className="route-draft-fields">
-        <label>
-          Weight (0–{maxRouteWeight})
+        <div className="route-field">
+          <label htmlFor={`${id}-weight`}>Weight (0–{maxRouteWeight})</label>
           <input
+            id={`${id}-weight`}
             type="number"
             min={0}
             max={maxRouteWeight}
@@ -65,35 +70,27 @@ function RouteFields({
             value={draft.weight}
             onChange={(event) => change({ weight: event.target.value })}
             aria-invalid={problems.weight ? true : undefined}
-            aria-describedby={problems.weight ? `${id}-weight-problem` : `${id}-share`}
+            aria-describedby={problems.weight ? `${id}-weight-problem ${id}-share` : `${id}-share`}
           />
           <span className="muted" id={`${id}-share`}>
             Share {share}
           </span>
           {problem("weight")}
-        </label>
-        <label>
-          Minimum amount in pesos (empty: none)
-          <input
-            inputMode="decimal"
-            value={draft.minPesos}
-            onChange={(event) => change({ minPesos: event.target.value })}
-            aria-invalid={problems.minAmount ? true : undefined}
-            aria-describedby={problems.minAmount ? `${id}-minAmount-problem` : undefined}
-          />
-          {problem("minAmount")}
-        </label>
-        <label>
-          Maximum amount in pesos (empty: none)
-          <input
-            inputMode="decimal"
-            value={draft.maxPesos}
-            onChange={(event) => change({ maxPesos: event.target.value })}
-            aria-invalid={problems.maxAmount ? true : undefined}
-            aria-describedby={problems.maxAmount ? `${id}-maxAmount-problem` : undefined}
-          />
-          {problem("maxAmount")}
-        </label>
+        </div>
+        {bounds.map(([field, label, value, key]) => (
+          <div className="route-field" key={field}>
+            <label htmlFor={`${id}-${field}`}>{label} in pesos (empty: none)</label>
+            <input
+              id={`${id}-${field}`}
+              inputMode="decimal"
+              value={value}
+              onChange={(event) => change({ [key]: event.target.value })}
+              aria-invalid={problems[field] ? true : undefined}
+              aria-describedby={problems[field] ? `${id}-${field}-problem` : undefined}
+            />
+            {problem(field)}
+          </div>
+        ))}
       </div>
       <fieldset className="route-methods">
         <legend>Methods (none ticked: every method)</legend>
