@@ -18,6 +18,30 @@ export function formatPesos(amountMinor: number | string | null | undefined): st
   return negative ? `−${formatted}` : formatted;
 }
 
+/** Centavos as plain pesos text, for a spreadsheet or a form field: "-15000" → "-150.00"; empty when absent. */
+export function pesosText(amountMinor: number | string | null | undefined): string {
+  const text = typeof amountMinor === "number" ? Math.trunc(amountMinor).toString() : amountMinor;
+  if (!text || !/^-?\d+$/.test(text)) return "";
+  const negative = text.startsWith("-");
+  const digits = (negative ? text.slice(1) : text).padStart(3, "0");
+  const whole = digits.slice(0, -2).replace(/^0+(?=\d)/, "");
+  return `${negative ? "-" : ""}${whole}.${digits.slice(-2)}`;
+}
+
+/**
+ * Pesos typed by a person ("150", "150.5", "1,500.00") as centavos, exactly (no floating point),
+ * or why not. More than ₱0.00 unless `allowZero` (a bound may be zero; a refund may not).
+ */
+export function parsePesos(text: string, { allowZero = false } = {}): { minor: number } | { error: string } {
+  const value = text.trim().replaceAll(",", "");
+  if (!/^\d+(\.\d{1,2})?$/.test(value)) return { error: "Enter the amount in pesos, like 150.00 (at most two decimals)." };
+  const [whole, fraction = ""] = value.split(".");
+  const minor = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, "0"));
+  if (minor <= 0n && !allowZero) return { error: "The amount must be more than ₱0.00." };
+  if (minor > BigInt(Number.MAX_SAFE_INTEGER)) return { error: "The amount is too large." };
+  return { minor: Number(minor) };
+}
+
 /** The viewer's UTC offset at `date` as "GMT+08:00". */
 export function formatOffset(date: Date): string {
   const minutes = -date.getTimezoneOffset();
@@ -45,4 +69,12 @@ export function localDay(iso: string | Date): string {
 /** "payment_intent" → "payment intent". */
 export function humanize(value: string | null | undefined): string {
   return value ? value.replaceAll("_", " ") : "—";
+}
+
+/** The providers a payment may be made at, as the dashboard names them. */
+export const providerLabels = { paymongo: "PayMongo", xendit: "Xendit", sandbox: "Sandbox" } as const;
+
+/** "paymongo" → "PayMongo"; a provider the dashboard does not know yet, as the API names it. */
+export function providerLabel(provider: string): string {
+  return Object.hasOwn(providerLabels, provider) ? providerLabels[provider as keyof typeof providerLabels] : provider;
 }

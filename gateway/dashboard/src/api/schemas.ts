@@ -23,4 +23,8 @@ export type ProjectPage = Schemas["ProjectPage"];
 export type ApiKey = Schemas["ApiKey"];
 export type ApiKeySummary = Schemas["ApiKeySummary"];
 export type ProviderAccount = Schemas["ProviderAccount"];
+export type ProviderRouting = Schemas["ProviderRouting"];
+export type ProviderRoute = Schemas["ProviderRoute"];
+/** A method a route may name (`checkout`, `qrph`, the redirect intent methods). */
+export type RouteMethod = NonNullable<ProviderRoute["methods"]>[number];
 export type OtpDevMessage = Schemas["OtpDevMessage"];

@@ -1,4 +1,4 @@
-import { localDay } from "../../format";
+import { localDay, pesosText } from "../../format";
 import type { Environment } from "../../api/client";
 import type { PaymentRecord } from "./records";
 
@@ -15,15 +15,6 @@ export const csvHeader = [
   "environment",
   "projectId",
 ] as const;
-
-/** Centavos text as plain pesos text: "-15000" → "-150.00"; empty when absent. */
-export function pesosText(amountMinor: string | null): string {
-  if (!amountMinor || !/^-?\d+$/.test(amountMinor)) return "";
-  const negative = amountMinor.startsWith("-");
-  const digits = (negative ? amountMinor.slice(1) : amountMinor).padStart(3, "0");
-  const whole = digits.slice(0, -2).replace(/^0+(?=\d)/, "");
-  return `${negative ? "-" : ""}${whole}.${digits.slice(-2)}`;
-}
 
 /**
  * One CSV cell (RFC 4180). Text starting with = + - @ (or a tab or carriage return) is

@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, Redirect } from "wouter";
 import { CopyId } from "../../components/copy-id";
+import { providerLabel } from "../../format";
 import { EmptyState, ErrorState, Loading } from "../../components/states";
 import { DateTime, Money, Status } from "../../components/values";
 import { useWorkspace, useProjectRequest } from "../../workspace";
@@ -83,7 +84,7 @@ function Fields({ resource, kind, createdAt }: { resource: PaymentResource; kind
         <>
           <dt>Provider</dt>
           <dd id="payment-provider">
-            {resource.provider}
+            {providerLabel(resource.provider)}
             {resource.providerAccountId ? (
               <>
                 {" "}

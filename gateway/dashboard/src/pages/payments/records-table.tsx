@@ -2,7 +2,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { CopyId } from "../../components/copy-id";
 import { DataTable } from "../../components/data-table";
 import { DateTime, Money, Status } from "../../components/values";
-import { humanize } from "../../format";
+import { humanize, providerLabel } from "../../format";
 import type { PaymentRecord } from "./records";
 
 const columns: ColumnDef<PaymentRecord, unknown>[] = [
@@ -12,7 +12,24 @@ const columns: ColumnDef<PaymentRecord, unknown>[] = [
   { header: "Reference", cell: ({ row }) => <CopyId value={row.original.referenceId} label="reference" /> },
   { header: "Amount", cell: ({ row }) => <Money minor={row.original.amountMinor} /> },
   { header: "Status", cell: ({ row }) => <Status value={row.original.status} /> },
+  { header: "Provider", cell: ({ row }) => <ProviderCell record={row.original} /> },
 ];
+
+/** Checkouts and intents: the provider that took the payment, and the project's account it was made at (routing chose it). */
+function ProviderCell({ record }: { record: PaymentRecord }) {
+  if (!record.provider) return <span className="muted">—</span>;
+  return (
+    <span className="record-provider">
+      {providerLabel(record.provider)}
+      {record.providerAccountId ? (
+        <>
+          {" "}
+          <CopyId value={record.providerAccountId} label="provider account id" />
+        </>
+      ) : null}
+    </span>
+  );
+}
 
 export function RecordsTable({ records, onOpen }: { records: PaymentRecord[]; onOpen: (record: PaymentRecord) => void }) {
   return <DataTable caption="Payment records" columns={columns} rows={records} rowId={(record) => record.id} onOpen={onOpen} />;

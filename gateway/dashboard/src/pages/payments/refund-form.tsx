@@ -1,9 +1,8 @@
 import { useRef, useState, type FormEvent } from "react";
 import { ApiError, newIdempotencyKey } from "../../api/client";
 import { ErrorState } from "../../components/states";
-import { formatPesos } from "../../format";
+import { formatPesos, parsePesos } from "../../format";
 import type { Refund as CreatedRefund } from "../../api/schemas";
-import { parsePesos } from "./pesos";
 import type { ProjectRequest } from "./project-request";
 
 export type { CreatedRefund };

@@ -6,8 +6,9 @@ import { DateTime } from "../../components/values";
 import { useWorkspace } from "../../workspace";
 import { ApiKeysSection } from "./api-keys-section";
 import { ProviderAccountCard } from "./provider-account-card";
+import { RoutingSection } from "./routing-section";
 
-/** One project: its keys (issue, revoke) and its provider accounts in test and live. */
+/** One project: its keys (issue, revoke), its provider accounts in test and live, and how payments are routed between them. */
 export function ProjectPage({ params }: { params: Record<string, string | undefined> }) {
   const projectId = params.id ?? "";
   const workspace = useWorkspace();
@@ -40,6 +41,15 @@ export function ProjectPage({ params }: { params: Record<string, string | undefi
           <ProviderAccountCard projectId={projectId} environment="test" />
           <ProviderAccountCard projectId={projectId} environment="live" />
         </div>
+      </section>
+      <section aria-labelledby="provider-routing-title">
+        <h2 id="provider-routing-title">Routing</h2>
+        <p className="muted">
+          Which account takes each new checkout and payment intent when the project holds more than one; a payment an account made nothing of
+          fails over to the next. Refunds always go to the account that took the payment.
+        </p>
+        <RoutingSection projectId={projectId} environment="test" />
+        <RoutingSection projectId={projectId} environment="live" />
       </section>
     </section>
   );

@@ -1,11 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { request, type Environment } from "../../api/client";
+import type { Environment } from "../../api/client";
 import { CopyId } from "../../components/copy-id";
 import { Fields } from "../../components/fields";
 import { EmptyState, ErrorState, Loading } from "../../components/states";
 import { DateTime, Status } from "../../components/values";
 import { ConnectProviderForm } from "./connect-provider-form";
-import { keyPrefixes, projectKeys, projectPath, providerLabels, providerNames, type ProviderAccount, type ProviderName } from "./types";
+import { providerAccountsQuery } from "./provider-queries";
+import { keyPrefixes, projectPath, providerLabels, providerNames, type ProviderAccount, type ProviderName } from "./types";
 
 /**
  * Active, or paused while the provider refuses the key (revoked or rolled): then why, and when the
@@ -80,10 +81,7 @@ function AccountFields({ account, title }: { account: ProviderAccount; title: st
  * each with its webhook or callback URL; and how to connect the provider not connected yet.
  */
 export function ProviderAccountCard({ projectId, environment }: { projectId: string; environment: Environment }) {
-  const accounts = useQuery({
-    queryKey: projectKeys.providerAccounts(projectId),
-    queryFn: () => request<ProviderAccount[]>(`${projectPath(projectId)}/provider-accounts`),
-  });
+  const accounts = useQuery(providerAccountsQuery(projectId));
   const title = environment === "live" ? "Live" : "Test";
 
   let body;

@@ -1,5 +1,5 @@
 /** The admin resources of this area as the gateway answers them (gateway/openapi/openapi.yaml, Admin). */
-export type { ApiKeySummary, Project, ProviderAccount } from "../../api/schemas";
+export type { ApiKeySummary, Project, ProviderAccount, ProviderRoute, ProviderRouting, RouteMethod } from "../../api/schemas";
 /** A key as issued: `apiKey` is the secret, answered this once. */
 export type { ApiKey as IssuedApiKey } from "../../api/schemas";
 import type { Environment } from "../../api/client";
@@ -11,12 +11,14 @@ export const projectKeys = {
   pages: ["admin", "projects", "pages"],
   apiKeys: (projectId: string) => ["admin", "api-keys", projectId],
   providerAccounts: (projectId: string) => ["admin", "provider-accounts", projectId],
+  /** Under the accounts' key: connecting or replacing an account refreshes the routing (its default lists the accounts). */
+  providerRouting: (projectId: string, environment: Environment) => ["admin", "provider-accounts", projectId, "routing", environment],
 };
 
 /** The providers a project may hold an account at, one per environment each. */
 export type ProviderName = "paymongo" | "xendit";
 export const providerNames: readonly ProviderName[] = ["paymongo", "xendit"];
-export const providerLabels: Record<ProviderName, string> = { paymongo: "PayMongo", xendit: "Xendit" };
+export { providerLabels } from "../../format";
 
 /** The secret key's prefix per provider and environment (what the admin API checks). */
 export const keyPrefixes: Record<ProviderName, Record<Environment, string>> = {
