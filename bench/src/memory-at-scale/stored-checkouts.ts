@@ -63,6 +63,9 @@ export interface StoredPaymentRecord {
   amountMinor: string;
   currency: "PHP";
   status: "pending";
+  /** The sandbox took it: no provider account. */
+  provider: "sandbox";
+  providerAccountId: null;
   createdAt: Date;
   aggregateVersion: 2;
   updatedAt: Date;
@@ -115,6 +118,8 @@ export function storedCheckout(projectId: string, run: string, index: number, cr
     amountMinor: String(amountMinor),
     currency: "PHP",
     status: "pending",
+    provider: "sandbox",
+    providerAccountId: null,
     createdAt,
     aggregateVersion: 2,
     updatedAt: new Date(openedAt.getTime() + 100),

@@ -92,7 +92,7 @@ export function routePayment(routes: readonly ProviderRoute[], accounts: readonl
     }
     if (amountRefusal) throw amountRefusal;
     throw new AppError("PAYMENT_METHOD_NOT_OFFERED", `No provider account of this project takes ${payment.method} payments; see the capabilities.`, {
-      details: [`${payment.flow === "checkout" ? "checkout" : "paymentMethod"}: ${payment.method} is not routed to any account that offers it`],
+      details: [`${payment.flow === "checkout" ? "checkout" : "paymentMethod"}: ${payment.method} is not offered here`],
     });
   }
   const total = matching.reduce((sum, { route }) => sum + route.weight, 0);
