@@ -9,7 +9,7 @@ import { createBillingService } from "./billing-service.js";
 import { startBillingClock } from "./clock/billing-clock.js";
 import type { BillingConfig } from "./config.js";
 import { applyProviderInvoicePayment } from "./invoices/invoices.js";
-import { archiveVoidedInvoiceLinks } from "./invoices/voided-at-provider.js";
+import { closeVoidedInvoicesAtProvider } from "./invoices/voided-at-provider.js";
 
 export interface BillingServerOptions {
   store: Store;
@@ -66,7 +66,7 @@ export async function startBillingServer(options: BillingServerOptions): Promise
             providerReference: invoice.providerReference!,
           })),
         settle: (invoice, _providerPaymentId, payment) => applyProviderInvoicePayment(deps, invoice.providerAccountId, invoice.id, payment),
-        alsoEachRound: () => archiveVoidedInvoiceLinks(deps, accounts),
+        alsoEachRound: () => closeVoidedInvoicesAtProvider(deps, accounts),
         accounts,
         afterMs: config.providerAccounts.reconcileAfterMs,
         intervalMs: config.providerAccounts.reconcileIntervalMs,

@@ -45,7 +45,6 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
     providers,
     now: () => new Date(),
     keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs }),
-    ...(accounts ? { providerLinks: accounts } : {}),
   };
   const service = createLinksService({ paymentLinks });
   await store.ensureIndexes();
