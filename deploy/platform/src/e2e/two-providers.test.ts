@@ -112,7 +112,7 @@ describe("two providers: routing and failover between PayMongo and Xendit", () =
     const forged = await post(suite.accounts.xendit.callbackToken);
     expect(forged.status).toBe(200);
     const { eventId } = ((await forged.json()) as { data: { eventId: string } }).data;
-    const events = suite.api.platform.stores.payments.collection<{ eventId: string; state: string }>({ name: "provider_events" });
+    const events = suite.api.platform.stores.payments.collection<{ _id: string; eventId: string; state: string }>({ name: "provider_events" });
     const applied = await eventually(async () => {
       const event = await events.findOne({ eventId, providerAccountId: suite.accounts.xendit.providerAccountId });
       return event && event.state !== "received" ? event.state : undefined;

@@ -22,11 +22,11 @@ describe("payment links and invoices in live mode on a Xendit-only project", () 
   };
 
   /** The link as the links service stores it (the provider's references are not in the API's answer). */
-  const storedLink = (linkId: string) => suite.api.platform.stores.links.collection<Record<string, unknown>>({ name: "payment_links" }).findOne({ _id: linkId });
+  const storedLink = (linkId: string) => suite.api.platform.stores.links.collection<{ _id: string } & Record<string, unknown>>({ name: "payment_links" }).findOne({ _id: linkId });
 
   /** How the payments service took Xendit's callbacks about an invoice (stored, then applied). */
   async function callbackStatesOf(invoiceId: string) {
-    const events = suite.api.platform.stores.payments.collection<{ eventId: string; state: string; providerAccountId: string }>({ name: "provider_events" });
+    const events = suite.api.platform.stores.payments.collection<{ _id: string; eventId: string; state: string; providerAccountId: string }>({ name: "provider_events" });
     return (await events.find({ providerAccountId: suite.account.providerAccountId })).filter((event) => event.eventId.includes(invoiceId)).map((event) => event.state);
   }
 
