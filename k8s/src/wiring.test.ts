@@ -34,7 +34,7 @@ function expectedEnv(component: string, values: Obj): { required: string[]; opti
     required.push("NATS_URL");
     optional.push("EVENTS_NAMESPACE");
   }
-  if (["payments", "billing", "links"].includes(component)) required.push("SANDBOX_SECRET", "SECRETS_KEY", "PAYMONGO_API_BASE");
+  if (["payments", "billing", "links"].includes(component)) required.push("SANDBOX_SECRET", "SECRETS_KEY", "PAYMONGO_API_BASE", "XENDIT_API_BASE");
   if (["billing", "links"].includes(component)) required.push("PAYMENTS_URL");
   if (component === "payments") optional.push("PUBLIC_URL");
   if (component === "billing") required.push("BILLING_CLOCK_INTERVAL_MS", "BILLING_CLOCK_LEASE_MS");

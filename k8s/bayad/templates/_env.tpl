@@ -44,12 +44,14 @@ Numbers go through `int` because Helm reads values as float64 and would print 10
       name: {{ include "bayad.secretName" $root }}
       key: sandbox-secret
 {{ include "bayad.env.keyRing" (dict "root" $root "single" "SECRETS_KEY" "ring" "SECRETS_KEYS" "value" "secretsKeys") }}
-{{- /* Payments, and the links and invoices of projects with a PayMongo account, call PayMongo. */}}
+{{- /* Payments, and the links and invoices of projects with a PayMongo or Xendit account, call PayMongo and Xendit. */}}
 - name: PAYMONGO_API_BASE
   value: {{ $root.Values.paymongo.apiBase | quote }}
+- name: XENDIT_API_BASE
+  value: {{ $root.Values.xendit.apiBase | quote }}
 {{- end }}
 {{- if or (eq $name "billing") (eq $name "links") }}
-{{- /* The payments service resolves a project's PayMongo account for billing and links. */}}
+{{- /* The payments service resolves a project's provider account for billing and links. */}}
 - name: PAYMENTS_URL
   value: {{ printf "http://%s-payments:%d" $root.Release.Name ($root.Values.ports.grpc | int) | quote }}
 {{- end }}

@@ -71,7 +71,7 @@ function reconciler(options: Partial<HostedPaymentReconcilerOptions> & Pick<Host
     kind: "payment_link",
     lease: { acquire: async () => true },
     holderId: "test",
-    accounts: { paymongoOf: async (id) => (id === "pa_one" ? provider : undefined) },
+    accounts: { forAccount: async (id) => (id === "pa_one" ? provider : undefined) },
     afterMs: 1_000,
     // Rounds are run by the test (tick); the timer never fires within it.
     intervalMs: 3_600_000,
@@ -212,7 +212,7 @@ describe("startHostedPaymentReconciler", () => {
     const links = service([first, second, other]);
     const running = reconciler({
       ...links,
-      accounts: { paymongoOf: async (id) => (id === "pa_one" ? provider : id === "pa_revoked" ? revoked : undefined) },
+      accounts: { forAccount: async (id) => (id === "pa_one" ? provider : id === "pa_revoked" ? revoked : undefined) },
       logger: createLogger("test", "debug", sink),
       now: () => new Date(clock),
     });

@@ -1,8 +1,7 @@
 import { AppError, Counter, doublingDelay, metricOnce, type Logger, type Registry } from "@bayad/kit";
 import { PaymongoKeyRefusedError } from "./paymongo/paymongo-errors.js";
-import { paymongoHostedPaymentState } from "./paymongo/paymongo-hosted-payment-state.js";
-import type { PaymongoProvider } from "./paymongo/paymongo-provider.js";
-import type { HostedPaymentState, PaymentProvider } from "./port.js";
+import type { HostedPaymentState } from "./port.js";
+import type { ProviderAccounts } from "./providers.js";
 import { XenditKeyRefusedError } from "./xendit/xendit-errors.js";
 
 /** A payment link or an invoice made at a provider account and not paid yet, as its service keeps it. */
@@ -21,20 +20,10 @@ export interface HostedPaymentSettlement {
   paidAt?: Date;
 }
 
-/**
- * The adapters of the provider accounts by id (undefined once the account is removed):
- * `forAccount`, any provider whose adapter reads its hosted payments back (hostedPaymentState).
- * `paymongoOf` (PayMongo accounts only) is still taken, read through its link look-up, until the
- * services pass `forAccount`; given both, `forAccount` is used.
- */
-export type HostedPaymentAccounts =
-  | { forAccount(providerAccountId: string): Promise<PaymentProvider | undefined> }
-  | { paymongoOf(providerAccountId: string): Promise<PaymongoProvider | undefined> };
-
 export interface HostedPaymentReconcilerOptions {
   /** What is reconciled: the `kind` label of `bayad_provider_reconciled_total`, and the logs'. */
   kind: "payment_link" | "invoice";
-  /** The service's lease (its store's `leases`): only its holder runs a round, so replicas do not all ask PayMongo. */
+  /** The service's lease (its store's `leases`): only its holder runs a round, so replicas do not all ask the provider. */
   lease: { acquire(holder: string, now: Date, leaseMs: number): Promise<boolean> };
   holderId: string;
   /**
@@ -49,7 +38,8 @@ export interface HostedPaymentReconcilerOptions {
    * provider names it; `providerPaymentId` is its id, or "" when it names none.
    */
   settle(resource: UnsettledHostedPayment, providerPaymentId: string, payment?: HostedPaymentSettlement): Promise<boolean>;
-  accounts: HostedPaymentAccounts;
+  /** The adapters of the provider accounts by id (undefined once the account is removed); each reads its hosted payments back (hostedPaymentState). */
+  accounts: Pick<ProviderAccounts, "forAccount">;
   /** PROVIDER_RECONCILE_AFTER. */
   afterMs: number;
   /** PROVIDER_RECONCILE_INTERVAL (also the lease's length, twice over). */
@@ -59,8 +49,14 @@ export interface HostedPaymentReconcilerOptions {
   now: () => Date;
   /** Resources read per round (default 50). */
   batch?: number;
-  /** More work for the lease holder after each round (billing: archiving the PayMongo links of voided invoices); its count is logged. */
+  /** More work for the lease holder after each round (billing: closing the hosted payments of voided invoices at their provider); its count is logged. */
   alsoEachRound?: () => Promise<number>;
+}
+
+/** A paid hosted payment's payment, as `settle` takes it: undefined when the provider names none. */
+export function hostedPaymentSettlement(state: HostedPaymentState): HostedPaymentSettlement | undefined {
+  const { providerPaymentId: id, method, paidAt } = state;
+  return id === undefined ? undefined : { id, ...(method !== undefined ? { method } : {}), ...(paidAt !== undefined ? { paidAt } : {}) };
 }
 
 const MAX_RESOURCE_WAIT_MS = 3_600_000;
@@ -73,18 +69,6 @@ export interface HostedPaymentReconciler {
 
 /** A provider's key refusal (a 401), which sets its whole account aside. */
 const isKeyRefusal = (error: unknown) => error instanceof PaymongoKeyRefusedError || error instanceof XenditKeyRefusedError;
-
-/** How a resource's hosted payment is read back: the provider's own read, or PayMongo's link look-up for a `paymongoOf` caller. */
-async function readerOf(accounts: HostedPaymentAccounts, providerAccountId: string): Promise<((reference: string) => Promise<HostedPaymentState>) | undefined> {
-  if ("forAccount" in accounts) {
-    const provider = await accounts.forAccount(providerAccountId);
-    if (!provider) return undefined;
-    if (!provider.hostedPaymentState) throw new Error(`the ${provider.name} adapter cannot read a hosted payment back`);
-    return (reference) => provider.hostedPaymentState!(reference);
-  }
-  const paymongo = await accounts.paymongoOf(providerAccountId);
-  return paymongo && (async (reference) => paymongoHostedPaymentState(await paymongo.retrieveLinkById(reference)));
-}
 
 /**
  * A provider reports a hosted payment's payment (PayMongo `link.payment.paid`, Xendit an
@@ -129,13 +113,12 @@ export function startHostedPaymentReconciler(options: HostedPaymentReconcilerOpt
   };
 
   async function reconcileOne(resource: UnsettledHostedPayment): Promise<boolean> {
-    const read = await readerOf(options.accounts, resource.providerAccountId);
-    if (!read) return false; // the account was removed: its links cannot be read any more
-    const state = await read(resource.providerReference);
+    const provider = await options.accounts.forAccount(resource.providerAccountId);
+    if (!provider) return false; // the account was removed: its links cannot be read any more
+    if (!provider.hostedPaymentState) throw new Error(`the ${provider.name} adapter cannot read a hosted payment back`);
+    const state = await provider.hostedPaymentState(resource.providerReference);
     if (state.status !== "paid") return false;
-    const { providerPaymentId: id, method, paidAt } = state;
-    const payment = id === undefined ? undefined : { id, ...(method !== undefined ? { method } : {}), ...(paidAt !== undefined ? { paidAt } : {}) };
-    return options.settle(resource, id ?? "", payment);
+    return options.settle(resource, state.providerPaymentId ?? "", hostedPaymentSettlement(state));
   }
 
   async function round(): Promise<number> {

@@ -109,9 +109,9 @@ export {
 export { providerAccountsOf, type PaymentsAddress } from "./provider-accounts-client.js";
 export {
   startHostedPaymentReconciler,
+  hostedPaymentSettlement,
   type HostedPaymentReconciler,
   type HostedPaymentReconcilerOptions,
-  type HostedPaymentAccounts,
   type HostedPaymentSettlement,
   type UnsettledHostedPayment,
 } from "./hosted-payment-reconciler.js";
@@ -151,6 +151,6 @@ export { createXenditClient, type XenditClient, type XenditClientOptions } from 
 export { XENDIT_API_BASE_DEFAULT, XENDIT_API_VERSION, type XenditObject } from "./xendit/xendit-http.js";
 export { createXenditProvider, type XenditProvider, type XenditProviderOptions } from "./xendit/xendit-provider.js";
 export { createXenditAccountSetup, type XenditAccountSetup, type XenditAccountSetupOptions } from "./xendit/xendit-account-setup.js";
-export { XENDIT_CHANNELS, XENDIT_CHANNEL_FACTS, xenditChannelOf, type XenditChannel, type XenditChannelFacts } from "./xendit/xendit-channels.js";
+export { XENDIT_CHANNELS, XENDIT_CHANNEL_FACTS, xenditChannelOf, xenditAccountChannels, type XenditChannel, type XenditChannelFacts } from "./xendit/xendit-channels.js";
 export { xenditRefundRefusal, xenditRefundRefusalOf } from "./xendit/xendit-refund-rules.js";
 export type { XenditSession, XenditPaymentRequest, XenditRefund, XenditAction, XenditInvoice } from "./xendit/xendit-resources.js";

@@ -192,6 +192,21 @@ export interface PaymentProvider {
    * for a provider whose hosted pages Bayad serves itself (the sandbox).
    */
   hostedPaymentState?(providerReference: string): Promise<HostedPaymentState>;
+  /**
+   * Closes a hosted payment at the provider, so a page Bayad no longer shows (a link archived, an
+   * invoice voided) cannot be paid there either (PayMongo archives the link, Xendit expires the
+   * invoice). Safe to ask again (one closed already stays closed). Answers its state: `paid`
+   * when the payer paid before it could close (nothing was closed: the caller must not hide the
+   * payment), else `expired`. Absent for a provider whose pages Bayad serves itself (the sandbox).
+   */
+  closeHostedPayment?(providerReference: string): Promise<HostedPaymentState>;
+  /**
+   * Makes a closed hosted payment payable again (a link unarchived): PayMongo unarchives the same
+   * link (same page); Xendit cannot re-open an expired invoice, so it makes a new one for the
+   * resource, whose `providerReference` and `url` differ (the caller keeps the new ones). Absent
+   * for the sandbox.
+   */
+  reopenHostedPayment?(request: HostedPaymentRequest, providerReference: string, context: ProviderCallContext): Promise<HostedPayment>;
   /** Throws ProviderRefusedRefundError when the provider refuses the refund (it made none). */
   createRefund(request: RefundRequest, context: ProviderCallContext): Promise<{ providerReference: string }>;
   /**

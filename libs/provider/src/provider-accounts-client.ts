@@ -34,5 +34,6 @@ export function providerAccountsOf(config: ProviderAccountsConfig, address: Paym
     resolve: (request) => client.resolveProviderAccount(request, { timeoutMs: RESOLVE_TIMEOUT_MS }),
     secretsKey: config.secretsKey,
     paymongoApiBase: config.paymongoApiBase,
+    xenditApiBase: config.xenditApiBase,
   });
 }

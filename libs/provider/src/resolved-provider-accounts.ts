@@ -1,15 +1,21 @@
-import { AppError, fromConnectError, isEnvironment, type Environment, type SealingKeys } from "@bayad/kit";
+import { AppError, fromConnectError, isEnvironment, type SealingKeys } from "@bayad/kit";
 import type { ResolveProviderAccountResponse } from "@bayad/proto";
-import { createPaymongoClient, type PaymongoClient } from "./paymongo/paymongo-client.js";
-import { pathOf, PAYMONGO_PATHS } from "./paymongo/paymongo-endpoints.js";
-import { createPaymongoProvider, type PaymongoProvider } from "./paymongo/paymongo-provider.js";
-import { linkStateOf, resourceOf, type PaymongoLinkState } from "./paymongo/paymongo-resources.js";
+import { createPaymongoClient } from "./paymongo/paymongo-client.js";
+import { createPaymongoProvider } from "./paymongo/paymongo-provider.js";
+import type { PaymentProvider } from "./port.js";
 import { openProviderSecretKey } from "./provider-secrets.js";
 import type { ProviderAccounts } from "./providers.js";
+import { xenditAccountChannels } from "./xendit/xendit-channels.js";
+import { createXenditProvider } from "./xendit/xendit-provider.js";
 
-/** What is asked of the payments service (a ResolveProviderAccountRequest): an account by project and environment, or by id. */
+/**
+ * What is asked of the payments service (a ResolveProviderAccountRequest): the account a
+ * project's hosted payments go to in an environment, or an account by id.
+ */
 export interface ResolveRequest {
-  by: { case: "project"; value: { projectId: string; environment: string; provider: string } } | { case: "providerAccountId"; value: string };
+  by:
+    | { case: "project"; value: { projectId: string; environment: string; provider: string; hostedPayments: boolean } }
+    | { case: "providerAccountId"; value: string };
 }
 
 export interface ResolvedProviderAccountsOptions {
@@ -22,19 +28,20 @@ export interface ResolvedProviderAccountsOptions {
   secretsKey: SealingKeys | undefined;
   /** PAYMONGO_API_BASE. */
   paymongoApiBase: string;
+  /** XENDIT_API_BASE. */
+  xenditApiBase: string;
 }
 
-/** A project's provider account as another service uses it: the account's id and its PayMongo adapter. */
+/** A project's provider accounts as another service uses them (their adapters), and closing the adapters' pools. */
 export interface ResolvedProviderAccounts extends ProviderAccounts {
-  /** The adapter of an account by id, with PayMongo's look-ups (the reconcilers start from the resource's account). */
-  paymongoOf(providerAccountId: string): Promise<PaymongoProvider | undefined>;
-  /**
-   * Archives (or unarchives) a link at the account's PayMongo (`/v1/links/{id}/archive`), so that
-   * a link Bayad shows archived cannot be paid there either; undefined once the account is removed.
-   * PayMongo's archive is idempotent, so asking again after a lost answer is safe.
-   */
-  setLinkArchived(providerAccountId: string, linkId: string, archived: boolean): Promise<PaymongoLinkState | undefined>;
-  /** Closes the adapters' connection pools. */
+  close(): Promise<void>;
+}
+
+type Account = NonNullable<ResolveProviderAccountResponse["providerAccount"]>;
+
+/** An adapter with its connection pool's closing. */
+interface Adapter {
+  provider: PaymentProvider;
   close(): Promise<void>;
 }
 
@@ -44,23 +51,17 @@ export interface ResolvedProviderAccounts extends ProviderAccounts {
  * at once, on every replica) and opens the sealed key with SECRETS_KEY here, so the clear key
  * never crosses the wire.
  *
- * Hosted payments (payment links, invoices) stay on PayMongo (or the sandbox): `forProject`
- * answers the project's PayMongo account only, whatever Xendit account the project also holds,
- * and an account found by id that is not PayMongo's is answered as none. A Xendit account is
- * never used here: the Xendit adapter serves no hosted links yet (its links are invoices). The adapter, with its connection pool, is made once per account
- * version (its updatedAt and sealed key), so a replaced key gets a fresh one.
+ * `forProject` answers the account hosted payments (payment links, invoices) go to: the
+ * project's PayMongo account in the environment, else its Xendit account (the payments service
+ * decides: `hostedPayments`), else none (the caller uses the environment's default). `forAccount`
+ * answers any account by id. The adapter is PayMongo's or Xendit's by the account's provider,
+ * made once per account version (its updatedAt and sealed key), so a replaced key gets a fresh
+ * one and the replaced one's pool is closed.
  */
 export function createResolvedProviderAccounts(options: ResolvedProviderAccountsOptions): ResolvedProviderAccounts {
-  const adapters = new Map<string, { version: string; provider: PaymongoProvider; client: PaymongoClient }>();
+  const adapters = new Map<string, { version: string; adapter: Adapter }>();
 
-  async function resolved(request: ResolveRequest): Promise<{ providerAccountId: string; provider: PaymongoProvider } | undefined> {
-    const account = await resolvedAccount(request);
-    return account && { providerAccountId: account.providerAccountId, provider: account.provider };
-  }
-
-  async function resolvedAccount(
-    request: ResolveRequest,
-  ): Promise<{ providerAccountId: string; provider: PaymongoProvider; client: PaymongoClient } | undefined> {
+  async function resolved(request: ResolveRequest): Promise<{ providerAccountId: string; provider: PaymentProvider } | undefined> {
     let answer: ResolveProviderAccountResponse;
     try {
       answer = await options.resolve(request);
@@ -70,52 +71,49 @@ export function createResolvedProviderAccounts(options: ResolvedProviderAccounts
       throw error;
     }
     const account = answer.providerAccount;
-    if (!account || !answer.sealed || account.provider !== "paymongo") return undefined;
-    const provider = adapterOf(account, answer.sealed.secretKey);
-    return { providerAccountId: account.providerAccountId, provider, client: adapters.get(account.providerAccountId)!.client };
+    if (!account || !answer.sealed) return undefined;
+    return { providerAccountId: account.providerAccountId, provider: adapterOf(account, answer.sealed.secretKey) };
   }
 
-  function adapterOf(account: NonNullable<ResolveProviderAccountResponse["providerAccount"]>, sealedKey: string): PaymongoProvider {
+  function adapterOf(account: Account, sealedKey: string): PaymentProvider {
     const version = `${account.updatedAt?.seconds ?? 0}.${account.updatedAt?.nanos ?? 0}:${sealedKey}`;
     const cached = adapters.get(account.providerAccountId);
-    if (cached?.version === version) return cached.provider;
+    if (cached?.version === version) return cached.adapter.provider;
     if (options.secretsKey === undefined) {
       throw new AppError("SERVICE_UNAVAILABLE", "SECRETS_KEY is not set on this service: the project's provider account cannot be used.");
     }
-    if (account.provider !== "paymongo" || !isEnvironment(account.environment)) {
+    if (!isEnvironment(account.environment) || (account.provider !== "paymongo" && account.provider !== "xendit")) {
       throw new Error(`provider account ${account.providerAccountId} is of an unknown provider or environment`);
     }
-    const environment: Environment = account.environment;
-    const client = createPaymongoClient({
-      apiBase: options.paymongoApiBase,
-      secretKey: openProviderSecretKey(options.secretsKey, account.providerAccountId, sealedKey),
-    });
-    const provider = createPaymongoProvider({ client, paymentMethodTypes: account.paymentMethodTypes, livemode: environment === "live" });
-    adapters.set(account.providerAccountId, { version, provider, client });
+    const secretKey = openProviderSecretKey(options.secretsKey, account.providerAccountId, sealedKey);
+    const adapter = account.provider === "xendit" ? xenditAdapter(account, secretKey) : paymongoAdapter(account, secretKey);
+    adapters.set(account.providerAccountId, { version, adapter });
     // The replaced key's pool is idle from now on (an in-flight call on it finishes first).
-    if (cached) void cached.client.close().catch(() => undefined);
-    return provider;
+    if (cached) void cached.adapter.close().catch(() => undefined);
+    return adapter.provider;
+  }
+
+  function paymongoAdapter(account: Account, secretKey: string): Adapter {
+    const client = createPaymongoClient({ apiBase: options.paymongoApiBase, secretKey });
+    const provider = createPaymongoProvider({ client, paymentMethodTypes: account.paymentMethodTypes, livemode: account.environment === "live" });
+    return { provider, close: () => client.close() };
+  }
+
+  function xenditAdapter(account: Account, secretKey: string): Adapter {
+    const channels = xenditAccountChannels(account.paymentMethodTypes);
+    const provider = createXenditProvider({ apiBase: options.xenditApiBase, secretKey, ...(channels ? { channels } : {}) });
+    return { provider, close: () => provider.close() };
   }
 
   return {
-    forProject: (projectId, environment) => resolved({ by: { case: "project", value: { projectId, environment, provider: "paymongo" } } }),
+    forProject: (projectId, environment) => resolved({ by: { case: "project", value: { projectId, environment, provider: "", hostedPayments: true } } }),
     async forAccount(providerAccountId) {
       return (await resolved({ by: { case: "providerAccountId", value: providerAccountId } }))?.provider;
-    },
-    async paymongoOf(providerAccountId) {
-      return (await resolved({ by: { case: "providerAccountId", value: providerAccountId } }))?.provider;
-    },
-    async setLinkArchived(providerAccountId, linkId, archived) {
-      const account = await resolvedAccount({ by: { case: "providerAccountId", value: providerAccountId } });
-      if (!account) return undefined;
-      const operation = archived ? "archiveLink" : "unarchiveLink";
-      const document = await account.client.post(pathOf(PAYMONGO_PATHS.links, linkId, archived ? "archive" : "unarchive"), operation);
-      return linkStateOf(resourceOf(document, operation));
     },
     async close() {
       const open = [...adapters.values()];
       adapters.clear();
-      await Promise.all(open.map((adapter) => adapter.client.close().catch(() => undefined)));
+      await Promise.all(open.map(({ adapter }) => adapter.close().catch(() => undefined)));
     },
   };
 }

@@ -23,16 +23,17 @@ describe("readBillingConfig", () => {
 });
 
 describe("readBillingConfig's provider accounts", () => {
-  it("reads SECRETS_KEY, PAYMONGO_API_BASE, PROVIDER_RECONCILE_* and PAYMENTS_URL", () => {
+  it("reads SECRETS_KEY, PAYMONGO_API_BASE, XENDIT_API_BASE, PROVIDER_RECONCILE_* and PAYMENTS_URL", () => {
     const config = readBillingConfig({
       SECRETS_KEY: "k".repeat(32),
       PAYMONGO_API_BASE: "http://127.0.0.1:9999",
+      XENDIT_API_BASE: "http://127.0.0.1:9998",
       PROVIDER_RECONCILE_AFTER: "2m",
       PROVIDER_RECONCILE_INTERVAL: "10s",
       PAYMENTS_URL: "http://payments:50051",
     });
     expect(config).toMatchObject({
-      providerAccounts: { secretsKey: singleKeyRing("k".repeat(32)), paymongoApiBase: "http://127.0.0.1:9999", reconcileAfterMs: 120_000, reconcileIntervalMs: 10_000 },
+      providerAccounts: { secretsKey: singleKeyRing("k".repeat(32)), paymongoApiBase: "http://127.0.0.1:9999", xenditApiBase: "http://127.0.0.1:9998", reconcileAfterMs: 120_000, reconcileIntervalMs: 10_000 },
       paymentsUrl: "http://payments:50051",
     });
   });

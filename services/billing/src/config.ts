@@ -14,9 +14,10 @@ export interface BillingConfig {
   /** PAYMENTS_IDEMPOTENCY_WINDOW_SECONDS (86400, the gateway's): how long an Idempotency-Key's outcome is kept. */
   idempotencyWindowMs: number;
   /**
-   * The projects' own provider accounts (PayMongo), for invoices' hosted payments: SECRETS_KEY
-   * (the payments service's, which opens their sealed keys), PAYMONGO_API_BASE,
-   * PROVIDER_RECONCILE_AFTER and _INTERVAL (how invoices paid at PayMongo are found paid).
+   * The projects' own provider accounts (PayMongo, Xendit), for invoices' hosted payments:
+   * SECRETS_KEY (the payments service's, which opens their sealed keys), PAYMONGO_API_BASE,
+   * XENDIT_API_BASE, PROVIDER_RECONCILE_AFTER and _INTERVAL (how invoices paid at the provider
+   * are found paid).
    */
   providerAccounts: ProviderAccountsConfig;
   /**

@@ -9,7 +9,7 @@ import { createBillingService } from "./billing-service.js";
 import { startBillingClock } from "./clock/billing-clock.js";
 import type { BillingConfig } from "./config.js";
 import { applyProviderInvoicePayment } from "./invoices/invoices.js";
-import { archiveVoidedInvoiceLinks } from "./invoices/voided-at-provider.js";
+import { closeVoidedInvoicesAtProvider } from "./invoices/voided-at-provider.js";
 
 export interface BillingServerOptions {
   store: Store;
@@ -31,9 +31,10 @@ export interface BillingServerOptions {
 /**
  * Wires the billing service to its store and providers (the sandbox, and the projects' own
  * accounts through the payments service), serves it over gRPC with health, and runs the billing
- * clock until closed. Invoices whose hosted payment was made at a project's PayMongo account are
- * found paid by the provider reconciler (PayMongo tells its webhook, the payments service's,
- * which cannot move invoices).
+ * clock until closed. Invoices whose hosted payment was made at a project's provider account (a
+ * PayMongo link, a Xendit invoice) are found paid by the provider reconciler (the provider tells
+ * its webhook, the payments service's, which cannot move invoices); the hosted payments of
+ * voided invoices are closed there by the same lease holder.
  */
 export async function startBillingServer(options: BillingServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
@@ -66,7 +67,7 @@ export async function startBillingServer(options: BillingServerOptions): Promise
             providerReference: invoice.providerReference!,
           })),
         settle: (invoice, _providerPaymentId, payment) => applyProviderInvoicePayment(deps, invoice.providerAccountId, invoice.id, payment),
-        alsoEachRound: () => archiveVoidedInvoiceLinks(deps, accounts),
+        alsoEachRound: () => closeVoidedInvoicesAtProvider(deps, accounts),
         accounts,
         afterMs: config.providerAccounts.reconcileAfterMs,
         intervalMs: config.providerAccounts.reconcileIntervalMs,

@@ -31,8 +31,9 @@ export interface LinksServerOptions {
 /**
  * Wires the links service to its store and providers and serves it over gRPC with health. Unlike
  * checkouts there is nothing to sweep: a link is written only once the provider has answered.
- * Links made at a project's PayMongo account are found paid by the provider reconciler (PayMongo
- * tells its webhook, the payments service's, which cannot move links).
+ * Links made at a project's provider account (a PayMongo link, a Xendit invoice) are found paid
+ * by the provider reconciler (the provider tells its webhook, the payments service's, which
+ * cannot move links).
  */
 export async function startLinksServer(options: LinksServerOptions): Promise<RunningServer> {
   const { store, config, logger } = options;
@@ -45,7 +46,6 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
     providers,
     now: () => new Date(),
     keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs }),
-    ...(accounts ? { providerLinks: accounts } : {}),
   };
   const service = createLinksService({ paymentLinks });
   await store.ensureIndexes();

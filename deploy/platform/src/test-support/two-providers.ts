@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { startPaymongoSimulator, type PaymongoSimulator } from "@bayad/paymongo-simulator";
 import { startXenditSimulator, type XenditSimulator } from "@bayad/xendit-simulator";
 import { startTestPlatform, type TestPlatform } from "./harness.js";
+import { putXenditLiveAccount } from "./xendit-live.js";
 
 /** What a two-provider suite's tests use: started before them, closed after them. */
 export interface TwoProvidersSuite {
@@ -57,15 +58,9 @@ export function twoProvidersSuite(options: { project: string; env?: Record<strin
     const paymongoKey = `sk_live_${randomBytes(16).toString("hex")}`;
     const paymongo = await suite.api.admin("PUT", accountsPath, { provider: "paymongo", secretKey: paymongoKey, paymentMethodTypes: ["gcash", "qrph", "card"] });
     expect(paymongo.status, JSON.stringify(paymongo.body)).toBeLessThan(300);
-    const xenditKey = `xnd_production_${randomBytes(20).toString("hex")}`;
-    const callbackToken = randomBytes(24).toString("base64url");
-    const xendit = await suite.api.admin("PUT", accountsPath, { provider: "xendit", secretKey: xenditKey, callbackToken });
-    expect(xendit.status, JSON.stringify(xendit.body)).toBeLessThan(300);
-    const callbackUrl = xendit.body.data.callback.url as string;
-    suite.xendit.setCallbacks({ urls: [callbackUrl], verificationToken: callbackToken }, xenditKey);
     suite.accounts = {
       paymongo: { providerAccountId: paymongo.body.data.providerAccountId as string, secretKey: paymongoKey },
-      xendit: { providerAccountId: xendit.body.data.providerAccountId as string, secretKey: xenditKey, callbackToken, callbackUrl },
+      xendit: await putXenditLiveAccount(suite.api, suite.project.projectId, suite.xendit),
     };
   }, 60_000);
   afterAll(async () => {

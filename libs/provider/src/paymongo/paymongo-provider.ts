@@ -98,6 +98,12 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
     return linkStateOf(resourceOf(await client.get(pathOf(PAYMONGO_PATHS.links, id), operation), operation));
   };
 
+  /** Archives (or unarchives) a link (`/v1/links/{id}/archive`); PayMongo's archive is idempotent, so asking again after a lost answer is safe. */
+  const setLinkArchived = async (id: string, archived: boolean): Promise<PaymongoLinkState> => {
+    const operation = archived ? "archiveLink" : "unarchiveLink";
+    return linkStateOf(resourceOf(await client.post(pathOf(PAYMONGO_PATHS.links, id, archived ? "archive" : "unarchive"), operation), operation));
+  };
+
   return {
     name: "paymongo",
     paymentMethods,
@@ -206,6 +212,20 @@ export function createPaymongoProvider(options: PaymongoProviderOptions): Paymon
 
     // The link names its payments: no second read is needed for the paid one's id, method and time.
     hostedPaymentState: async (providerReference) => paymongoHostedPaymentState(await retrieveLink(providerReference)),
+
+    // Read first: a link paid meanwhile is answered paid, not archived (its payment must not be hidden).
+    async closeHostedPayment(providerReference) {
+      const state = paymongoHostedPaymentState(await retrieveLink(providerReference));
+      if (state.status === "paid") return state;
+      await setLinkArchived(providerReference, true);
+      return { ...state, status: "expired" };
+    },
+
+    // An archived link is unarchived as it was: the same page, URL and reference number.
+    async reopenHostedPayment(_request, providerReference) {
+      const link = await setLinkArchived(providerReference, false);
+      return { providerReference: link.id, referenceNumber: link.referenceNumber, url: link.checkoutUrl, pageToken: "" };
+    },
 
     // PayMongo documents no metadata on customers, so none is sent. The Idempotency-Key comes from
     // the Bayad customer's id (this call carries no request key): asked again, PayMongo answers

@@ -45,6 +45,12 @@ export function xenditChannelOf(name: string): XenditChannel | undefined {
   return XENDIT_CHANNELS.find((channel) => XENDIT_CHANNEL_FACTS[channel].intentMethod === name);
 }
 
+/** The channels a Xendit account's stored `paymentMethodTypes` name; undefined when they name none (every channel served). */
+export function xenditAccountChannels(paymentMethodTypes: readonly string[]): XenditChannel[] | undefined {
+  const channels = paymentMethodTypes.map(xenditChannelOf).filter((channel): channel is XenditChannel => channel !== undefined);
+  return channels.length > 0 ? channels : undefined;
+}
+
 /** The channel a payer's redirect intent method goes through, or PAYMENT_METHOD_NOT_OFFERED. */
 export function xenditChannelOfIntent(option: IntentMethodOption, offered: readonly XenditChannel[]): XenditChannel {
   const channel = XENDIT_CHANNELS.find((code) => XENDIT_CHANNEL_FACTS[code].intentMethod === option.type);

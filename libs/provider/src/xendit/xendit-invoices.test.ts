@@ -3,7 +3,9 @@ import { AppError } from "@bayad/kit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ProviderNoAnswerError, ProviderRefusedRefundError, type HostedPaymentRequest } from "../port.js";
 import { XenditRejectedError } from "./xendit-errors.js";
-import { xenditHostedPaymentState } from "./xendit-invoices.js";
+import { createXenditClient } from "./xendit-client.js";
+import { closeXenditInvoice, xenditHostedPaymentState } from "./xendit-invoices.js";
+import { xenditInvoiceOf } from "./xendit-resources.js";
 import { createXenditProvider, type XenditProvider, type XenditProviderOptions } from "./xendit-provider.js";
 import { context, newId, newXenditTestKey, php, thrownBy } from "./test-support/xendit-fixture.js";
 
@@ -163,6 +165,52 @@ describe("Xendit hosted payments (invoices)", () => {
     simulator.payInvoice(paid.providerReference);
     const refused = await thrownBy(() => xendit.expireInvoiceById(paid.providerReference));
     expect(refused).toBeInstanceOf(XenditRejectedError);
+  });
+
+  it("closes an open invoice by expiring it, answers an expired one as it is, and leaves a paid one paid", async () => {
+    const xendit = provider();
+    const open = await xendit.createHostedPayment(linkRequest(), context());
+    expect(await xendit.closeHostedPayment!(open.providerReference)).toEqual({ status: "expired", amountMinor: 499_99, currency: "PHP" });
+    expect(simulator.find(open.providerReference)).toMatchObject({ status: "EXPIRED" });
+    // Asked again (a retry after a lost answer): still expired, no error.
+    expect((await xendit.closeHostedPayment!(open.providerReference)).status).toBe("expired");
+
+    const paid = await xendit.createHostedPayment(linkRequest(), context());
+    simulator.payInvoice(paid.providerReference, "GCASH");
+    expect(await xendit.closeHostedPayment!(paid.providerReference)).toMatchObject({ status: "paid", providerPaymentId: paid.providerReference, method: "GCASH" });
+    expect(simulator.find(paid.providerReference)).toMatchObject({ status: "PAID" });
+  });
+
+  it("answers paid when the payer pays between the read and the expire, which Xendit then refuses", async () => {
+    const secretKey = newXenditTestKey();
+    const page = await provider({ secretKey }).createHostedPayment(linkRequest(), context());
+    const client = createXenditClient({ apiBase: simulator.url, secretKey });
+    let reads = 0;
+    // The first read finds it open; the payer pays right after it, before the expire is sent.
+    const retrieve = async (id: string) => {
+      const invoice = xenditInvoiceOf(await client.get(`/v2/invoices/${id}`, "retrieveInvoice"), "retrieveInvoice");
+      if ((reads += 1) === 1) simulator.payInvoice(id);
+      return invoice;
+    };
+    try {
+      expect(await closeXenditInvoice(client, retrieve, page.providerReference)).toMatchObject({ status: "paid", providerPaymentId: page.providerReference });
+      expect(reads).toBe(2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("reopens a closed resource as a new invoice (a new id and page), and answers one still open as it is", async () => {
+    const xendit = provider();
+    const request = linkRequest();
+    const first = await xendit.createHostedPayment(request, context());
+    expect(await xendit.reopenHostedPayment!(request, first.providerReference, context())).toEqual(first);
+    await xendit.closeHostedPayment!(first.providerReference);
+    const reopened = await xendit.reopenHostedPayment!(request, first.providerReference, context());
+    expect(reopened.providerReference).not.toBe(first.providerReference);
+    expect(reopened.url).not.toBe(first.url);
+    expect(simulator.find(reopened.providerReference)).toMatchObject({ external_id: request.resourceId, status: "PENDING", amount: 499.99 });
+    expect(invoicesOf(request.resourceId).map((invoice) => invoice["status"]).sort()).toEqual(["EXPIRED", "PENDING"]);
   });
 
   it("refunds a paid invoice by invoice_id, in parts, through the refund rules", async () => {

@@ -4,6 +4,7 @@ import { providerUnavailable } from "../provider-errors.js";
 import { toXenditAmount } from "./xendit-amounts.js";
 import { xenditChannelsAccepting, type XenditChannel } from "./xendit-channels.js";
 import type { XenditClient } from "./xendit-client.js";
+import { XenditRejectedError } from "./xendit-errors.js";
 import { xenditInvoiceOf, type XenditInvoice } from "./xendit-resources.js";
 
 export const INVOICE_PATHS = { invoices: "/v2/invoices", expire: (id: string) => `/invoices/${encodeURIComponent(id)}/expire!` } as const;
@@ -109,4 +110,29 @@ export function xenditHostedPaymentState(invoice: XenditInvoice): HostedPaymentS
     ...(method !== undefined ? { method } : {}),
     ...(invoice.paidAt !== undefined ? { paidAt: invoice.paidAt } : {}),
   };
+}
+
+/**
+ * `closeHostedPayment` for Xendit: the invoice is read, and expired (`expire!`) only while open.
+ * One paid is answered paid, untouched (Xendit refuses to expire it); one expired already is
+ * answered as it is. Should the expire be refused all the same (paid between the read and the
+ * expire), it is read again and answered as Xendit has it then; a refusal that leaves it open
+ * is thrown.
+ */
+export async function closeXenditInvoice(
+  client: XenditClient,
+  retrieve: (id: string) => Promise<XenditInvoice>,
+  id: string,
+): Promise<HostedPaymentState> {
+  const state = xenditHostedPaymentState(await retrieve(id));
+  if (state.status !== "open") return state;
+  const operation = "expireInvoice";
+  try {
+    return xenditHostedPaymentState(xenditInvoiceOf(await client.post(INVOICE_PATHS.expire(id), operation, {}), operation));
+  } catch (error) {
+    if (!(error instanceof XenditRejectedError)) throw error;
+    const now = xenditHostedPaymentState(await retrieve(id));
+    if (now.status === "open") throw error;
+    return now;
+  }
 }

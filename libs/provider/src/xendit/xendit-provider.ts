@@ -16,7 +16,7 @@ import {
 import { createXenditClient } from "./xendit-client.js";
 import { XenditRejectedError } from "./xendit-errors.js";
 import { XENDIT_API_BASE_DEFAULT } from "./xendit-http.js";
-import { createXenditHostedInvoice, INVOICE_PATHS, xenditHostedPaymentState } from "./xendit-invoices.js";
+import { closeXenditInvoice, createXenditHostedInvoice, INVOICE_PATHS, xenditHostedPaymentState } from "./xendit-invoices.js";
 import { xenditRefundRefusal, xenditRefundRefusalOf } from "./xendit-refund-rules.js";
 import {
   XENDIT_INVOICE_ID,
@@ -218,6 +218,13 @@ export function createXenditProvider(options: XenditProviderOptions): XenditProv
     createHostedPayment: (request, context) => createXenditHostedInvoice(client, channels, request, bayadMetadata(request.resourceId, context)),
 
     hostedPaymentState: async (providerReference) => xenditHostedPaymentState(await retrieveInvoice(providerReference)),
+
+    closeHostedPayment: (providerReference) => closeXenditInvoice(client, retrieveInvoice, providerReference),
+
+    // An expired invoice cannot be paid again [O xendit.md §3]: the resource gets a new invoice
+    // (its expired one is not found again by external_id), with its own id and page. One still
+    // open (never closed) is answered as it is.
+    reopenHostedPayment: (request, _providerReference, context) => createXenditHostedInvoice(client, channels, request, bayadMetadata(request.resourceId, context)),
 
     /**
      * `providerPaymentId` is the Xendit payment request (`pr-…`), its payment (`py-…`, read back

@@ -61,13 +61,15 @@ export interface InvoiceRecord {
   pageToken?: string;
   providerReference?: string;
   /**
-   * The project's provider account the hosted payment was made at (a PayMongo link); absent for
-   * the sandbox's pages. Later calls reach that account, and the reconciler reads the link there.
+   * The project's provider account the hosted payment was made at (a PayMongo link, a Xendit
+   * invoice); absent for the sandbox's pages. Later calls reach that account, and the reconciler
+   * reads the hosted payment there.
    */
   providerAccountId?: string;
   /**
-   * Set once the provider's link of a voided invoice is archived there (so nobody pays a void
-   * invoice): bookkeeping of the reconciler, not a state of the invoice (no version, no event).
+   * Set once the hosted payment of a voided invoice is closed at its provider (PayMongo's link
+   * archived, Xendit's invoice expired: so nobody pays a void invoice): bookkeeping of the
+   * reconciler, not a state of the invoice (no version, no event). The stored name predates Xendit.
    */
   providerLinkArchived?: boolean;
   /** Set when the invoice is paid: the provider's payment, which refunds of the invoice are made against. */

@@ -58,12 +58,12 @@ export function createInvoicesRepository(store: Store) {
       );
     },
 
-    /** Voided invoices whose provider link is not archived at the provider yet, at most `limit`. */
+    /** Voided invoices whose hosted payment is not closed at the provider yet, at most `limit`. */
     findVoidedWithLiveProviderLinks(limit: number): Promise<InvoiceRecord[]> {
       return invoices.find({ status: "void", providerAccountId: { $exists: true }, providerLinkArchived: { $ne: true } }, { limit });
     },
 
-    /** Notes that the invoice's provider link is archived (no version bump: a void invoice never moves again). */
+    /** Notes that the invoice's hosted payment is closed at the provider (no version bump: a void invoice never moves again). */
     async markProviderLinkArchived(invoiceId: string): Promise<void> {
       await invoices.updateOne({ _id: invoiceId, status: "void" }, { $set: { providerLinkArchived: true } });
     },

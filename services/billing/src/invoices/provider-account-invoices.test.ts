@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { AppError, createLogger } from "@bayad/kit";
-import type { HostedPaymentRequest, PaymentProvider, PaymongoProvider, ProviderAccounts, ResolvedProviderAccounts } from "@bayad/provider";
+import type { HostedPaymentRequest, PaymentProvider, ProviderAccounts } from "@bayad/provider";
 import { billingFixture, caller, eventTypes, expectOneEventPerChange, mutating, sandbox } from "../test-support/billing-fixture.js";
 import { createPlan } from "../plans/plans.js";
 import { createSubscription, getSubscription, listSubscriptionInvoices } from "../subscriptions/subscriptions.js";
 import { applyProviderInvoicePayment, getHostedInvoice, simulateInvoiceOutcome } from "./invoices.js";
 import { moveInvoice } from "./invoice-writes.js";
-import { archiveVoidedInvoiceLinks } from "./voided-at-provider.js";
+import { closeVoidedInvoicesAtProvider } from "./voided-at-provider.js";
 
 /** A provider account's adapter as billing sees it: a PayMongo link per invoice, no simulated payer actions. */
 function paymongoLike() {
@@ -32,7 +32,7 @@ function paymongoLike() {
       return providerAccountId.startsWith("pa_") ? provider : undefined;
     },
   };
-  return { accounts, asked };
+  return { accounts, asked, provider };
 }
 
 async function liveSubscription(projectId = "prj_a") {
@@ -90,45 +90,50 @@ describe("invoices of a project's provider account", () => {
   });
 });
 
-describe("the PayMongo links of voided invoices", () => {
+describe("the hosted payments of voided invoices", () => {
   async function voided(paidAtProvider: boolean) {
-    const { fixture, invoice } = await liveSubscription();
+    const { fixture, invoice, paymongo } = await liveSubscription();
     const lines: string[] = [];
     fixture.deps.logger = createLogger("test", "info", { write: (line: string) => void lines.push(line) });
     await fixture.store.transaction(async (session) => moveInvoice(fixture.deps, session, (await fixture.deps.invoices.findByIdUnscoped(invoice._id, session))!, "void"));
-    const archivedAt: string[] = [];
-    const accounts: Pick<ResolvedProviderAccounts, "paymongoOf" | "setLinkArchived"> = {
-      async paymongoOf(providerAccountId) {
-        if (providerAccountId !== "pa_live") return undefined;
-        return {
-          async retrieveLinkById(id: string) {
-            return { id, status: paidAtProvider ? "paid" : "unpaid", referenceNumber: "", checkoutUrl: "", payments: paidAtProvider ? [{ id: "pay_9", status: "paid" }] : [] };
-          },
-        } as unknown as PaymongoProvider;
-      },
-      async setLinkArchived(_account, id) {
-        archivedAt.push(id);
-        return { id, status: "unpaid", referenceNumber: "", checkoutUrl: "", payments: [] };
+    const closedAt: string[] = [];
+    // The account's adapter closes (archives or expires) what is open, and answers paid what was paid.
+    const provider: PaymentProvider = {
+      ...paymongo.provider,
+      async closeHostedPayment(reference) {
+        const base = { amountMinor: 49_900, currency: "PHP" };
+        if (paidAtProvider) return { status: "paid", ...base, providerPaymentId: "pay_9" };
+        closedAt.push(reference);
+        return { status: "expired", ...base };
       },
     };
-    return { fixture, invoice, accounts, archivedAt, lines };
+    const accounts: Pick<ProviderAccounts, "forAccount"> = { forAccount: async (id) => (id === "pa_live" ? provider : undefined) };
+    return { fixture, invoice, accounts, closedAt, lines };
   }
 
-  it("archives the link of a voided invoice at the provider once", async () => {
-    const { fixture, invoice, accounts, archivedAt, lines } = await voided(false);
-    expect(await archiveVoidedInvoiceLinks(fixture.deps, accounts)).toBe(1);
-    expect(await archiveVoidedInvoiceLinks(fixture.deps, accounts)).toBe(0);
-    expect(archivedAt).toEqual([invoice.providerReference]);
+  it("closes the hosted payment of a voided invoice at the provider once", async () => {
+    const { fixture, invoice, accounts, closedAt, lines } = await voided(false);
+    expect(await closeVoidedInvoicesAtProvider(fixture.deps, accounts)).toBe(1);
+    expect(await closeVoidedInvoicesAtProvider(fixture.deps, accounts)).toBe(0);
+    expect(closedAt).toEqual([invoice.providerReference]);
     expect(await fixture.deps.invoices.findByIdUnscoped(invoice._id)).toMatchObject({ status: "void", providerLinkArchived: true });
     expect(lines.join("")).not.toMatch(/"level":50/);
   });
 
   it("logs an error naming the payment when a voided invoice was paid at the provider, and leaves it void", async () => {
-    const { fixture, invoice, accounts, archivedAt, lines } = await voided(true);
-    expect(await archiveVoidedInvoiceLinks(fixture.deps, accounts)).toBe(1);
-    expect(archivedAt).toEqual([invoice.providerReference]);
+    const { fixture, invoice, accounts, closedAt, lines } = await voided(true);
+    expect(await closeVoidedInvoicesAtProvider(fixture.deps, accounts)).toBe(1);
+    expect(closedAt).toEqual([]);
     const error = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.level === 50);
     expect(error).toMatchObject({ invoiceId: invoice._id, providerPaymentId: "pay_9" });
     expect((await fixture.deps.invoices.findByIdUnscoped(invoice._id))?.status).toBe("void");
+    expect(await closeVoidedInvoicesAtProvider(fixture.deps, accounts)).toBe(0);
+  });
+
+  it("marks done, with a warning, a voided invoice whose account is gone", async () => {
+    const { fixture, invoice, closedAt } = await voided(false);
+    expect(await closeVoidedInvoicesAtProvider(fixture.deps, { forAccount: async () => undefined })).toBe(0);
+    expect(closedAt).toEqual([]);
+    expect(await fixture.deps.invoices.findByIdUnscoped(invoice._id)).toMatchObject({ providerLinkArchived: true });
   });
 });

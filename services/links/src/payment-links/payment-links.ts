@@ -5,11 +5,11 @@ import {
   askProvider,
   chooseProvider,
   hostedPageResource,
+  hostedPaymentSettlement,
   providerOfResource,
   type PayerAction,
   type PaymentProviders,
   type ProviderChoice,
-  type ResolvedProviderAccounts,
 } from "@bayad/provider";
 import type { Session, Store } from "@bayad/store";
 import { paymentLinkStates, paymentLinkToProto, type LinkPayment, type PaymentLinkRecord } from "./payment-link.js";
@@ -23,8 +23,6 @@ export interface PaymentLinksDeps {
   now: () => Date;
   /** What each Idempotency-Key did, for its window. */
   keys: IdempotencyKeys;
-  /** The links of projects' provider accounts at PayMongo: read, archived and unarchived there with the Bayad link. */
-  providerLinks?: Pick<ResolvedProviderAccounts, "paymongoOf" | "setLinkArchived">;
 }
 
 export interface CreatePaymentLinkInput {
@@ -170,9 +168,14 @@ export async function setPaymentLinkArchived(
   return actOnce<PaymentLinkRecord>(deps.keys, caller, archive ? "archivePaymentLink" : "unarchivePaymentLink", linkId, async (claim) => {
     let record = await getPaymentLink(deps, caller, linkId);
     if (hasWanted(record)) return claimUnchanged(deps.store, claim, record);
-    if (record.providerAccountId !== undefined) record = await setArchivedAtProvider(deps, record, archive);
+    let page: Partial<PaymentLinkRecord> | undefined;
+    if (record.providerAccountId !== undefined) {
+      const atProvider = await setArchivedAtProvider(deps, caller, record, archive);
+      record = atProvider.record;
+      page = atProvider.page;
+    }
     try {
-      return await move(deps, record, archive ? "archive" : "unarchive", claim);
+      return await move(deps, record, archive ? "archive" : "unarchive", claim, page);
     } catch (error) {
       if (error instanceof AppError && error.code === "INVALID_STATE_TRANSITION") {
         const fresh = await deps.repository.findById(caller, linkId);
@@ -184,28 +187,45 @@ export async function setPaymentLinkArchived(
 }
 
 /**
- * A link made at a provider account is archived (or made active again) at PayMongo first, so
- * that a link Bayad shows archived cannot be paid there. Before archiving, PayMongo is asked
- * whether it was paid meanwhile: if so, the link is marked paid here (and the archive then
- * refuses, as for any paid link) rather than hiding a payment that went through.
+ * A link made at a provider account is closed at the provider first (PayMongo archives the
+ * link, Xendit expires the invoice), so that a link Bayad shows archived cannot be paid there.
+ * The provider says whether it was paid meanwhile: if so, the link is marked paid here (and the
+ * archive then refuses, as for any paid link) rather than hiding a payment that went through.
+ *
+ * Unarchiving makes the link payable again: PayMongo unarchives the same link; an expired Xendit
+ * invoice cannot be paid again, so the link gets a new invoice, and its `url`,
+ * `providerReference` and `referenceNumber` change with the unarchive (`page`).
  */
-async function setArchivedAtProvider(deps: PaymentLinksDeps, record: PaymentLinkRecord, archive: boolean): Promise<PaymentLinkRecord> {
-  const accountId = record.providerAccountId!;
-  const gone = () => new AppError("PROVIDER_NOT_CONFIGURED", `The provider account ${accountId} of this ${record.environment} link no longer exists.`);
-  if (!deps.providerLinks) throw gone();
-  if (archive && record.status === "active") {
-    const provider = await deps.providerLinks.paymongoOf(accountId);
-    if (!provider) throw gone();
-    const atProvider = await askProvider(() => provider.retrieveLinkById(record.providerReference));
-    const paid = atProvider.payments.find((payment) => payment.status === "paid");
-    if (atProvider.status === "paid" || paid) {
-      await applyProviderLinkPayment(deps, accountId, record._id, paid);
-      return (await deps.repository.findByIdForPage(record._id)) ?? record;
-    }
+async function setArchivedAtProvider(
+  deps: PaymentLinksDeps,
+  caller: CallerContext & { idempotencyKey: string },
+  record: PaymentLinkRecord,
+  archive: boolean,
+): Promise<{ record: PaymentLinkRecord; page?: Partial<PaymentLinkRecord> }> {
+  const provider = await providerOfResource(deps.providers, record);
+  if (archive) {
+    if (!provider.closeHostedPayment) throw new Error(`the ${provider.name} adapter cannot close a hosted payment`);
+    const state = await askProvider(() => provider.closeHostedPayment!(record.providerReference));
+    if (state.status !== "paid") return { record };
+    await applyProviderLinkPayment(deps, record.providerAccountId!, record._id, hostedPaymentSettlement(state));
+    return { record: (await deps.repository.findByIdForPage(record._id)) ?? record };
   }
-  const set = await askProvider(() => deps.providerLinks!.setLinkArchived(accountId, record.providerReference, archive));
-  if (!set) throw gone();
-  return record;
+  if (!provider.reopenHostedPayment) throw new Error(`the ${provider.name} adapter cannot reopen a hosted payment`);
+  const page = await askProvider(() =>
+    provider.reopenHostedPayment!(
+      {
+        kind: "payment_link",
+        resourceId: record._id,
+        referenceId: record.referenceId,
+        amount: { amountMinor: record.amountMinor, currency: record.currency },
+        description: record.description,
+      },
+      record.providerReference,
+      { environment: record.environment, idempotencyKey: caller.idempotencyKey },
+    ),
+  );
+  if (page.providerReference === record.providerReference && page.url === record.url) return { record };
+  return { record, page: { providerReference: page.providerReference, url: page.url, referenceNumber: page.referenceNumber, pageToken: page.pageToken } };
 }
 
 /**

@@ -2,14 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@bayad/kit";
 import { createOutbox, outboxCollection, type OutboxRecord } from "@bayad/events";
 import { createIdempotencyKeys } from "@bayad/idempotency";
-import {
-  createSandboxProvider,
-  type HostedPaymentRequest,
-  type PaymentProvider,
-  type PaymongoProvider,
-  type ProviderAccounts,
-  type ResolvedProviderAccounts,
-} from "@bayad/provider";
+import { createSandboxProvider, type HostedPaymentRequest, type PaymentProvider, type ProviderAccounts } from "@bayad/provider";
 import { createPaymentLinksRepository } from "./payment-links-repository.js";
 import {
   applyProviderLinkPayment,
@@ -22,57 +15,61 @@ import {
 import { createTestStore } from "@bayad/store/testing";
 
 /**
- * A provider account's adapter as links see it: PayMongo's link (its own reference number and
- * checkout URL, no page token), and no simulated payer actions.
+ * A provider account's adapter as links see it: its own hosted pages (reference number and URL,
+ * no page token), closed and reopened there, and no simulated payer actions. PayMongo-like
+ * reopens the same page; Xendit-like (an expired invoice cannot be paid again) makes a new one.
  */
-function paymongoLike() {
+function providerLike(name: "paymongo" | "xendit") {
   const asked: HostedPaymentRequest[] = [];
+  // The provider's side of its pages: paid or not, closed or not, and what was asked.
+  const pages = new Map<string, { paid: boolean; closed: boolean }>();
+  const calls: Array<[string, "close" | "reopen"]> = [];
+  const prefix = name === "paymongo" ? "link_pm" : "inv_x";
+  const newPage = (request: HostedPaymentRequest) => {
+    asked.push(request);
+    const reference = `R${String(asked.length).padStart(6, "0")}`;
+    pages.set(`${prefix}${asked.length}`, { paid: false, closed: false });
+    return { providerReference: `${prefix}${asked.length}`, referenceNumber: reference, url: `https://${name}.example/${reference}`, pageToken: "" };
+  };
+  const pageAt = (id: string) => pages.get(id) ?? { paid: false, closed: false };
   const provider: PaymentProvider = {
     ...createSandboxProvider({ secret: "s", delayMs: 0, silenceMs: 0 }),
-    name: "paymongo",
-    async createHostedPayment(request) {
-      asked.push(request);
-      const reference = `R${String(asked.length).padStart(6, "0")}`;
-      return { providerReference: `link_pm${asked.length}`, referenceNumber: reference, url: `https://pm.link/shop/${reference}`, pageToken: "" };
+    name,
+    createHostedPayment: async (request) => newPage(request),
+    async closeHostedPayment(id) {
+      calls.push([id, "close"]);
+      const base = { amountMinor: 350_00, currency: "PHP" };
+      if (pageAt(id).paid) return { status: "paid", ...base, providerPaymentId: "pay_1", method: "gcash" };
+      pages.set(id, { ...pageAt(id), closed: true });
+      return { status: "expired", ...base };
+    },
+    async reopenHostedPayment(request, id) {
+      calls.push([id, "reopen"]);
+      if (name === "xendit") return newPage(request);
+      pages.set(id, { ...pageAt(id), closed: false });
+      const number = Number(id.slice(prefix.length));
+      return { providerReference: id, referenceNumber: `R${String(number).padStart(6, "0")}`, url: `https://${name}.example/R${String(number).padStart(6, "0")}`, pageToken: "" };
     },
     decidePayment() {
       throw new AppError("INVALID_STATE_TRANSITION", "Payer actions are simulated only in the sandbox.");
     },
   };
-  return { provider, asked };
+  return { provider, asked, pages, calls };
 }
 
 async function setup() {
   const store = createTestStore();
-  const paymongo = paymongoLike();
-  // prj_a has an account in both modes; prj_b has none.
+  const paymongo = providerLike("paymongo");
+  const xendit = providerLike("xendit");
+  // prj_a has a PayMongo account in both modes; prj_x a Xendit one in live mode; prj_b none.
   const accounts: ProviderAccounts = {
     async forProject(projectId, environment) {
-      return projectId === "prj_a" ? { providerAccountId: `pa_${environment}`, provider: paymongo.provider } : undefined;
+      if (projectId === "prj_a") return { providerAccountId: `pa_${environment}`, provider: paymongo.provider };
+      if (projectId === "prj_x" && environment === "live") return { providerAccountId: "px_live", provider: xendit.provider };
+      return undefined;
     },
     async forAccount(providerAccountId) {
-      return providerAccountId.startsWith("pa_") ? paymongo.provider : undefined;
-    },
-  };
-  // PayMongo's side of the account's links: paid or not, archived or not, and what was asked.
-  const atPaymongo = new Map<string, { paid: boolean; archived: boolean }>();
-  const archiveCalls: Array<[string, boolean]> = [];
-  const linkAt = (id: string) => atPaymongo.get(id) ?? { paid: false, archived: false };
-  const providerLinks: Pick<ResolvedProviderAccounts, "paymongoOf" | "setLinkArchived"> = {
-    async paymongoOf(providerAccountId) {
-      if (!providerAccountId.startsWith("pa_")) return undefined;
-      return {
-        async retrieveLinkById(id: string) {
-          const paid = linkAt(id).paid;
-          return { id, status: paid ? "paid" : "unpaid", referenceNumber: "", checkoutUrl: "", payments: paid ? [{ id: "pay_1", status: "paid" }] : [] };
-        },
-      } as unknown as PaymongoProvider;
-    },
-    async setLinkArchived(providerAccountId, id, archived) {
-      if (!providerAccountId.startsWith("pa_")) return undefined;
-      archiveCalls.push([id, archived]);
-      atPaymongo.set(id, { ...linkAt(id), archived });
-      return { id, status: linkAt(id).paid ? "paid" : "unpaid", referenceNumber: "", checkoutUrl: "", payments: [] };
+      return providerAccountId.startsWith("pa_") ? paymongo.provider : providerAccountId === "px_live" ? xendit.provider : undefined;
     },
   };
   const deps: PaymentLinksDeps = {
@@ -82,12 +79,11 @@ async function setup() {
     providers: { test: createSandboxProvider({ secret: "s", delayMs: 0, silenceMs: 0 }), accounts },
     now: () => new Date(),
     keys: createIdempotencyKeys(store, { windowMs: 86_400_000 }),
-    providerLinks,
   };
   await store.ensureIndexes();
   const outbox = store.collection<OutboxRecord>(outboxCollection);
   const subjectsOf = async (resourceId: string) => (await outbox.find({ resourceId }, { sort: { aggregateVersion: 1 } })).map((e) => e.subject);
-  return { deps, paymongo, subjectsOf, atPaymongo, archiveCalls };
+  return { deps, paymongo, xendit, subjectsOf };
 }
 
 let keys = 0;
@@ -108,7 +104,7 @@ describe("payment links of a project's provider account", () => {
       providerAccountId: "pa_live",
       providerReference: "link_pm1",
       referenceNumber: "R000001",
-      url: "https://pm.link/shop/R000001",
+      url: "https://paymongo.example/R000001",
       pageToken: "",
     });
     expect(paymongo.asked).toEqual([expect.objectContaining({ kind: "payment_link", resourceId: link._id, referenceId: "yoga-1" })]);
@@ -138,26 +134,57 @@ describe("payment links of a project's provider account", () => {
     expect(await subjectsOf(link._id)).toEqual(["bayad.events.links.payment_link.active", "bayad.events.links.payment_link.paid"]);
   });
 
-  it("archives and unarchives the link at the provider with the Bayad link", async () => {
-    const { deps, archiveCalls } = await setup();
+  it("archives and unarchives the link at the provider with the Bayad link: PayMongo's same page", async () => {
+    const { deps, paymongo } = await setup();
     const link = await createPaymentLink(deps, caller(), input("yoga-5"));
     expect(await setPaymentLinkArchived(deps, caller(), link._id, true)).toMatchObject({ status: "archived" });
-    expect(await setPaymentLinkArchived(deps, caller(), link._id, false)).toMatchObject({ status: "active" });
+    expect(paymongo.pages.get("link_pm1")).toEqual({ paid: false, closed: true });
+    expect(await setPaymentLinkArchived(deps, caller(), link._id, false)).toMatchObject({
+      status: "active",
+      providerReference: "link_pm1",
+      url: link.url,
+      referenceNumber: link.referenceNumber,
+    });
     // Asking for the state it has asks the provider nothing.
     await setPaymentLinkArchived(deps, caller(), link._id, false);
-    expect(archiveCalls).toEqual([
-      ["link_pm1", true],
-      ["link_pm1", false],
+    expect(paymongo.calls).toEqual([
+      ["link_pm1", "close"],
+      ["link_pm1", "reopen"],
     ]);
   });
 
-  it("refuses to archive a link the provider was paid for, and marks it paid instead of hiding the payment", async () => {
-    const { deps, atPaymongo, archiveCalls, subjectsOf } = await setup();
+  it("expires a Xendit link's invoice when archived, and gives the link a new invoice (a new URL) when unarchived", async () => {
+    const { deps, xendit, subjectsOf } = await setup();
+    const link = await createPaymentLink(deps, caller("prj_x"), input("xendit-1"));
+    expect(link).toMatchObject({ providerAccountId: "px_live", providerReference: "inv_x1", url: "https://xendit.example/R000001" });
+    expect(await setPaymentLinkArchived(deps, caller("prj_x"), link._id, true)).toMatchObject({ status: "archived", providerReference: "inv_x1" });
+    expect(xendit.pages.get("inv_x1")).toEqual({ paid: false, closed: true });
+
+    const restored = await setPaymentLinkArchived(deps, caller("prj_x"), link._id, false);
+    expect(restored).toMatchObject({ status: "active", providerReference: "inv_x2", url: "https://xendit.example/R000002", referenceNumber: "R000002", pageToken: "" });
+    expect(await deps.repository.findByIdForPage(link._id)).toMatchObject({ providerReference: "inv_x2", url: "https://xendit.example/R000002" });
+    expect(xendit.asked.map((request) => [request.kind, request.resourceId, request.amount.amountMinor])).toEqual([
+      ["payment_link", link._id, 350_00],
+      ["payment_link", link._id, 350_00],
+    ]);
+    // One event per change: the unarchive's is the link active again (with its new page).
+    expect(await subjectsOf(link._id)).toEqual([
+      "bayad.events.links.payment_link.active",
+      "bayad.events.links.payment_link.archived",
+      "bayad.events.links.payment_link.active",
+    ]);
+    // The reconciler reads the new invoice from now on.
+    const later = new Date(Date.now() + 60_000);
+    expect((await deps.repository.findActiveAtProviders(later, undefined, 10)).map((one) => one.providerReference)).toEqual(["inv_x2"]);
+  });
+
+  it("refuses to archive a link the provider was paid for, and marks it paid with the provider's payment instead of hiding it", async () => {
+    const { deps, paymongo, subjectsOf } = await setup();
     const link = await createPaymentLink(deps, caller(), input("yoga-6"));
-    atPaymongo.set(link.providerReference, { paid: true, archived: false });
+    paymongo.pages.set(link.providerReference, { paid: true, closed: false });
     await expect(setPaymentLinkArchived(deps, caller(), link._id, true)).rejects.toMatchObject({ code: "INVALID_STATE_TRANSITION" });
-    expect(await deps.repository.findByIdForPage(link._id)).toMatchObject({ status: "paid" });
-    expect(archiveCalls).toEqual([]);
+    expect(await deps.repository.findByIdForPage(link._id)).toMatchObject({ status: "paid", providerPayment: { providerPaymentId: "pay_1", method: "gcash" } });
+    expect(paymongo.pages.get(link.providerReference)).toEqual({ paid: true, closed: false });
     expect(await subjectsOf(link._id)).toEqual(["bayad.events.links.payment_link.active", "bayad.events.links.payment_link.paid"]);
   });
 

@@ -44,7 +44,7 @@ export function createProviderAccountsService(deps: ProviderAccountsDeps): Servi
       let account;
       switch (request.by.case) {
         case "project":
-          account = await resolveProviderAccount(deps, readAccountScope(request.by.value));
+          account = await resolveProviderAccount(deps, { ...readAccountScope(request.by.value), hostedPayments: request.by.value.hostedPayments });
           break;
         case "providerAccountId":
           account = await resolveProviderAccount(deps, { providerAccountId: request.by.value });

@@ -210,13 +210,38 @@ export async function deleteProviderAccount(deps: ProviderAccountsDeps, scope: A
 }
 
 /** The account by project, environment (and provider), or by its id: for services that open its secrets themselves. */
-export async function resolveProviderAccount(deps: ProviderAccountsDeps, by: AccountScope | { providerAccountId: string }): Promise<ProviderAccountRecord> {
+export async function resolveProviderAccount(
+  deps: ProviderAccountsDeps,
+  by: (AccountScope & { hostedPayments?: boolean }) | { providerAccountId: string },
+): Promise<ProviderAccountRecord> {
   if ("providerAccountId" in by) {
     const account = await deps.repository.findById(by.providerAccountId);
     if (!account) throw new AppError("RESOURCE_NOT_FOUND", `No provider account with id ${by.providerAccountId}.`);
     return account;
   }
+  if (by.hostedPayments) return hostedPaymentAccount(deps, by);
   return getProviderAccount(deps, by);
+}
+
+/** The providers hosted payments go to, in the order they are looked for. */
+export const HOSTED_PAYMENT_PROVIDERS: readonly ProviderName[] = ["paymongo", "xendit"];
+
+/**
+ * The account a project's hosted payments (payment links, subscription invoices) of the
+ * environment are made at: its PayMongo account, else its Xendit account (a project holding
+ * only Xendit uses links and invoices too), else RESOURCE_NOT_FOUND (the caller falls back to the
+ * environment's default: the sandbox in test mode, PROVIDER_NOT_CONFIGURED in live). Routing
+ * does not apply: it spreads checkouts and payment intents, whose flows both accounts serve.
+ */
+async function hostedPaymentAccount(deps: ProviderAccountsDeps, scope: AccountScope): Promise<ProviderAccountRecord> {
+  if (scope.provider !== undefined) {
+    throw new AppError("VALIDATION_FAILED", undefined, { details: ["provider: must be empty when asking for the hosted payments' account"] });
+  }
+  for (const provider of HOSTED_PAYMENT_PROVIDERS) {
+    const account = await deps.repository.findByProvider(scope.projectId, scope.environment, provider);
+    if (account) return account;
+  }
+  throw noAccount(scope.projectId, scope.environment);
 }
 
 /** Seals every account's secrets again under the newest key of SECRETS_KEYS (ResealSecrets). */

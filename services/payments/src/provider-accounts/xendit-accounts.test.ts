@@ -124,6 +124,27 @@ describe("provider accounts: one per project, environment and provider, Xendit's
     expect((await client.getProviderAccount({ projectId: "prj_both", environment: "test" })).providerAccount?.providerAccountId).toBe(pm.providerAccountId);
   });
 
+  it("resolves the hosted payments' account: PayMongo's, else Xendit's, else none", async () => {
+    await start();
+    const hosted = (projectId: string, environment = "test", provider = "") =>
+      client.resolveProviderAccount({ by: { case: "project", value: { projectId, environment, provider, hostedPayments: true } } });
+    const xa = (await putXendit("test", xenditKey("test"), { projectId: "prj_hosted" })).providerAccount!;
+    // Only Xendit: links and invoices go there.
+    expect((await hosted("prj_hosted")).providerAccount?.providerAccountId).toBe(xa.providerAccountId);
+    // PayMongo's too, put after it: PayMongo's wins, whatever the ages.
+    const pm = (await putPaymongo("test", paymongoKey("test"), "prj_hosted")).providerAccount!;
+    const both = await hosted("prj_hosted");
+    expect(both.providerAccount?.providerAccountId).toBe(pm.providerAccountId);
+    expect(both.sealed?.secretKey).not.toBe("");
+    // Plain resolution is unchanged: two accounts without a provider named is ambiguous.
+    expect(await refusal(client.resolveProviderAccount({ by: { case: "project", value: { projectId: "prj_hosted", environment: "test" } } }))).toMatchObject({
+      code: "VALIDATION_FAILED",
+    });
+    expect(await refusal(hosted("prj_hosted", "test", "xendit"))).toMatchObject({ code: "VALIDATION_FAILED", details: [expect.stringMatching(/^provider: /)] });
+    expect(await refusal(hosted("prj_hosted", "live"))).toMatchObject({ code: "RESOURCE_NOT_FOUND" });
+    expect(await refusal(hosted("prj_nobody"))).toMatchObject({ code: "RESOURCE_NOT_FOUND" });
+  });
+
   it("refuses what a Xendit put gets wrong, naming the field, before asking Xendit or storing anything", async () => {
     await start();
     const cases: Array<[field: string, call: Promise<unknown>]> = [

@@ -12,7 +12,7 @@ import type { ProviderEventRecord } from "./provider-events-repository.js";
  * currency: verified-xendit-outcomes.ts) moves the checkout, intent or refund — the same reading
  * the reconciler makes. "rejected" when Xendit's resource does not confirm anything final (a
  * forged callback with the right token among them: logged, nothing changed); "ignored" when the
- * callback is about nothing this service keeps (an invoice, a payment token, another account's
+ * callback is about nothing this service keeps (an invoice: links' and billing's, a payment token, another account's
  * resource, an event Bayad does not read). Throws when it could not apply yet (Xendit out of
  * reach, the account paused): the applier tries again later.
  */
@@ -47,7 +47,9 @@ export async function applyXenditEvent(deps: ApplyDeps, record: ProviderEventRec
       return read(refund._id, (provider) => settleXenditRefund(deps, provider, refund, cause, subject.id));
     }
     default:
-      // Invoices are other services' (and no Bayad hosted payment is made at Xendit yet); payment tokens are not used.
+      // An invoice (a payment link's or a subscription invoice's hosted payment) is the links or
+      // billing service's: they find it paid by reading Xendit (their reconcilers), as for
+      // PayMongo's link.payment.paid. Taken (2xx) and ignored here. Payment tokens are not used.
       deps.logger.info({ providerAccountId: record.providerAccountId, eventId: record.eventId, type: hint.event }, "provider event about nothing this service keeps");
       return "ignored";
   }

@@ -4,12 +4,11 @@ import {
   createPaymongoProvider,
   createXenditProvider,
   openProviderSecretKey,
-  xenditChannelOf,
+  xenditAccountChannels,
   type PaymentProvider,
   type PaymongoProvider,
   type ProviderAccounts,
   type RefundRequest,
-  type XenditChannel,
   type XenditProvider,
 } from "@bayad/provider";
 import {
@@ -67,8 +66,8 @@ export function createAccountProviders(options: AccountProvidersOptions): Accoun
     const secretKey = openProviderSecretKey(options.secretsKey, account._id, account.secretKey);
     let adapter: Adapter;
     if (account.provider === "xendit") {
-      const channels = account.paymentMethodTypes.map(xenditChannelOf).filter((channel): channel is XenditChannel => channel !== undefined);
-      adapter = { kind: "xendit", provider: createXenditProvider({ apiBase: options.xenditApiBase, secretKey, ...(channels.length > 0 ? { channels } : {}) }) };
+      const channels = xenditAccountChannels(account.paymentMethodTypes);
+      adapter = { kind: "xendit", provider: createXenditProvider({ apiBase: options.xenditApiBase, secretKey, ...(channels ? { channels } : {}) }) };
     } else {
       const client = createPaymongoClient({ apiBase: options.paymongoApiBase, secretKey });
       adapter = {
