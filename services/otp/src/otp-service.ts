@@ -43,12 +43,12 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
       if (request.recipient.trim() === "") {
         throw new AppError("VALIDATION_FAILED", "The recipient is required.", { details: ["recipient: is required"] });
       }
-      const messages = await deps.devOutbox.list(request.recipient);
+      const messages = await deps.devOutbox.list({ recipient: request.recipient, kind: "otp" });
       return {
         messages: messages.map((message) =>
           create(DevMessageSchema, {
             messageId: message._id,
-            otpId: message.otpId,
+            otpId: message.resourceId,
             channel: channelToProto(message.channel),
             recipient: message.recipient,
             subject: message.subject,
