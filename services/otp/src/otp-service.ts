@@ -40,10 +40,14 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
      */
     async listDevMessages(request) {
       if (!deps.devOutbox) throw new AppError("RESOURCE_NOT_FOUND", "The development outbox is off.");
-      if (request.recipient.trim() === "") {
+      if (request.recipient.trim() === "" && request.projectId === "") {
         throw new AppError("VALIDATION_FAILED", "The recipient is required.", { details: ["recipient: is required"] });
       }
-      const messages = await deps.devOutbox.list({ recipient: request.recipient, kind: "otp" });
+      const messages = await deps.devOutbox.list({
+        ...(request.recipient.trim() !== "" ? { recipient: request.recipient } : {}),
+        ...(request.projectId !== "" ? { projectId: request.projectId } : {}),
+        kind: "otp",
+      });
       return {
         messages: messages.map((message) =>
           create(DevMessageSchema, {
@@ -54,6 +58,9 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
             subject: message.subject,
             body: message.body,
             sentAt: timestampFromDate(message.sentAt),
+            kind: message.kind,
+            projectId: message.projectId,
+            locale: message.locale,
           }),
         ),
       };
