@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { createRateLimiter, createRateLimitLeases, keyedDigest, serveMetrics, traceStore, type Logger, type MetricsServer, type Registry } from "@bayad/kit";
+import { AppError, createRateLimiter, createRateLimitLeases, keyedDigest, serveMetrics, traceStore, type Logger, type MetricsServer, type Registry } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createIdempotencyRecords, createIdempotentExecution, createReconciler } from "@bayad/idempotency";
 import { createGatewayApp } from "./app.js";
@@ -25,6 +25,7 @@ import { recordsRoutes } from "./routes/records.js";
 import { otpRoutes } from "./routes/otp.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { adminRoutes } from "./routes/admin.js";
+import { messagesRoutes } from "./routes/messages.js";
 import { healthRoutes } from "./routes/health.js";
 import { createServiceClients, type ServiceAddresses } from "./rpc/service-clients.js";
 import { docsRoutes } from "./openapi/docs-page.js";
@@ -144,7 +145,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...dashboardSessionHandlers(dashboardSessions),
     ...paymentsRoutes(clients.payments, publicUrl, routedResources(clients), clients.webhooks ? webhookEventTypes : undefined),
     // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.
-    ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl) : {}),
+    ...messagesRoutes({
+      requireProject: async (projectId) => {
+        const project = await projects.get(projectId);
+        if (!project) throw new AppError("RESOURCE_NOT_FOUND", `No project with id ${projectId}.`);
+        return project;
+      },
+      ...(clients.billing ? { billing: clients.billing } : {}),
+      ...(clients.otp ? { otp: clients.otp } : {}),
+    }),
+    ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl, projects) : {}),
     ...(clients.links ? linksRoutes(clients.links, publicUrl) : {}),
     ...(clients.records ? recordsRoutes(clients.records) : {}),
     ...(clients.otp ? otpRoutes(clients.otp) : {}),

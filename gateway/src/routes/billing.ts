@@ -2,6 +2,7 @@ import type { Client } from "@connectrpc/connect";
 import { PlanIntervalSchema, SimulatedOutcome, type BillingService, type PaymentsService } from "@bayad/proto";
 import { AppError, fromConnectError, textToEnum } from "@bayad/kit";
 import { invoiceToJson, planToJson, subscriptionToJson, type PublicUrl } from "@bayad/public-resources";
+import type { Projects } from "../admin/projects.js";
 import type { OperationContext, OperationHandler, OperationHandlers } from "./operation.js";
 
 /**
@@ -27,6 +28,7 @@ export function billingRoutes(
   billing: Client<typeof BillingService>,
   payments: Client<typeof PaymentsService>,
   publicUrl: PublicUrl,
+  projects: Pick<Projects, "get">,
 ): OperationHandlers {
   const simulateInvoice = (outcome: SimulatedOutcome): OperationHandler<"payInvoiceTestHelper" | "failInvoiceTestHelper"> =>
     async ({ params }, { call }) => {
@@ -64,8 +66,10 @@ export function billingRoutes(
 
     async createSubscription({ body }, context) {
       await requireCustomer(payments, body.customerId, context);
+      // Projects live here; the customer's invoices and receipts are sent in the project's name.
+      const project = await projects.get(context.caller.projectId);
       const response = await billing.createSubscription(
-        { customerId: body.customerId, referenceId: body.referenceId, priceId: body.priceId },
+        { customerId: body.customerId, referenceId: body.referenceId, priceId: body.priceId, projectName: project?.name ?? "" },
         context.call,
       );
       return { status: 201, data: subscriptionToJson(response.subscription) };

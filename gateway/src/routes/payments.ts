@@ -76,6 +76,8 @@ export function paymentsRoutes(
           customerReference: body.customerReference,
           email: body.email,
           name: body.name ?? "",
+          phone: body.phone ?? "",
+          locale: body.locale ?? "",
         },
         call,
       );

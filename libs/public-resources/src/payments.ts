@@ -24,6 +24,8 @@ export function customerToJson(customer: Customer | undefined) {
     customerReference: c.customerReference,
     email: c.email,
     ...optionalField("name", c.name),
+    ...optionalField("phone", c.phone),
+    ...optionalField("locale", c.locale),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { BillingService } from "@bayad/proto";
-import { callerOf, mutatingCallerOf } from "@bayad/kit";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { BillingSettingsSchema, OutboxMessageSchema, type BillingService } from "@bayad/proto";
+import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
 import { payerActionOf } from "@bayad/provider";
 import type { BillingDeps } from "./billing-deps.js";
 import { intervalOf, planToProto } from "./plans/plan.js";
@@ -15,9 +17,22 @@ import {
 } from "./subscriptions/subscriptions.js";
 import { invoiceToProto } from "./invoices/invoice.js";
 import { getHostedInvoice, getInvoice, simulateInvoiceOutcome, submitHostedInvoice } from "./invoices/invoices.js";
+import { createBillingSettingsRepository, type BillingSettings } from "./messages/billing-settings.js";
+import type { InvoiceMessaging } from "./messages/invoice-messages-deps.js";
+
+const settingsToProto = (settings: BillingSettings) =>
+  create(BillingSettingsSchema, {
+    projectId: settings.projectId,
+    smsEnabled: settings.smsEnabled,
+    defaultLocale: settings.defaultLocale,
+    supportContact: settings.supportContact ?? "",
+  });
+
+const outboxKinds = ["invoice", "receipt"] as const;
 
 /** The BillingService rpc handlers: read the caller, call the domain, map to the response. */
-export function createBillingService(deps: BillingDeps): ServiceImpl<typeof BillingService> {
+export function createBillingService(deps: BillingDeps, messaging?: Pick<InvoiceMessaging, "devOutbox">): ServiceImpl<typeof BillingService> {
+  const settings = createBillingSettingsRepository(deps.store);
   return {
     async createPlan(request, context) {
       const plan = await createPlan(deps, mutatingCallerOf(context), {
@@ -46,6 +61,7 @@ export function createBillingService(deps: BillingDeps): ServiceImpl<typeof Bill
         customerId: request.customerId,
         referenceId: request.referenceId,
         priceId: request.priceId,
+        projectName: request.projectName || undefined,
       });
       return { subscription: subscriptionToProto(subscription) };
     },
@@ -84,6 +100,53 @@ export function createBillingService(deps: BillingDeps): ServiceImpl<typeof Bill
     async submitHostedInvoice(request) {
       const action = payerActionOf(request.outcome);
       return { invoice: invoiceToProto(await submitHostedInvoice(deps, request.invoiceId, request.pageToken, action)) };
+    },
+
+    /** Operators only (the gateway's admin API, which checked the project exists). */
+    async getBillingSettings(request) {
+      if (request.projectId === "") throw new AppError("VALIDATION_FAILED", "The projectId is required.", { details: ["projectId: is required"] });
+      return { billingSettings: settingsToProto(await settings.get(request.projectId)) };
+    },
+
+    async putBillingSettings(request) {
+      const input = request.billingSettings;
+      if (!input) throw new AppError("VALIDATION_FAILED", "The billing settings are required.", { details: ["billingSettings: is required"] });
+      const saved = await settings.put(
+        { projectId: input.projectId, smsEnabled: input.smsEnabled, defaultLocale: input.defaultLocale, supportContact: input.supportContact },
+        deps.now(),
+      );
+      return { billingSettings: settingsToProto(saved) };
+    },
+
+    /**
+     * Operators only, like the OTP service's listDevMessages: the invoices and receipts the
+     * development outbox holds for a project (test mode's, and live mode's while a channel uses it).
+     */
+    async listOutboxMessages(request) {
+      if (!messaging) throw new AppError("RESOURCE_NOT_FOUND", "The development outbox is off (no payments service to find customers).");
+      if (request.projectId === "") throw new AppError("VALIDATION_FAILED", "The projectId is required.", { details: ["projectId: is required"] });
+      const kind = request.kind === "" ? undefined : outboxKinds.find((known) => known === request.kind);
+      if (request.kind !== "" && !kind) throw new AppError("VALIDATION_FAILED", "The kind is not one billing sends.", { details: ["kind: must be invoice or receipt"] });
+      const held = await messaging.devOutbox.list({ projectId: request.projectId, ...(kind ? { kind } : {}) });
+      return {
+        messages: held
+          .filter((message) => message.kind !== "otp")
+          .map((message) =>
+            create(OutboxMessageSchema, {
+              messageId: message._id,
+              kind: message.kind,
+              channel: message.channel,
+              recipient: message.recipient,
+              projectId: message.projectId,
+              locale: message.locale,
+              invoiceId: message.resourceId,
+              subject: message.subject,
+              body: message.body,
+              html: message.html ?? "",
+              sentAt: timestampFromDate(message.sentAt),
+            }),
+          ),
+      };
     },
   };
 }

@@ -43,3 +43,31 @@ describe("readBillingConfig's provider accounts", () => {
     expect(() => readBillingConfig({ PROVIDER_RECONCILE_AFTER: "5 minutes" })).toThrow(/PROVIDER_RECONCILE_AFTER/);
   });
 });
+
+describe("readBillingConfig's messages", () => {
+  it("sends through the development outbox by default and reads the retry settings", () => {
+    expect(readBillingConfig({}).messages).toMatchObject({
+      email: { kind: "dev" },
+      sms: { kind: "dev" },
+      intervalMs: 5_000,
+      retryInitialMs: 30_000,
+      maxAttempts: 8,
+    });
+    const config = readBillingConfig({ BILLING_MESSAGES_RETRY_MS: "100", BILLING_MESSAGES_MAX_ATTEMPTS: "3", PUBLIC_URL: "https://pay.example" });
+    expect(config.messages).toMatchObject({ retryInitialMs: 100, maxAttempts: 3, publicUrl: "https://pay.example" });
+  });
+
+  it("reads SMTP and Semaphore with the variables the OTP service uses, under billing's own selectors", () => {
+    const config = readBillingConfig({
+      BILLING_EMAIL_SENDER: "smtp",
+      SMTP_HOST: "smtp.example.ph",
+      SMTP_FROM: "Bayad <billing@bayad.test>",
+      BILLING_SMS_SENDER: "semaphore",
+      SEMAPHORE_API_KEY: "sem-key",
+    });
+    expect(config.messages.email).toMatchObject({ kind: "smtp", smtp: { host: "smtp.example.ph", port: 587, tls: "starttls" } });
+    expect(config.messages.sms).toMatchObject({ kind: "semaphore", semaphore: { apiKey: "sem-key" } });
+    expect(() => readBillingConfig({ BILLING_EMAIL_SENDER: "smtp" })).toThrow(/SMTP_HOST/);
+    expect(() => readBillingConfig({ BILLING_SMS_SENDER: "carrier-pigeon" })).toThrow(/BILLING_SMS_SENDER/);
+  });
+});

@@ -1,4 +1,5 @@
 import { envInt, envUrl, type Env } from "@bayad/kit";
+import { readEmailSender, readSmsSender, type EmailSenderConfig, type SmsSenderConfig } from "@bayad/messaging";
 import { readIdempotencyWindowMs } from "@bayad/idempotency";
 import { readProviderAccountsConfig, readSandboxOptions, type ProviderAccountsConfig, type SandboxProviderOptions } from "@bayad/provider";
 
@@ -26,6 +27,31 @@ export interface BillingConfig {
    * and live subscriptions answer PROVIDER_NOT_CONFIGURED.
    */
   paymentsUrl?: string;
+  /** How invoices and receipts reach customers. */
+  messages: BillingMessagesConfig;
+}
+
+export interface BillingMessagesConfig {
+  /**
+   * BILLING_EMAIL_SENDER (`dev`, the default: the development outbox; or `smtp`, with OTP's SMTP_*
+   * variables) and BILLING_SMS_SENDER (`dev` or `semaphore`, with SEMAPHORE_*): live mode's
+   * senders. Test mode's messages always go to the development outbox.
+   */
+  email: EmailSenderConfig;
+  sms: SmsSenderConfig;
+  /** BILLING_MESSAGES_INTERVAL_MS (5000): how often messages whose send failed are looked at again. */
+  intervalMs: number;
+  /** BILLING_MESSAGES_RETRY_MS (30000): the first wait after a failed send, doubling up to an hour. */
+  retryInitialMs: number;
+  /** BILLING_MESSAGES_MAX_ATTEMPTS (8): sends tried before a message is given up as failed. */
+  maxAttempts: number;
+  /** BILLING_SEND_TIMEOUT_MS (8000): the longest one send may take. */
+  sendTimeoutMs: number;
+  /**
+   * PUBLIC_URL: makes the sandbox's hosted invoice pages absolute in messages; the one-process
+   * platform hands over its gateway's URL instead.
+   */
+  publicUrl?: string;
 }
 
 /** The billing service's environment; a bad value throws a one-line ConfigError. */
@@ -38,5 +64,20 @@ export function readBillingConfig(env: Env): BillingConfig {
     idempotencyWindowMs: readIdempotencyWindowMs(env, "payment"),
     providerAccounts: readProviderAccountsConfig(env),
     ...(paymentsUrl !== undefined ? { paymentsUrl } : {}),
+    messages: readMessagesConfig(env),
+  };
+}
+
+function readMessagesConfig(env: Env): BillingMessagesConfig {
+  const sendTimeoutMs = envInt(env, "BILLING_SEND_TIMEOUT_MS", 8_000, { min: 1_000, max: 60_000 });
+  const publicUrl = envUrl(env, "PUBLIC_URL");
+  return {
+    email: readEmailSender(env, "BILLING_EMAIL_SENDER", sendTimeoutMs),
+    sms: readSmsSender(env, "BILLING_SMS_SENDER", sendTimeoutMs),
+    intervalMs: envInt(env, "BILLING_MESSAGES_INTERVAL_MS", 5_000, { min: 10, max: 3_600_000 }),
+    retryInitialMs: envInt(env, "BILLING_MESSAGES_RETRY_MS", 30_000, { min: 10, max: 3_600_000 }),
+    maxAttempts: envInt(env, "BILLING_MESSAGES_MAX_ATTEMPTS", 8, { min: 1, max: 100 }),
+    sendTimeoutMs,
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
   };
 }

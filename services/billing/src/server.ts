@@ -1,6 +1,7 @@
 import type { Transport } from "@connectrpc/connect";
 import { BillingService } from "@bayad/proto";
-import { randomBase62, startServiceServer, type Logger, type Registry, type RunningServer } from "@bayad/kit";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { clientTracingInterceptors, randomBase62, startServiceServer, withClientInterceptors, type Logger, type Registry, type RunningServer } from "@bayad/kit";
 import { registerOutboxMetrics, startRelayWorker, type EventBus } from "@bayad/events";
 import { createSandboxProvider, providerAccountsOf, startHostedPaymentReconciler } from "@bayad/provider";
 import { createLease, type Store } from "@bayad/store";
@@ -10,6 +11,9 @@ import { startBillingClock } from "./clock/billing-clock.js";
 import type { BillingConfig } from "./config.js";
 import { applyProviderInvoicePayment } from "./invoices/invoices.js";
 import { closeVoidedInvoicesAtProvider } from "./invoices/voided-at-provider.js";
+import { paymentsCustomerDirectory } from "./messages/customers.js";
+import { startInvoiceMessagesConsumer, startInvoiceMessagesWorker } from "./messages/invoice-messages-consumer.js";
+import { createInvoiceMessaging } from "./messages/invoice-messages-deps.js";
 
 export interface BillingServerOptions {
   store: Store;
@@ -24,6 +28,8 @@ export interface BillingServerOptions {
    */
   payments?: Transport;
   logger: Logger;
+  /** The gateway's URL once it listens, when PUBLIC_URL is unset (the one-process platform): links in messages. */
+  publicUrl?: () => string | undefined;
   host?: string;
   port?: number;
 }
@@ -45,7 +51,24 @@ export async function startBillingServer(options: BillingServerOptions): Promise
     logger,
     idempotencyWindowMs: config.idempotencyWindowMs,
   });
-  const service = createBillingService(deps);
+  // Customers (their addresses and language) are the payments service's: asked for over its rpc.
+  const paymentsTransport = options.payments
+    ? withClientInterceptors(options.payments, clientTracingInterceptors())
+    : config.paymentsUrl !== undefined
+      ? createGrpcTransport({ baseUrl: config.paymentsUrl, interceptors: clientTracingInterceptors() })
+      : undefined;
+  const messaging = paymentsTransport
+    ? createInvoiceMessaging({
+        billing: deps,
+        config: config.messages,
+        customers: paymentsCustomerDirectory(paymentsTransport),
+        ...(config.providerAccounts.secretsKey ? { sealingKeys: config.providerAccounts.secretsKey } : {}),
+        ...(options.publicUrl ? { platformUrl: options.publicUrl } : {}),
+      })
+    : undefined;
+  if (!messaging) logger.warn("PAYMENTS_URL is not set: invoices and receipts are not sent to customers");
+  if (messaging && !config.providerAccounts.secretsKey) logger.warn("SECRETS_KEY is not set: the development outbox's messages do not outlive this process");
+  const service = createBillingService(deps, messaging);
   await store.ensureIndexes();
   const clock = startBillingClock({
     deps,
@@ -76,6 +99,8 @@ export async function startBillingServer(options: BillingServerOptions): Promise
         now: () => new Date(),
       })
     : undefined;
+  const messagesConsumer = messaging && options.bus ? await startInvoiceMessagesConsumer({ bus: options.bus, deps: messaging.deps }) : undefined;
+  const messagesWorker = messaging ? startInvoiceMessagesWorker({ deps: messaging.deps, intervalMs: config.messages.intervalMs }) : undefined;
   if (options.metrics) registerOutboxMetrics(options.metrics, store, "billing");
   return startServiceServer({
     serviceName: BillingService.typeName,
@@ -87,6 +112,8 @@ export async function startBillingServer(options: BillingServerOptions): Promise
     metrics: options.metrics,
     // The relay stops last, so the clock's last writes are still published.
     workers: [
+      ...(messagesConsumer ? [messagesConsumer] : []),
+      ...(messagesWorker && messaging ? [messagesWorker, { stop: () => messaging.close() }] : []),
       clock,
       ...(reconciler && accounts ? [reconciler, { stop: () => accounts.close() }] : []),
       ...(options.bus ? [startRelayWorker({ store, bus: options.bus, logger })] : []),

@@ -40,20 +40,27 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
      */
     async listDevMessages(request) {
       if (!deps.devOutbox) throw new AppError("RESOURCE_NOT_FOUND", "The development outbox is off.");
-      if (request.recipient.trim() === "") {
+      if (request.recipient.trim() === "" && request.projectId === "") {
         throw new AppError("VALIDATION_FAILED", "The recipient is required.", { details: ["recipient: is required"] });
       }
-      const messages = await deps.devOutbox.list(request.recipient);
+      const messages = await deps.devOutbox.list({
+        ...(request.recipient.trim() !== "" ? { recipient: request.recipient } : {}),
+        ...(request.projectId !== "" ? { projectId: request.projectId } : {}),
+        kind: "otp",
+      });
       return {
         messages: messages.map((message) =>
           create(DevMessageSchema, {
             messageId: message._id,
-            otpId: message.otpId,
+            otpId: message.resourceId,
             channel: channelToProto(message.channel),
             recipient: message.recipient,
             subject: message.subject,
             body: message.body,
             sentAt: timestampFromDate(message.sentAt),
+            kind: message.kind,
+            projectId: message.projectId,
+            locale: message.locale,
           }),
         ),
       };

@@ -4,7 +4,7 @@ import type { Store } from "@bayad/store";
 import type { OtpConfig } from "./config.js";
 import { createOtpService } from "./otp-service.js";
 import { createOtpDeps } from "./otps/otp-deps.js";
-import { createChannelSenders } from "./senders/channel-senders.js";
+import { createChannelSenders } from "@bayad/messaging";
 
 export interface OtpServerOptions {
   store: Store;
@@ -32,7 +32,7 @@ export async function startOtpServer(options: OtpServerOptions): Promise<Running
   if (config.email.kind === "smtp" && config.email.smtp.verifyCertificate === false) {
     logger.warn("SMTP_TLS_VERIFY is false: the SMTP server's certificate is not checked, so anyone on the path can read the codes (self-signed development servers only)");
   }
-  const senders = createChannelSenders(config, store, now);
+  const senders = createChannelSenders({ email: config.email, sms: config.sms, sealingKeys: config.hashSecrets }, store, now);
   const service = createOtpService(createOtpDeps({ store, config, senders, logger, now }));
   await store.ensureIndexes();
 

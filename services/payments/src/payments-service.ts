@@ -87,6 +87,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps): Partial<Servic
         customerReference: request.customerReference,
         email: request.email,
         name: request.name || undefined,
+        phone: request.phone || undefined,
+        locale: request.locale || undefined,
       });
       return { customer: customerToProto(customer) };
     },

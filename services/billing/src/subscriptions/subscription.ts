@@ -35,6 +35,11 @@ export interface SubscriptionRecord {
   status: SubscriptionState;
   // The plan's pricing, copied at creation so that billing never depends on reading the plan.
   planName: string;
+  /**
+   * The project's name, which the customer's invoices and receipts are sent in: a copy of the
+   * gateway's (projects are never renamed). Absent on subscriptions made before messages were sent.
+   */
+  projectName?: string;
   amountMinor: number;
   currency: "PHP";
   interval: BillingInterval;

@@ -18,6 +18,8 @@ export interface CreateSubscriptionInput {
   referenceId: string;
   /** The plan that prices the subscription. */
   priceId: string;
+  /** The project's name, which its invoices and receipts are sent in (the gateway's projects hold it). */
+  projectName?: string;
 }
 
 /**
@@ -73,6 +75,7 @@ async function writeSubscription(
     planId: plan._id,
     status: "pending",
     planName: plan.name,
+    ...(input.projectName ? { projectName: input.projectName } : {}),
     amountMinor: plan.amountMinor,
     currency: plan.currency,
     interval: plan.interval,

@@ -1,6 +1,6 @@
 import { AppError } from "@bayad/kit";
 import { openMessage, type PendingMessage } from "../codes/sealed-message.js";
-import { DeliveryFailedError, describeSendError } from "../senders/sender.js";
+import { DeliveryFailedError, describeSendError } from "@bayad/messaging";
 import { composeMessage } from "./message-text.js";
 import type { OtpDeps } from "./otp-deps.js";
 import { statusAt, type OtpRecord } from "./otp.js";
@@ -26,7 +26,17 @@ export async function deliver(
   const { subject, body } = composeMessage(message.code, record.ttlSeconds);
   const log = { otpId: record._id, channel: record.channel, target: record.target, attempt: record.deliveryAttempts };
   try {
-    await deps.senders[record.channel].send({ channel: record.channel, recipient: message.recipient, subject, body, otpId: record._id });
+    await deps.senders[record.channel].send({
+      kind: "otp",
+      channel: record.channel,
+      recipient: message.recipient,
+      subject,
+      body,
+      // The code's message is written in English only.
+      locale: "en",
+      projectId: record.projectId,
+      resourceId: record._id,
+    });
   } catch (error) {
     if (error instanceof DeliveryFailedError) {
       deps.logger.warn({ ...log, send: describeSendError(error) }, "otp delivery failed");

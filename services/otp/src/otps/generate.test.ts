@@ -4,7 +4,7 @@ import { GenerateOtpResponseSchema } from "@bayad/proto";
 import { generateResponse, statusAt } from "./otp.js";
 import { generateOtp } from "./generate.js";
 import { verifyOtp } from "./verify.js";
-import { DeliveryFailedError, DeliveryUncertainError, type OtpSender } from "../senders/sender.js";
+import { DeliveryFailedError, DeliveryUncertainError, type MessageSender } from "@bayad/messaging";
 import { caller, codeSentTo, createHarness, freshKey, recordingLogger, scriptedSender } from "../test-support/otp-harness.js";
 import type { OtpDeps } from "./otp-deps.js";
 
@@ -30,7 +30,7 @@ describe("generateOtp", () => {
     expect(record.digits).toBe(6);
     expect(record.expiresAt.getTime() - clock.now().getTime()).toBe(300_000);
     expect(await codeSentTo(outbox, "+639171234567")).toMatch(/^\d{6}$/);
-    const [message] = await outbox.list("+639171234567");
+    const [message] = await outbox.list({ recipient: "+639171234567" });
     expect(message?.body).toMatch(/^Your Bayad code is \d{6}\. It expires in 5 minutes\. Never share it\.$/);
     expect(record.delivery).toBe("sent");
     expect(statusAt(record, clock.now())).toBe("pending");
@@ -77,7 +77,7 @@ describe("generateOtp", () => {
     const { deps, outbox } = await createHarness();
     const record = await generateOtp(deps, caller(freshKey()), { recipient: "Juan.Dela@Example.com", channel: "email", digits: 0, ttlSeconds: 0 });
     expect(generateResponse(record)).toMatchObject({ target: "j***@example.com", recipient: "j***@example.com" });
-    const [message] = await outbox.list("juan.dela@example.com");
+    const [message] = await outbox.list({ recipient: "juan.dela@example.com" });
     expect(message).toMatchObject({ channel: "email", recipient: "juan.dela@example.com", subject: "Your Bayad verification code" });
     expect(message?.subject).not.toMatch(/\d/);
   });
@@ -88,7 +88,7 @@ describe("generateOtp", () => {
     const first = await generateOtp(deps, caller(key), sms());
     const again = await generateOtp(deps, caller(key), sms());
     expect(generateResponse(again)).toEqual(generateResponse(first));
-    expect(await outbox.list("+639171234567")).toHaveLength(1);
+    expect(await outbox.list({ recipient: "+639171234567" })).toHaveLength(1);
   });
 
   it("makes one OTP and one message from concurrent requests with one key", async () => {
@@ -102,7 +102,7 @@ describe("generateOtp", () => {
       if (r.status === "rejected") expect(["IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED"]).toContain(r.reason.code);
     }
     expect(await otps()).toHaveLength(1);
-    expect(await outbox.list("+639171234567")).toHaveLength(1);
+    expect(await outbox.list({ recipient: "+639171234567" })).toHaveLength(1);
   });
 
   it("refuses a repeated key with a different request", async () => {
@@ -201,7 +201,7 @@ describe("generateOtp delivery outcomes", () => {
   });
 
   it("reconciles a send its process never finished once the lease has passed", async () => {
-    const hanging: OtpSender = { send: () => new Promise<void>(() => {}) };
+    const hanging: MessageSender = { send: () => new Promise<void>(() => {}) };
     const { deps, outbox, clock } = await createHarness({ senders: { sms: hanging } });
     const key = freshKey();
     void generateOtp(deps, caller(key), sms());
@@ -217,7 +217,7 @@ describe("generateOtp delivery outcomes", () => {
     clock.advance(deps.sendingLeaseMs);
     const reconciled = await generateOtp(deps, caller(key), sms());
     expect(reconciled).toMatchObject({ delivery: "sent", deliveryAttempts: 2 });
-    expect(await outbox.list("+639171234567")).toHaveLength(1);
+    expect(await outbox.list({ recipient: "+639171234567" })).toHaveLength(1);
   });
 
   it("reports expired once expiresAt has passed, without anything writing it", async () => {

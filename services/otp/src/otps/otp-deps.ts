@@ -3,9 +3,7 @@ import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, type Idempotenc
 import type { Store } from "@bayad/store";
 import type { OtpConfig, OtpLimits } from "../config.js";
 import type { OtpChannelName } from "../recipients/recipient.js";
-import type { ChannelSenders } from "../senders/channel-senders.js";
-import type { DevOutbox } from "../senders/dev-outbox.js";
-import type { OtpSender } from "../senders/sender.js";
+import type { ChannelSenders, DevOutbox, MessageSender } from "@bayad/messaging";
 import { createOtpsRepository, type OtpsRepository } from "./otps-repository.js";
 
 /** What the OTP operations need; tests build it around an embedded store and a fixed clock. */
@@ -16,7 +14,7 @@ export interface OtpDeps {
   keys: IdempotencyKeys;
   limiter: RateLimiter;
   limits: OtpLimits;
-  senders: Record<OtpChannelName, OtpSender>;
+  senders: Record<OtpChannelName, MessageSender>;
   /** Present while a channel delivers into the development outbox (ListDevMessages reads it). */
   devOutbox: DevOutbox | undefined;
   /** OTP_HASH_SECRET (the ring's first key): keys the code and recipient hashes. */

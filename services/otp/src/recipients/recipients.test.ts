@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { maskRecipient } from "./masking.js";
-import { normalizeRecipient, recipientLookupKey } from "./recipient.js";
+import { recipientLookupKey } from "@bayad/messaging";
+import { normalizeRecipient } from "./recipient.js";
 
 describe("recipients", () => {
   it("spells a Philippine number one way whatever way it was typed", () => {

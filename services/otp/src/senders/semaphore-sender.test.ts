@@ -4,17 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateOtp } from "../otps/generate.js";
 import { statusAt } from "../otps/otp.js";
 import { verifyOtp } from "../otps/verify.js";
-import { toSemaphoreNumber } from "../recipients/philippine-mobile.js";
+import { toSemaphoreNumber, createSemaphoreSender, DeliveryFailedError, DeliveryUncertainError, type MessageSender } from "@bayad/messaging";
 import { caller, createHarness, freshKey } from "../test-support/otp-harness.js";
 import { startFakeSemaphore } from "../test-support/fake-semaphore.js";
-import { createSemaphoreSender } from "./semaphore-sender.js";
-import { DeliveryFailedError, DeliveryUncertainError, type OtpSender } from "./sender.js";
 
 const sms = (recipient: string) => ({ recipient, channel: "sms" as const, digits: 0, ttlSeconds: 0 });
 
 describe("SMS through Semaphore (a local stand-in)", () => {
   let semaphore: Awaited<ReturnType<typeof startFakeSemaphore>>;
-  let sender: OtpSender;
+  let sender: MessageSender;
 
   beforeAll(async () => {
     semaphore = await startFakeSemaphore();
@@ -115,7 +113,7 @@ describe("SMS through Semaphore (a local stand-in)", () => {
   it("treats a 5xx as uncertain", async () => {
     semaphore.answerNext({ status: 500, body: ["Something went wrong"] });
     await expect(
-      sender.send({ channel: "sms", recipient: "+639171234567", subject: "", body: "Your code", otpId: "otp_1" }),
+      sender.send({ channel: "sms", recipient: "+639171234567", subject: "", body: "Your code", kind: "otp", locale: "en", projectId: "prj_test", resourceId: "otp_1" }),
     ).rejects.toBeInstanceOf(DeliveryUncertainError);
   });
 
@@ -126,7 +124,7 @@ describe("SMS through Semaphore (a local stand-in)", () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const unreachable = createSemaphoreSender({ apiKey: "k", baseUrl: `http://127.0.0.1:${port}` });
     await expect(
-      unreachable.send({ channel: "sms", recipient: "+639171234567", subject: "", body: "Your code", otpId: "otp_1" }),
+      unreachable.send({ channel: "sms", recipient: "+639171234567", subject: "", body: "Your code", kind: "otp", locale: "en", projectId: "prj_test", resourceId: "otp_1" }),
     ).rejects.toBeInstanceOf(DeliveryFailedError);
   });
 });

@@ -4,14 +4,13 @@ import { statusAt } from "../otps/otp.js";
 import { verifyOtp } from "../otps/verify.js";
 import { caller, createHarness, freshKey } from "../test-support/otp-harness.js";
 import { startSmtpSink } from "../test-support/smtp-sink.js";
-import { classifySmtpError, createSmtpSender } from "./smtp-sender.js";
-import { DeliveryFailedError, DeliveryUncertainError, type OtpSender } from "./sender.js";
+import { classifySmtpError, createSmtpSender, DeliveryFailedError, DeliveryUncertainError, type MessageSender } from "@bayad/messaging";
 
 const email = (recipient: string) => ({ recipient, channel: "email" as const, digits: 0, ttlSeconds: 0 });
 
 describe("e-mail over SMTP to a real SMTP server", () => {
   let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-  let sender: OtpSender;
+  let sender: MessageSender;
 
   beforeAll(async () => {
     sink = await startSmtpSink((recipient) => {
@@ -79,7 +78,7 @@ describe("e-mail over SMTP to a real SMTP server", () => {
   it("treats a server that cannot be reached as a definite failure", async () => {
     const unreachable = createSmtpSender({ host: "127.0.0.1", port: 1, tls: "none", from: "no-reply@bayad.test", timeoutMs: 1_000 });
     await expect(
-      unreachable.send({ channel: "email", recipient: "a@example.ph", subject: "s", body: "b", otpId: "otp_1" }),
+      unreachable.send({ channel: "email", recipient: "a@example.ph", subject: "s", body: "b", kind: "otp", locale: "en", projectId: "prj_test", resourceId: "otp_1" }),
     ).rejects.toBeInstanceOf(DeliveryFailedError);
   });
 });

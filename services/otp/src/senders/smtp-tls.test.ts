@@ -10,18 +10,20 @@ import { readOtpConfig } from "../config.js";
 import { startOtpServer } from "../server.js";
 import { startSmtpSink, type SinkTls } from "../test-support/smtp-sink.js";
 import { createTestCertificates, type TestCertificates } from "../test-support/test-certificates.js";
-import { DeliveryFailedError, type OtpMessage } from "./sender.js";
-import { createSmtpSender, type SmtpSenderOptions } from "./smtp-sender.js";
+import { DeliveryFailedError, type OutboundMessage, createSmtpSender, type SmtpSenderOptions } from "@bayad/messaging";
 import { createTestStore } from "@bayad/store/testing";
 
 type Sink = Awaited<ReturnType<typeof startSmtpSink>>;
 
-const message = (recipient: string): OtpMessage => ({
+const message = (recipient: string): OutboundMessage => ({
   channel: "email",
   recipient,
   subject: "Your Bayad verification code",
   body: "Your Bayad code is 123456.",
-  otpId: "otp_tls",
+  kind: "otp",
+  locale: "en",
+  projectId: "prj_test",
+  resourceId: "otp_tls",
 });
 
 /** Sends one message through a fresh sender to `sink`; the sender is closed afterwards. */

@@ -3,8 +3,7 @@ import type { Store } from "@bayad/store";
 import { readOtpConfig, type OtpLimits } from "../config.js";
 import { createOtpDeps, type OtpDeps } from "../otps/otp-deps.js";
 import type { OtpRecord } from "../otps/otp.js";
-import { createDevOutbox, type DevOutbox } from "../senders/dev-outbox.js";
-import type { OtpSender } from "../senders/sender.js";
+import { createDevOutbox, type DevOutbox, type MessageSender } from "@bayad/messaging";
 import { createTestStore } from "@bayad/store/testing";
 
 /** A clock tests move by hand. */
@@ -73,14 +72,14 @@ export function freshKey(): string {
 
 /** The code the development outbox holds in the newest message for `recipient`. */
 export async function codeSentTo(outbox: DevOutbox, recipient: string): Promise<string> {
-  const [latest] = await outbox.list(recipient);
+  const [latest] = await outbox.list({ recipient, kind: "otp" });
   const code = /code is (\d+)\./.exec(latest?.body ?? "")?.[1];
   if (!code) throw new Error(`no code was sent to ${recipient}`);
   return code;
 }
 
 /** A sender whose behaviour a test scripts per call; it records what it was asked to send. */
-export function scriptedSender(script: Array<"ok" | Error>): OtpSender & { sent: string[] } {
+export function scriptedSender(script: Array<"ok" | Error>): MessageSender & { sent: string[] } {
   const sent: string[] = [];
   return {
     sent,

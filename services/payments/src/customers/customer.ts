@@ -3,6 +3,9 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { CustomerSchema, type Customer } from "@bayad/proto";
 import type { Environment } from "@bayad/kit";
 
+/** The languages customers are written to in: English and Filipino. */
+export type CustomerLocale = "en" | "fil";
+
 /** A customer as stored in the `customers` collection. */
 export interface CustomerRecord {
   _id: string;
@@ -11,6 +14,10 @@ export interface CustomerRecord {
   customerReference: string;
   email: string;
   name?: string;
+  /** A mobile number as `+<digits>`, for the SMS of billing's invoices. */
+  phone?: string;
+  /** The language messages to the customer are written in; absent: the project's default. */
+  locale?: CustomerLocale;
   /** The Idempotency-Key of the request that created it (its claim is in idempotency_keys, for the key's window). */
   idempotencyKey: string;
   aggregateVersion: number;
@@ -23,6 +30,8 @@ export function customerToProto(record: CustomerRecord): Customer {
     customerReference: record.customerReference,
     email: record.email,
     name: record.name ?? "",
+    phone: record.phone ?? "",
+    locale: record.locale ?? "",
     createdAt: timestampFromDate(record.createdAt),
   });
 }

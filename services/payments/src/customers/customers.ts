@@ -2,7 +2,8 @@ import { AppError, newId, notFound, type CallerContext } from "@bayad/kit";
 import { commitChange, type Outbox } from "@bayad/events";
 import { createOnce, type IdempotencyKeys } from "@bayad/idempotency";
 import type { Store } from "@bayad/store";
-import { customerToProto, type CustomerRecord } from "./customer.js";
+import { normalizePhoneNumber } from "@bayad/messaging";
+import { customerToProto, type CustomerLocale, type CustomerRecord } from "./customer.js";
 import type { CustomersRepository } from "./customers-repository.js";
 
 export interface CustomersDeps {
@@ -16,6 +17,25 @@ export interface CreateCustomerInput {
   customerReference: string;
   email: string;
   name?: string;
+  phone?: string;
+  locale?: string;
+}
+
+const locales: readonly string[] = ["en", "fil"] satisfies CustomerLocale[];
+
+/** The optional phone (stored as `+<digits>`) and locale of a new customer; a bad one is a 400 naming its field. */
+function contactOf(input: CreateCustomerInput): Pick<CustomerRecord, "phone" | "locale"> {
+  const contact: Pick<CustomerRecord, "phone" | "locale"> = {};
+  if (input.phone) {
+    const phone = normalizePhoneNumber(input.phone);
+    if (!phone) throw new AppError("VALIDATION_FAILED", "The phone is not a phone number.", { details: ["phone: must be a phone number of 7 to 15 digits with an optional leading +"] });
+    contact.phone = phone;
+  }
+  if (input.locale) {
+    if (!locales.includes(input.locale)) throw new AppError("VALIDATION_FAILED", "The locale is not supported.", { details: ["locale: must be en or fil"] });
+    contact.locale = input.locale as CustomerLocale;
+  }
+  return contact;
 }
 
 /**
@@ -28,6 +48,7 @@ export async function createCustomer(
   caller: CallerContext & { idempotencyKey: string },
   input: CreateCustomerInput,
 ): Promise<CustomerRecord> {
+  const contact = contactOf(input);
   return createOnce(deps.keys, caller, "createCustomer", {
     existing: (customerId) => deps.repository.findById(caller, customerId),
     create: async (claim) => {
@@ -38,6 +59,7 @@ export async function createCustomer(
         customerReference: input.customerReference,
         email: input.email,
         ...(input.name ? { name: input.name } : {}),
+        ...contact,
         idempotencyKey: caller.idempotencyKey,
         aggregateVersion: 1,
         createdAt: new Date(),

@@ -1,24 +1,39 @@
-import type { OtpChannelName } from "../recipients/recipient.js";
+/** The two ways a message reaches a person. */
+export type ChannelName = "sms" | "email";
 
-/** One message to one recipient: an SMS (subject unused) or an e-mail. */
-export interface OtpMessage {
-  channel: OtpChannelName;
+/** What a message is for: a one-time passcode, an invoice to pay, or the receipt of a paid one. */
+export type MessageKind = "otp" | "invoice" | "receipt";
+
+/** The languages messages are written in: English and Filipino. */
+export type MessageLocale = "en" | "fil";
+
+/** One message to one recipient: an SMS (subject and html unused) or an e-mail. */
+export interface OutboundMessage {
+  channel: ChannelName;
   /** The normalized recipient: `+<digits>` for sms, a lower-case address for email. */
   recipient: string;
   subject: string;
+  /** The text: the whole SMS, or the plain-text part of an e-mail. */
   body: string;
-  otpId: string;
+  /** The e-mail's HTML part, when it has one (sent beside `body` as multipart/alternative). */
+  html?: string;
+  kind: MessageKind;
+  locale: MessageLocale;
+  /** The project the message is sent for. */
+  projectId: string;
+  /** What the message is about: the OTP's id, or the invoice's. */
+  resourceId: string;
 }
 
 /**
- * Where codes leave the service. `send` resolves once the provider has taken the message. It
+ * Where messages leave a service. `send` resolves once the provider has taken the message. It
  * rejects with DeliveryFailedError when the message was certainly not taken (refused, invalid
  * destination, nothing reachable), and with DeliveryUncertainError when it may or may not have
  * been (the connection broke or timed out after the message went out). Any other rejection is
  * treated as uncertain too: only a sender can know that nothing was sent.
  */
-export interface OtpSender {
-  send(message: OtpMessage): Promise<void>;
+export interface MessageSender {
+  send(message: OutboundMessage): Promise<void>;
   /** Releases connections; called when the server stops. */
   close?(): Promise<void>;
 }
@@ -38,7 +53,7 @@ export const UNREACHABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
 
 /**
  * The message was certainly not delivered. `reason` is shown to the caller (as a detail naming
- * `recipient`), so it never contains the recipient itself, the code or a provider's raw text.
+ * `recipient`), so it never contains the recipient itself, the message or a provider's raw text.
  */
 export class DeliveryFailedError extends Error {
   readonly reason: string;

@@ -1,5 +1,5 @@
-import { toSemaphoreNumber } from "../recipients/philippine-mobile.js";
-import { DeliveryFailedError, DeliveryUncertainError, UNREACHABLE_NETWORK_CODES, type OtpMessage, type OtpSender } from "./sender.js";
+import { toSemaphoreNumber } from "./philippine-mobile.js";
+import { DeliveryFailedError, DeliveryUncertainError, UNREACHABLE_NETWORK_CODES, type MessageSender, type OutboundMessage } from "./sender.js";
 
 export interface SemaphoreSenderOptions {
   apiKey: string;
@@ -33,12 +33,12 @@ interface SemaphoreMessage {
  * (e.g. {"number": ["The number format is invalid."]}), sometimes with status 200; a missing
  * or wrong apikey is a 4xx; a 5xx may come after the message was queued.
  */
-export function createSemaphoreSender(options: SemaphoreSenderOptions): OtpSender {
+export function createSemaphoreSender(options: SemaphoreSenderOptions): MessageSender {
   const endpoint = `${(options.baseUrl ?? "https://api.semaphore.co").replace(/\/+$/, "")}/api/v4/messages`;
   const timeoutMs = options.timeoutMs ?? 8_000;
 
   return {
-    async send(message: OtpMessage) {
+    async send(message: OutboundMessage) {
       if (message.channel !== "sms") throw new DeliveryFailedError("the SMS sender cannot deliver an e-mail");
       const number = toSemaphoreNumber(message.recipient);
       if (!number) throw new DeliveryFailedError("the SMS provider only reaches Philippine mobile numbers");

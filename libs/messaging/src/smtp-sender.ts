@@ -1,5 +1,5 @@
 import nodemailer, { type NodemailerError } from "nodemailer";
-import { DeliveryFailedError, DeliveryUncertainError, UNREACHABLE_NETWORK_CODES, type OtpMessage, type OtpSender } from "./sender.js";
+import { DeliveryFailedError, DeliveryUncertainError, UNREACHABLE_NETWORK_CODES, type MessageSender, type OutboundMessage } from "./sender.js";
 
 /**
  * How the connection is encrypted: `implicit` TLS from the first byte (port 465), `starttls`
@@ -25,8 +25,8 @@ export interface SmtpSenderOptions {
   timeoutMs?: number;
 }
 
-/** E-mail over SMTP with nodemailer: one connection per message (codes are few and urgent). */
-export function createSmtpSender(options: SmtpSenderOptions): OtpSender {
+/** E-mail over SMTP with nodemailer: one connection per message (codes are few and urgent; invoices are few). */
+export function createSmtpSender(options: SmtpSenderOptions): MessageSender {
   const timeoutMs = options.timeoutMs ?? 8_000;
   const transport = nodemailer.createTransport({
     host: options.host,
@@ -48,7 +48,7 @@ export function createSmtpSender(options: SmtpSenderOptions): OtpSender {
   });
 
   return {
-    async send(message: OtpMessage) {
+    async send(message: OutboundMessage) {
       if (message.channel !== "email") throw new DeliveryFailedError("the e-mail sender cannot deliver an SMS");
       try {
         const info = await transport.sendMail({
@@ -56,6 +56,7 @@ export function createSmtpSender(options: SmtpSenderOptions): OtpSender {
           to: message.recipient,
           subject: message.subject,
           text: message.body,
+          ...(message.html !== undefined ? { html: message.html } : {}),
           // Bounds the whole send; an abort is classified below (it proves nothing either way).
           signal: AbortSignal.timeout(timeoutMs),
         });

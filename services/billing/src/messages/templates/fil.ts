@@ -1,0 +1,39 @@
+import type { InvoiceFacts, LocaleTemplates } from "./template.js";
+
+const greeting = (facts: InvoiceFacts) => (facts.customerName ? `Magandang araw, ${facts.customerName},` : "Magandang araw,");
+const closing = (facts: InvoiceFacts) =>
+  facts.supportContact ? `May tanong? Makipag-ugnayan sa ${facts.projectName} sa ${facts.supportContact}.` : undefined;
+
+/** Filipino. SMS texts start with the kind of message, never with "TEST" (Semaphore drops those). */
+export const fil: LocaleTemplates = {
+  monthNames: ["Enero", "Pebrero", "Marso", "Abril", "Mayo", "Hunyo", "Hulyo", "Agosto", "Setyembre", "Oktubre", "Nobyembre", "Disyembre"],
+  steps: {
+    invoice: (facts) => ({
+      subject: `Singil mula sa ${facts.projectName}: ${facts.amount}, bayaran bago ang ${facts.dueDate}`,
+      greeting: greeting(facts),
+      paragraphs: [`Pinadalhan ka ng ${facts.projectName} ng singil para sa ${facts.planName}.`],
+      facts: [
+        ["Halagang babayaran", facts.amount],
+        ["Panahon", `${facts.periodStart} hanggang ${facts.periodEnd}`],
+        ["Takdang petsa", facts.dueDate],
+        ["Singil", facts.invoiceId],
+      ],
+      action: { label: "Bayaran ang singil", url: facts.hostedUrl },
+      closing: closing(facts),
+      sms: `Singil mula sa ${facts.projectName}: ${facts.amount}, bayaran bago ang ${facts.dueDate}. Magbayad sa ${facts.hostedUrl}`,
+    }),
+    receipt: (facts) => ({
+      subject: `Resibo mula sa ${facts.projectName}: ${facts.amount} bayad na`,
+      greeting: greeting(facts),
+      paragraphs: [`Salamat. Natanggap ng ${facts.projectName} ang bayad mo para sa ${facts.planName}.`],
+      facts: [
+        ["Halagang binayaran", facts.amount],
+        ["Panahon", `${facts.periodStart} hanggang ${facts.periodEnd}`],
+        ["Binayaran noong", facts.paidAt ?? facts.dueDate],
+        ["Singil", facts.invoiceId],
+      ],
+      closing: closing(facts),
+      sms: `Resibo mula sa ${facts.projectName}: ${facts.amount} bayad na para sa singil ${facts.invoiceId}. Salamat.`,
+    }),
+  },
+};
