@@ -87,7 +87,8 @@ export async function runBillingClock(
 
 /**
  * The billing clock: every `intervalMs`, the one clock holding the lease closes the periods that
- * have ended, finalizes drafts left behind and takes the dunning steps that are due (dunning/). Every replica runs one; the lease keeps them from
+ * have ended, finalizes drafts left behind and takes the dunning steps that are due (dunning/).
+ * Every replica runs one; the lease keeps them from
  * duplicating work, but correctness does not rest on it: each close is guarded by versions and
  * by one invoice per (subscription, period), so two clocks that both think they hold the lease
  * still bill each period once.

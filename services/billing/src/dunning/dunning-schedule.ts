@@ -93,14 +93,14 @@ export type DunningDecision =
 export function decideDunning(schedule: DunningSchedule, dueAt: Date, dunningStep: number, now: Date): DunningDecision {
   let latest = -1;
   for (let i = dunningStep; i < schedule.steps.length; i++) {
-    if (dunningStepAt(dueAt, schedule.steps[i]!.offsetDays).getTime() <= now.getTime()) latest = i;
+    if (dunningStepAt(dueAt, schedule.steps[i].offsetDays).getTime() <= now.getTime()) latest = i;
   }
-  const nextAfter = (i: number) => (i < schedule.steps.length ? dunningStepAt(dueAt, schedule.steps[i]!.offsetDays) : undefined);
+  const nextAfter = (i: number) => (i < schedule.steps.length ? dunningStepAt(dueAt, schedule.steps[i].offsetDays) : undefined);
   if (latest < 0) return { kind: "wait", nextDunningAt: nextAfter(dunningStep) };
   return {
     kind: "step",
     index: latest,
-    offsetDays: schedule.steps[latest]!.offsetDays,
+    offsetDays: schedule.steps[latest].offsetDays,
     dunningStep: latest + 1,
     nextDunningAt: nextAfter(latest + 1),
     final: latest === schedule.steps.length - 1,
