@@ -32,6 +32,9 @@ const settingsToProto = (settings: BillingSettings) =>
 
 const outboxKinds = ["invoice", "reminder", "receipt"] as const;
 
+/** How far ahead of now test mode may run the billing clock (a weekly plan: about a hundred periods). */
+const MAX_CLOCK_AHEAD_MS = 2 * 366 * 24 * 60 * 60 * 1000;
+
 /** The BillingService rpc handlers: read the caller, call the domain, map to the response. */
 export function createBillingService(deps: BillingDeps, messaging?: Pick<InvoiceMessaging, "devOutbox" | "deps">): ServiceImpl<typeof BillingService> {
   const { settings } = deps;
@@ -97,7 +100,11 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
     async runBillingClock(request, context) {
       const caller = callerOf(context);
       if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
-      const run = await runBillingClock({ billing: deps, messaging: messaging?.deps }, caller, request.at ? timestampDate(request.at) : undefined);
+      const at = request.at ? timestampDate(request.at) : undefined;
+      if (at && at.getTime() > deps.now().getTime() + MAX_CLOCK_AHEAD_MS) {
+        throw new AppError("VALIDATION_FAILED", "The clock runs at most two years ahead.", { details: ["at: must be at most two years from now"] });
+      }
+      const run = await runBillingClock({ billing: deps, messaging: messaging?.deps }, caller, at);
       return { at: timestampFromDate(run.at), periodsClosed: run.periodsClosed, remindersSent: run.remindersSent, finalActions: run.finalActions };
     },
 
