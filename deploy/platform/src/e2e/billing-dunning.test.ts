@@ -123,6 +123,14 @@ describe("dunning in test mode", () => {
     expect(put.body.data.dunning).toEqual({ steps: [{ offsetDays: 1 }], finalAction: "cancel" });
     const { subscriptionId, invoice } = await subscribe("pedro@example.ph");
     expect(Date.parse(invoice.nextDunningAt)).toBe(Date.parse(invoice.periodEnd) + DAY_MS);
+    // Its one step, a day after the due date, is the last: the subscription is cancelled, what is unpaid void.
+    const run = await post("/api/v1/payments/test-helpers/billing-clock/run", { at: new Date(Date.parse(invoice.nextDunningAt) + 1_000).toISOString() });
+    expect(run.status).toBe(200);
+    expect(run.body.data.finalActions).toBeGreaterThanOrEqual(1);
+    expect((await get(`/api/v1/payments/subscriptions/${subscriptionId}`)).body.data.status).toBe("cancelled");
+    const voided = (await get(`/api/v1/payments/subscriptions/${subscriptionId}/invoices`)).body.data as Json[];
+    expect(voided.map((each) => each.status)).toEqual(["void", "void"]);
+    expect((await reminders(invoice.invoiceId)).map((message) => message.subject)).toEqual(["Reminder from Kape ni Juan: ₱1,234.50 overdue by 1 day"]);
 
     const live = await api.request("POST", "/api/v1/payments/test-helpers/billing-clock/run", { body: {}, credential: project.liveKey });
     expectError(live, 403, "TEST_MODE_ONLY");
