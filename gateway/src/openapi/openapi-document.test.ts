@@ -89,6 +89,7 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/api/v1/payments/test-helpers/intents/{paymentIntentId}/succeed", "succeedPaymentIntentTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/intents/{paymentIntentId}/fail", "failPaymentIntentTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/subscriptions/{subscriptionId}/advance", "advanceSubscriptionTestHelper", "Test helpers"],
+  ["post", "/api/v1/payments/test-helpers/billing-clock/run", "runBillingClockTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/invoices/{invoiceId}/pay", "payInvoiceTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/invoices/{invoiceId}/fail", "failInvoiceTestHelper", "Test helpers"],
   ["post", "/api/v1/payments/test-helpers/payment-links/{paymentLinkId}/pay", "payPaymentLinkTestHelper", "Test helpers"],

@@ -1,7 +1,8 @@
 import type { Client } from "@connectrpc/connect";
 import { PlanIntervalSchema, SimulatedOutcome, type BillingService, type PaymentsService } from "@bayad/proto";
 import { AppError, fromConnectError, textToEnum } from "@bayad/kit";
-import { invoiceToJson, planToJson, subscriptionToJson, type PublicUrl } from "@bayad/public-resources";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { dateField, invoiceToJson, planToJson, subscriptionToJson, type PublicUrl } from "@bayad/public-resources";
 import type { Projects } from "../admin/projects.js";
 import type { OperationContext, OperationHandler, OperationHandlers } from "./operation.js";
 
@@ -98,6 +99,19 @@ export function billingRoutes(
     async advanceSubscriptionTestHelper({ params }, { call }) {
       const response = await billing.advanceSubscription({ subscriptionId: params.subscriptionId }, call);
       return { status: 200, data: subscriptionToJson(response.subscription) };
+    },
+
+    async runBillingClockTestHelper({ body }, { call }) {
+      const response = await billing.runBillingClock(body?.at ? { at: timestampFromDate(new Date(body.at)) } : {}, call);
+      return {
+        status: 200,
+        data: {
+          ...dateField("at", response.at),
+          periodsClosed: response.periodsClosed,
+          remindersSent: response.remindersSent,
+          finalActions: response.finalActions,
+        },
+      };
     },
 
     payInvoiceTestHelper: simulateInvoice(SimulatedOutcome.SUCCEED),

@@ -1,5 +1,5 @@
 import type { Client } from "@connectrpc/connect";
-import { OtpChannelSchema, type BillingService, type OtpService } from "@bayad/proto";
+import { OtpChannelSchema, type BillingService, type BillingSettings, type OtpService } from "@bayad/proto";
 import { AppError, enumToText, fromConnectError } from "@bayad/kit";
 import { dateField, optionalField } from "@bayad/public-resources";
 import type { Project } from "../admin/projects.js";
@@ -43,6 +43,7 @@ export function messagesRoutes(deps: MessagesDeps): OperationHandlers {
             smsEnabled: body.smsEnabled,
             defaultLocale: body.defaultLocale ?? "",
             supportContact: body.supportContact ?? "",
+            ...(body.dunning ? { dunning: { steps: body.dunning.steps, finalAction: body.dunning.finalAction ?? "" } } : {}),
           },
         },
         call,
@@ -105,12 +106,17 @@ async function outboxOff<T>(answer: Promise<T>): Promise<T | undefined> {
   }
 }
 
-function billingSettingsToJson(settings: { projectId: string; smsEnabled: boolean; defaultLocale: string; supportContact: string } | undefined) {
+function billingSettingsToJson(settings: BillingSettings | undefined) {
   if (!settings) throw new Error("the billing service answered no settings");
+  if (!settings.dunning) throw new Error("the billing service answered no dunning schedule");
   return {
     projectId: settings.projectId,
     smsEnabled: settings.smsEnabled,
     defaultLocale: settings.defaultLocale,
     ...optionalField("supportContact", settings.supportContact),
+    dunning: {
+      steps: settings.dunning.steps.map((step) => ({ offsetDays: step.offsetDays })),
+      finalAction: settings.dunning.finalAction as "mark_unpaid" | "cancel",
+    },
   };
 }

@@ -1,8 +1,8 @@
 /** The two ways a message reaches a person. */
 export type ChannelName = "sms" | "email";
 
-/** What a message is for: a one-time passcode, an invoice to pay, or the receipt of a paid one. */
-export type MessageKind = "otp" | "invoice" | "receipt";
+/** What a message is for: a one-time passcode, an invoice to pay, a reminder of an unpaid one, or the receipt of a paid one. */
+export type MessageKind = "otp" | "invoice" | "reminder" | "receipt";
 
 /** The languages messages are written in: English and Filipino. */
 export type MessageLocale = "en" | "fil";

@@ -48,5 +48,7 @@ export function invoiceToJson(invoice: Invoice | undefined, publicUrl: PublicUrl
     ...dateField("periodStart", i.periodStart),
     ...dateField("periodEnd", i.periodEnd),
     ...(i.hostedInvoiceUrl ? { hostedInvoiceUrl: publicUrl(i.hostedInvoiceUrl) } : {}),
+    dunningStep: i.dunningStep,
+    ...dateField("nextDunningAt", i.nextDunningAt),
   };
 }

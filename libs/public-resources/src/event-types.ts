@@ -29,8 +29,10 @@ export const webhookEventTypes = [
   "payment_link.paid",
   "subscription.created",
   "subscription.cancelled",
+  "subscription.unpaid",
   "invoice.paid",
   "invoice.payment_failed",
+  "invoice.reminder_sent",
   "provider_account.paused",
   "provider_account.resumed",
 ] as const;

@@ -66,6 +66,7 @@ describe("coverage of the OpenAPI document", () => {
       () => bayad.testHelpers.refunds.succeed("ref_1"),
       () => bayad.testHelpers.refunds.fail("ref_1"),
       () => bayad.testHelpers.subscriptions.advance("sub_1"),
+      () => bayad.testHelpers.billingClock.run(new Date("2027-03-07T04:00:00Z")),
       () => bayad.testHelpers.invoices.pay("inv_1"),
       () => bayad.testHelpers.invoices.fail("inv_1"),
       () => bayad.testHelpers.paymentLinks.pay("link_1"),

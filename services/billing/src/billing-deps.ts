@@ -4,6 +4,7 @@ import type { Logger } from "@bayad/kit";
 import type { PaymentProviders } from "@bayad/provider";
 import type { Store } from "@bayad/store";
 import { createInvoicesRepository, type InvoicesRepository } from "./invoices/invoices-repository.js";
+import { createBillingSettingsRepository, type BillingSettingsRepository } from "./messages/billing-settings.js";
 import { createPlansRepository, type PlansRepository } from "./plans/plans-repository.js";
 import { createSubscriptionsRepository, type SubscriptionsRepository } from "./subscriptions/subscriptions-repository.js";
 
@@ -16,6 +17,8 @@ export interface BillingDeps {
   plans: PlansRepository;
   subscriptions: SubscriptionsRepository;
   invoices: InvoicesRepository;
+  /** Per project: how invoices reach customers, and the dunning schedule. */
+  settings: BillingSettingsRepository;
   outbox: Outbox;
   providers: PaymentProviders;
   logger: Logger;
@@ -42,6 +45,7 @@ export function createBillingDeps(options: BillingDepsOptions): BillingDeps {
     plans: createPlansRepository(store),
     subscriptions: createSubscriptionsRepository(store),
     invoices: createInvoicesRepository(store),
+    settings: createBillingSettingsRepository(store),
     outbox: createOutbox(store, "billing"),
     providers: options.providers,
     logger: options.logger,

@@ -1,6 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { BillingSettingsSchema, OutboxMessageSchema, type BillingService } from "@bayad/proto";
 import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
 import { payerActionOf } from "@bayad/provider";
@@ -17,7 +17,8 @@ import {
 } from "./subscriptions/subscriptions.js";
 import { invoiceToProto } from "./invoices/invoice.js";
 import { getHostedInvoice, getInvoice, simulateInvoiceOutcome, submitHostedInvoice } from "./invoices/invoices.js";
-import { createBillingSettingsRepository, type BillingSettings } from "./messages/billing-settings.js";
+import type { BillingSettings } from "./messages/billing-settings.js";
+import { runBillingClock } from "./clock/billing-clock.js";
 import type { InvoiceMessaging } from "./messages/invoice-messages-deps.js";
 
 const settingsToProto = (settings: BillingSettings) =>
@@ -26,13 +27,17 @@ const settingsToProto = (settings: BillingSettings) =>
     smsEnabled: settings.smsEnabled,
     defaultLocale: settings.defaultLocale,
     supportContact: settings.supportContact ?? "",
+    dunning: { steps: settings.dunning.steps.map((step) => ({ offsetDays: step.offsetDays })), finalAction: settings.dunning.finalAction },
   });
 
-const outboxKinds = ["invoice", "receipt"] as const;
+const outboxKinds = ["invoice", "reminder", "receipt"] as const;
+
+/** How far ahead of now test mode may run the billing clock (a weekly plan: about a hundred periods). */
+const MAX_CLOCK_AHEAD_MS = 2 * 366 * 24 * 60 * 60 * 1000;
 
 /** The BillingService rpc handlers: read the caller, call the domain, map to the response. */
-export function createBillingService(deps: BillingDeps, messaging?: Pick<InvoiceMessaging, "devOutbox">): ServiceImpl<typeof BillingService> {
-  const settings = createBillingSettingsRepository(deps.store);
+export function createBillingService(deps: BillingDeps, messaging?: Pick<InvoiceMessaging, "devOutbox" | "deps">): ServiceImpl<typeof BillingService> {
+  const { settings } = deps;
   return {
     async createPlan(request, context) {
       const plan = await createPlan(deps, mutatingCallerOf(context), {
@@ -92,6 +97,17 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
       return { invoice: invoiceToProto(invoice) };
     },
 
+    async runBillingClock(request, context) {
+      const caller = callerOf(context);
+      if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
+      const at = request.at ? timestampDate(request.at) : undefined;
+      if (at && at.getTime() > deps.now().getTime() + MAX_CLOCK_AHEAD_MS) {
+        throw new AppError("VALIDATION_FAILED", "The clock runs at most two years ahead.", { details: ["at: must be at most two years from now"] });
+      }
+      const run = await runBillingClock({ billing: deps, messaging: messaging?.deps }, caller, at);
+      return { at: timestampFromDate(run.at), periodsClosed: run.periodsClosed, remindersSent: run.remindersSent, finalActions: run.finalActions };
+    },
+
     async getHostedInvoice(request) {
       const page = await getHostedInvoice(deps, request.invoiceId, request.pageToken);
       return { invoice: invoiceToProto(page.invoice), environment: page.invoice.environment, planName: page.planName };
@@ -112,7 +128,13 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
       const input = request.billingSettings;
       if (!input) throw new AppError("VALIDATION_FAILED", "The billing settings are required.", { details: ["billingSettings: is required"] });
       const saved = await settings.put(
-        { projectId: input.projectId, smsEnabled: input.smsEnabled, defaultLocale: input.defaultLocale, supportContact: input.supportContact },
+        {
+          projectId: input.projectId,
+          smsEnabled: input.smsEnabled,
+          defaultLocale: input.defaultLocale,
+          supportContact: input.supportContact,
+          ...(input.dunning ? { dunning: { steps: input.dunning.steps, finalAction: input.dunning.finalAction } } : {}),
+        },
         deps.now(),
       );
       return { billingSettings: settingsToProto(saved) };
@@ -126,7 +148,9 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
       if (!messaging) throw new AppError("RESOURCE_NOT_FOUND", "The development outbox is off (no payments service to find customers).");
       if (request.projectId === "") throw new AppError("VALIDATION_FAILED", "The projectId is required.", { details: ["projectId: is required"] });
       const kind = request.kind === "" ? undefined : outboxKinds.find((known) => known === request.kind);
-      if (request.kind !== "" && !kind) throw new AppError("VALIDATION_FAILED", "The kind is not one billing sends.", { details: ["kind: must be invoice or receipt"] });
+      if (request.kind !== "" && !kind) {
+        throw new AppError("VALIDATION_FAILED", "The kind is not one billing sends.", { details: ["kind: must be invoice, reminder or receipt"] });
+      }
       const held = await messaging.devOutbox.list({ projectId: request.projectId, ...(kind ? { kind } : {}) });
       return {
         messages: held

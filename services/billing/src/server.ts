@@ -76,6 +76,7 @@ export async function startBillingServer(options: BillingServerOptions): Promise
     leaseMs: config.clockLeaseMs,
     // Every replica's clock competes for one lease, so each process is its own holder.
     holderId: `billing-${randomBase62(16)}`,
+    ...(messaging ? { messaging: messaging.deps } : {}),
   });
   const reconciler = accounts
     ? startHostedPaymentReconciler({

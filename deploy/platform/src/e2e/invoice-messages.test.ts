@@ -50,7 +50,13 @@ describe("invoices delivered to customers", () => {
       supportContact: "help@kape.ph",
     });
     expect(settings.status).toBe(200);
-    expect(settings.body.data).toEqual({ projectId: project.projectId, smsEnabled: false, defaultLocale: "en", supportContact: "help@kape.ph" });
+    expect(settings.body.data).toEqual({
+      projectId: project.projectId,
+      smsEnabled: false,
+      defaultLocale: "en",
+      supportContact: "help@kape.ph",
+      dunning: { steps: [{ offsetDays: -3 }, { offsetDays: 0 }, { offsetDays: 3 }, { offsetDays: 7 }], finalAction: "mark_unpaid" },
+    });
 
     const english = await subscribe({ email: "juan@example.ph", name: "Juan" });
     const filipino = await subscribe({ email: "maria@example.ph", locale: "fil", phone: "0918 123 4567" });

@@ -1,5 +1,6 @@
 import type { CallOptions, Transport } from "../transport.js";
 import { unwrap } from "../transport.js";
+import type { Schema } from "../operation-types.js";
 import type { Checkout } from "./checkouts.js";
 import type { Invoice } from "./invoices.js";
 import type { PaymentIntent } from "./payment-intents.js";
@@ -18,6 +19,7 @@ export class TestHelpers {
   readonly subscriptions;
   readonly invoices;
   readonly paymentLinks;
+  readonly billingClock;
 
   constructor(t: Transport) {
     this.checkouts = {
@@ -70,6 +72,17 @@ export class TestHelpers {
       fail: (invoiceId: string, options?: CallOptions): Promise<Invoice> => {
         const { fetch, header } = t.write(options);
         return unwrap(t.api.POST("/api/v1/payments/test-helpers/invoices/{invoiceId}/fail", { params: { path: { invoiceId }, header }, fetch }));
+      },
+    };
+    this.billingClock = {
+      /**
+       * Runs the billing clock for the project's test mode at `at` (now when absent; later moves
+       * test-mode time on): closes the periods ended by then and takes the dunning steps due.
+       */
+      run: (at?: Date | string, options?: CallOptions): Promise<Schema<"BillingClockRun">> => {
+        const { fetch, header } = t.write(options);
+        const body = at === undefined ? {} : { at: typeof at === "string" ? at : at.toISOString() };
+        return unwrap(t.api.POST("/api/v1/payments/test-helpers/billing-clock/run", { params: { header }, body, fetch }));
       },
     };
     this.paymentLinks = {

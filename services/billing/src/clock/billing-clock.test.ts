@@ -57,8 +57,10 @@ describe("the billing clock", () => {
       [3, "past_due", after(2 * WEEK_MS).getTime()],
       [4, "open", after(3 * WEEK_MS).getTime()],
     ]);
+    // Periods are closed first, then the dunning steps due by the same time: invoice 1's last
+    // reminder (7 days after its due date, at 2 weeks) was due, so its final action was taken.
     expect(await getSubscription(fixture.deps, caller(), subscription._id)).toMatchObject({
-      status: "past_due",
+      status: "unpaid",
       cyclesBilled: 4,
       currentPeriodStart: after(3 * WEEK_MS),
       currentPeriodEnd: after(4 * WEEK_MS),

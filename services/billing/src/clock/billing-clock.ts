@@ -1,8 +1,11 @@
 import type { BillingDeps } from "../billing-deps.js";
 import { finalizeBilledInvoice, finalizeDrafts } from "../invoices/invoices.js";
-import { closePeriod } from "../subscriptions/close-period.js";
+import { closePeriod, endsHere } from "../subscriptions/close-period.js";
 import type { SubscriptionRecord } from "../subscriptions/subscription.js";
 import { createLease } from "@bayad/store";
+import type { CallerContext } from "@bayad/kit";
+import { runDunning, type DunningDeps, type DunningRun } from "../dunning/dunning.js";
+import type { InvoiceMessagesDeps } from "../messages/invoice-messages.js";
 
 export interface BillingClockOptions {
   deps: BillingDeps;
@@ -14,8 +17,10 @@ export interface BillingClockOptions {
   holderId: string;
   /** What time the clock bills up to; defaults to deps.now. */
   now?: () => Date;
-  /** Subscriptions (and leftover drafts) handled per batch. */
+  /** Subscriptions (and leftover drafts, and invoices due a dunning step) handled per batch. */
   batchSize?: number;
+  /** Sends the dunning steps' reminders; absent, steps are still taken and announced. */
+  messaging?: InvoiceMessagesDeps;
 }
 
 export interface BillingClock {
@@ -27,6 +32,10 @@ export interface BillingClock {
 
 const BILLING_CLOCK_LEASE = "billing-clock";
 
+/** A cancelled subscription has no period left; an unpaid one bills no new period (only a scheduled end closes it). */
+const periodsCanClose = (subscription: SubscriptionRecord) =>
+  subscription.status !== "cancelled" && (subscription.status !== "unpaid" || endsHere(subscription));
+
 /**
  * Closes every period of `subscription` that had ended by `now`, one at a time, each closing at
  * its scheduled end and the next starting there (so a clock that was down catches up, billing
@@ -35,7 +44,7 @@ const BILLING_CLOCK_LEASE = "billing-clock";
 export async function closeDuePeriods(deps: BillingDeps, subscription: SubscriptionRecord, now: Date): Promise<number> {
   let current = subscription;
   let closed = 0;
-  while (current.status !== "cancelled" && current.currentPeriodEnd.getTime() <= now.getTime()) {
+  while (periodsCanClose(current) && current.currentPeriodEnd.getTime() <= now.getTime()) {
     const result = await closePeriod(deps, current, current.currentPeriodEnd);
     if (result.closed) closed += 1;
     if (result.billed) await finalizeBilledInvoice(deps, result.billed);
@@ -44,9 +53,42 @@ export async function closeDuePeriods(deps: BillingDeps, subscription: Subscript
   return closed;
 }
 
+/** What a run of the billing clock did. */
+export interface ClockRun extends DunningRun {
+  at: Date;
+  periodsClosed: number;
+}
+
+/**
+ * Test helper: does for `scope`'s subscriptions (a project's test mode) what the billing clock
+ * does at `at` (now when absent; it may be later, so that test mode can move time on): closes
+ * every period ended by then, each at its end, then takes the dunning steps due by then. Running
+ * it again at the same time does nothing more: no period is billed twice, no step taken twice.
+ */
+export async function runBillingClock(
+  deps: DunningDeps,
+  scope: Pick<CallerContext, "projectId" | "environment">,
+  at: Date | undefined,
+): Promise<ClockRun> {
+  const until = at ?? deps.billing.now();
+  let periodsClosed = 0;
+  const seen: string[] = [];
+  for (;;) {
+    const due = await deps.billing.subscriptions.findDue(until, 100, seen, scope);
+    for (const subscription of due) {
+      seen.push(subscription._id);
+      periodsClosed += await closeDuePeriods(deps.billing, subscription, until);
+    }
+    if (due.length < 100) break;
+  }
+  const dunning = await runDunning(deps, until, { scope });
+  return { at: until, periodsClosed, ...dunning };
+}
+
 /**
  * The billing clock: every `intervalMs`, the one clock holding the lease closes the periods that
- * have ended and finalizes drafts left behind. Every replica runs one; the lease keeps them from
+ * have ended, finalizes drafts left behind and takes the dunning steps that are due (dunning/).
+ * Every replica runs one; the lease keeps them from
  * duplicating work, but correctness does not rest on it: each close is guarded by versions and
  * by one invoice per (subscription, period), so two clocks that both think they hold the lease
  * still bill each period once.
@@ -81,7 +123,15 @@ export function startBillingClock(options: BillingClockOptions): BillingClock {
       }
       if (due.length < batchSize) break;
       // Renewed between batches so a long catch-up keeps it; losing it hands the rest over.
-      if (!(await lease.acquire(holderId, now(), leaseMs))) break;
+      if (!(await lease.acquire(holderId, now(), leaseMs))) return closed;
+    }
+    // Then the dunning steps due by the same time, periods closed first (an invoice whose period
+    // just closed is past due when its reminder says so).
+    if (!stopped) {
+      await runDunning({ billing: deps, messaging: options.messaging }, until, {
+        batchSize,
+        keepLease: () => lease.acquire(holderId, now(), leaseMs),
+      });
     }
     return closed;
   }

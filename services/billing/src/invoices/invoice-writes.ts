@@ -43,7 +43,39 @@ export function moveInvoice(
   action: InvoiceAction,
   extra: Partial<InvoiceRecord> = {},
 ): Promise<InvoiceRecord> {
-  return mustLand(writeMove(session, invoiceMover(deps), invoice, action, { extra }), invoice);
+  // A paid or void invoice is dunned no more: its schedule stops in the transaction that pays or voids it.
+  const stopsDunning = (action === "pay" || action === "void") && invoice.nextDunningAt !== undefined;
+  if (!stopsDunning) return mustLand(writeMove(session, invoiceMover(deps), invoice, action, { extra }), invoice);
+  return mustLand(
+    writeMove(session, invoiceMover(deps), invoice, action, {
+      extra: { ...extra, nextDunningAt: undefined },
+      also: (next, inSession) => deps.invoices.stopDunning(next, inSession),
+    }),
+    invoice,
+  );
+}
+
+/**
+ * A dunning step of the invoice taken (its reminder's messages claimed in the same transaction):
+ * the next version, announced as `invoice.reminder_sent`, counts the step and says when the next
+ * is due (none after the last). At the last step an invoice still `open` is past due (the last
+ * step is never before the due date).
+ */
+export function writeDunningStep(
+  deps: BillingDeps,
+  session: Session,
+  invoice: InvoiceRecord,
+  dunningStep: number,
+  nextDunningAt: Date | undefined,
+): Promise<InvoiceRecord> {
+  const status = nextDunningAt === undefined && invoice.status === "open" ? invoiceStates.next(invoice.status, "fall_due") : invoice.status;
+  return mustLand(
+    writeNextVersion(session, invoiceMover(deps), invoice, "reminder_sent", {
+      extra: { status, dunningStep, nextDunningAt },
+      ...(nextDunningAt === undefined ? { also: (next: InvoiceRecord, inSession: Session) => deps.invoices.stopDunning(next, inSession) } : {}),
+    }),
+    invoice,
+  );
 }
 
 /**

@@ -74,6 +74,17 @@ export interface InvoiceRecord {
   providerLinkArchived?: boolean;
   /** Set when the invoice is paid: the provider's payment, which refunds of the invoice are made against. */
   providerPayment?: InvoicePayment;
+  /**
+   * Dunning (dunning/): how many steps of the project's schedule the invoice has been through
+   * (its reminders, and the final action after the last), counted in the transaction that
+   * claims each step's messages, so no step is taken twice.
+   */
+  dunningStep?: number;
+  /**
+   * When the invoice's next dunning step is due: what the clock finds due invoices by. Set when
+   * it opens; unset once it is paid or void, or past its last step.
+   */
+  nextDunningAt?: Date;
   aggregateVersion: number;
   createdAt: Date;
   updatedAt: Date;
@@ -98,6 +109,9 @@ export function draftInvoice(subscription: SubscriptionRecord, period: BillingPe
   };
 }
 
+/** An invoice is due by the end of its period. */
+export const dueDateOf = (invoice: Pick<InvoiceRecord, "periodEnd">): Date => invoice.periodEnd;
+
 const protoStatus: Record<InvoiceState, InvoiceStatus> = {
   draft: InvoiceStatus.DRAFT,
   open: InvoiceStatus.OPEN,
@@ -118,6 +132,8 @@ export function invoiceToProto(record: InvoiceRecord): Invoice {
     hostedInvoiceUrl: record.hostedInvoiceUrl ?? "",
     aggregateVersion: record.aggregateVersion,
     createdAt: timestampFromDate(record.createdAt),
+    dunningStep: record.dunningStep ?? 0,
+    ...(record.nextDunningAt ? { nextDunningAt: timestampFromDate(record.nextDunningAt) } : {}),
     ...(record.providerPayment
       ? {
           providerPayment: create(ProviderPaymentSchema, {

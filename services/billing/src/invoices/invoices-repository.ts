@@ -13,6 +13,8 @@ export const invoicesCollection: CollectionDef = {
     { name: "invoices_status_created", keys: { status: 1, createdAt: 1 } },
     // Unpaid invoices of provider accounts, for the reconciler that reads them from the provider.
     { name: "invoices_status_account", keys: { status: 1, providerAccountId: 1 } },
+    // Invoices whose next dunning step is due, for the clock (only those with a step ahead).
+    { name: "invoices_next_dunning", keys: { nextDunningAt: 1 }, partial: { nextDunningAt: { $exists: true } } },
   ],
 };
 
@@ -56,6 +58,36 @@ export function createInvoicesRepository(store: Store) {
         },
         { sort: { _id: 1 }, limit },
       );
+    },
+
+    /**
+     * Invoices whose next dunning step was due by `now`, longest due first, at most `limit`, but
+     * those in `skip`; only `scope`'s when given (a test helper running the clock).
+     */
+    findDunningDue(now: Date, limit: number, skip: readonly string[] = [], scope?: Scope): Promise<InvoiceRecord[]> {
+      return invoices.find(
+        {
+          nextDunningAt: { $lte: now },
+          ...(skip.length ? { _id: { $nin: [...skip] } } : {}),
+          ...(scope ? { projectId: scope.projectId, environment: scope.environment } : {}),
+        },
+        { sort: { nextDunningAt: 1 }, limit },
+      );
+    },
+
+    /** Removes the invoice's next dunning step (`next`, just written in `session`, has none). */
+    async stopDunning(next: InvoiceRecord, session: Session): Promise<void> {
+      await invoices.updateOne({ _id: next._id, aggregateVersion: next.aggregateVersion }, { $unset: { nextDunningAt: true } }, { session });
+    },
+
+    /**
+     * Moves the invoice's next dunning step (none: removes it) without a new version: bookkeeping
+     * after the project's schedule changed, no step taken. False when the invoice changed since read.
+     */
+    async rescheduleDunning(invoice: InvoiceRecord, nextDunningAt: Date | undefined): Promise<boolean> {
+      const update = nextDunningAt === undefined ? { $unset: { nextDunningAt: true as const } } : { $set: { nextDunningAt } };
+      const result = await invoices.updateOne({ _id: invoice._id, aggregateVersion: invoice.aggregateVersion }, update);
+      return result.matched > 0;
     },
 
     /** Voided invoices whose hosted payment is not closed at the provider yet, at most `limit`. */

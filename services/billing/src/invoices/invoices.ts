@@ -5,7 +5,8 @@ import { askProvider, chooseProvider, hostedPageResource, providerOfResource, ty
 import type { BillingDeps } from "../billing-deps.js";
 import { transactionRetryingConflicts } from "../transactions.js";
 import { settleSubscriptionStatus } from "../subscriptions/subscription-writes.js";
-import { invoicePaymentOf, invoiceStates, type InvoiceRecord } from "./invoice.js";
+import { firstDunningAt } from "../dunning/dunning-schedule.js";
+import { dueDateOf, invoicePaymentOf, invoiceStates, type InvoiceRecord } from "./invoice.js";
 import { moveInvoice, writeFailedPayment } from "./invoice-writes.js";
 
 export async function getInvoice(deps: BillingDeps, caller: CallerContext, invoiceId: string): Promise<InvoiceRecord> {
@@ -43,6 +44,8 @@ async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promi
       { environment: invoice.environment, idempotencyKey: invoice._id },
     ),
   );
+  // Its reminders start by the project's dunning schedule as it stands now (dunning/).
+  const nextDunningAt = firstDunningAt((await deps.settings.get(invoice.projectId)).dunning, dueDateOf(invoice));
   return transactionRetryingConflicts(deps.store, async (session) => {
     const current = await deps.invoices.findByIdUnscoped(invoice._id, session);
     if (!current || current.status !== "draft") return current ?? invoice;
@@ -51,6 +54,8 @@ async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promi
       pageToken: page.pageToken,
       providerReference: page.providerReference,
       ...(providerAccountId !== undefined ? { providerAccountId } : {}),
+      dunningStep: 0,
+      ...(nextDunningAt ? { nextDunningAt } : {}),
     });
     const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
     if (!owner) return opened;

@@ -34,6 +34,8 @@ export interface BillingMessageRecord {
   /** When the current (or last) send started. */
   startedAt?: Date;
   sentAt?: Date;
+  /** A reminder's time (the dunning run's, which claimed it): its "due in n days" counts from then. */
+  asOf?: Date;
   /** Why it failed (or was not sent): never the recipient or the message. */
   failure?: string;
   createdAt: Date;

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type CollectionDef, type Store } from "@bayad/store";
+import { isDuplicateKeyError, type CollectionDef, type Session, type Store } from "@bayad/store";
 import type { BillingMessageRecord, BillingMessageStatus } from "./billing-message.js";
 
 const billingMessagesCollection: CollectionDef = {
@@ -32,6 +32,14 @@ export function createBillingMessagesRepository(store: Store) {
         if (isDuplicateKeyError(error)) return false;
         throw error;
       }
+    },
+
+    /**
+     * Records a step's message inside `session`, with the change that takes the step (a dunning
+     * step's count): one already recorded breaks the unique id, aborting the whole transaction.
+     */
+    async recordWithin(message: BillingMessageRecord, session: Session): Promise<void> {
+      await messages.insertOne(message, { session });
     },
 
     findById(id: string): Promise<BillingMessageRecord | null> {

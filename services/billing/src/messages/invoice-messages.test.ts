@@ -2,77 +2,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "@bayad/kit";
-import { outboxCollection, type DeliveredMessage, type OutboxRecord } from "@bayad/events";
-import { DeliveryFailedError, DeliveryUncertainError, createDevOutbox, type MessageSender, type OutboundMessage } from "@bayad/messaging";
+import { DeliveryFailedError, DeliveryUncertainError } from "@bayad/messaging";
 import { createTestStore } from "@bayad/store/testing";
-import type { Store } from "@bayad/store";
-import { createBillingDeps } from "../billing-deps.js";
+import type { createBillingDeps } from "../billing-deps.js";
 import { simulateInvoiceOutcome } from "../invoices/invoices.js";
 import { createSubscription } from "../subscriptions/subscriptions.js";
 import { createPlan } from "../plans/plans.js";
-import { mutating, sandbox, T0 } from "../test-support/billing-fixture.js";
-import type { CustomerDirectory, MessageCustomer } from "./customers.js";
-import { createInvoiceMessaging } from "./invoice-messages-deps.js";
-import { invoiceMessagesHandler } from "./invoice-messages-consumer.js";
+import { mutating, T0 } from "../test-support/billing-fixture.js";
+import { billingOver, customerDirectory, scriptedSender } from "../test-support/messages-fixture.js";
 import { deliverDueMessages } from "./invoice-messages.js";
-
-const SECRET = "billing-outbox-secret-for-tests-000000001";
-const config = { email: { kind: "dev" as const }, sms: { kind: "dev" as const }, intervalMs: 1_000, retryInitialMs: 1_000, maxAttempts: 3, sendTimeoutMs: 8_000 };
-
-/** A directory of the payments service's customers, kept in memory (the port billing asks through). */
-function customerDirectory(customers: Record<string, MessageCustomer>): CustomerDirectory & { down: boolean } {
-  return {
-    down: false,
-    async find(_scope, customerId) {
-      if (this.down) throw new Error("payments unavailable");
-      return customers[customerId] ?? null;
-    },
-  };
-}
-
-/** A sender that records what it takes and fails as scripted. */
-function scriptedSender(script: Array<"ok" | Error> = []): MessageSender & { sent: OutboundMessage[] } {
-  const sent: OutboundMessage[] = [];
-  return {
-    sent,
-    async send(message) {
-      const step = script.shift() ?? "ok";
-      if (step !== "ok") throw step;
-      sent.push(message);
-    },
-  };
-}
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-/** Billing (and its messages) over `store`, at a clock the test moves. */
-function billingOver(store: Store, options: { customers: CustomerDirectory; testSender?: MessageSender; clock: { at: Date } }) {
-  const now = () => new Date(options.clock.at);
-  const live = { email: scriptedSender(), sms: scriptedSender() };
-  const deps = createBillingDeps({ store, providers: { test: sandbox() }, logger: createLogger("test", "silent"), now });
-  const messaging = createInvoiceMessaging({
-    billing: deps,
-    config: { ...config, publicUrl: "https://bayad.example" },
-    customers: options.customers,
-    sealingKeys: SECRET,
-    liveSenders: live,
-  });
-  if (options.testSender) messaging.deps.senders.test = options.testSender;
-  const handle = invoiceMessagesHandler(messaging.deps);
-  /** Delivers every event billing has written so far, in order, as the bus would (again, when asked). */
-  const deliverEvents = async () => {
-    const records = await store.collection<OutboxRecord>(outboxCollection).find({}, { sort: { occurredAt: 1 } });
-    for (const record of records) {
-      const message: DeliveredMessage = { subject: record.subject, eventId: record._id, payload: Buffer.from(record.payload, "base64"), redelivered: false };
-      await handle(message);
-    }
-  };
-  return { deps, messaging, live, deliverEvents, outbox: createDevOutbox(store, { secret: SECRET }) };
-}
 
 async function subscribe(deps: ReturnType<typeof createBillingDeps>, customerId: string) {
   const plan = await createPlan(deps, mutating(), { name: "Gold", amountMinor: 123_450, interval: "monthly" });

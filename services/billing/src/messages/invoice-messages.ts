@@ -2,14 +2,15 @@ import { doublingDelay, type BackoffSettings, type Logger } from "@bayad/kit";
 import type { PublicUrl } from "@bayad/public-resources";
 import { DeliveryFailedError, describeSendError, type ChannelName, type MessageSender, type OutboundMessage } from "@bayad/messaging";
 import type { InvoicesRepository } from "../invoices/invoices-repository.js";
-import type { InvoiceRecord } from "../invoices/invoice.js";
+import { dueDateOf, type InvoiceRecord } from "../invoices/invoice.js";
 import type { SubscriptionsRepository } from "../subscriptions/subscriptions-repository.js";
+import type { SubscriptionRecord } from "../subscriptions/subscription.js";
 import { billingMessageId, type BillingMessageRecord } from "./billing-message.js";
 import type { BillingMessagesRepository, SendOutcome } from "./billing-messages-repository.js";
 import type { BillingSettingsRepository } from "./billing-settings.js";
 import type { CustomerDirectory } from "./customers.js";
 import { renderInvoiceMessage } from "./render-message.js";
-import type { InvoiceStep } from "./templates/template.js";
+import { messageKindOf, type InvoiceStep } from "./templates/template.js";
 
 /** What sending an invoice's messages needs; tests build it around an embedded store and a fixed clock. */
 export interface InvoiceMessagesDeps {
@@ -51,33 +52,47 @@ export async function recordInvoiceMessages(deps: InvoiceMessagesDeps, invoiceId
   if (!invoice) return [];
   const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId);
   if (!subscription) return [];
+  const pending: BillingMessageRecord[] = [];
+  for (const message of await stepMessages(deps, invoice, subscription, step)) {
+    if (await deps.messages.record(message)) pending.push(message);
+  }
+  return pending;
+}
+
+/**
+ * The messages of an invoice step, not recorded yet: e-mail, and SMS too where the project
+ * enables it and the customer has a phone; none when the customer is unknown (logged). Throws
+ * when the customer cannot be looked up now. `asOf`: a reminder's time.
+ */
+export async function stepMessages(
+  deps: Pick<InvoiceMessagesDeps, "customers" | "settings" | "logger" | "now">,
+  invoice: InvoiceRecord,
+  subscription: Pick<SubscriptionRecord, "customerId">,
+  step: InvoiceStep,
+  asOf?: Date,
+): Promise<BillingMessageRecord[]> {
   const customer = await deps.customers.find(invoice, subscription.customerId);
-  const log = { invoiceId, step, projectId: invoice.projectId };
   if (!customer) {
-    deps.logger.warn(log, "invoice messages not sent: the customer is unknown to the payments service");
+    deps.logger.warn({ invoiceId: invoice._id, step, projectId: invoice.projectId }, "invoice messages not sent: the customer is unknown to the payments service");
     return [];
   }
   const settings = await deps.settings.get(invoice.projectId);
   const channels: ChannelName[] = ["email", ...(settings.smsEnabled && customer.phone ? (["sms"] as const) : [])];
   const now = deps.now();
-  const pending: BillingMessageRecord[] = [];
-  for (const channel of channels) {
-    const message: BillingMessageRecord = {
-      _id: billingMessageId(invoice._id, step, channel),
-      invoiceId: invoice._id,
-      step,
-      channel,
-      projectId: invoice.projectId,
-      environment: invoice.environment,
-      status: "pending",
-      attempts: 0,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    };
-    if (await deps.messages.record(message)) pending.push(message);
-  }
-  return pending;
+  return channels.map((channel) => ({
+    _id: billingMessageId(invoice._id, step, channel),
+    invoiceId: invoice._id,
+    step,
+    channel,
+    projectId: invoice.projectId,
+    environment: invoice.environment,
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: now,
+    ...(asOf ? { asOf } : {}),
+    createdAt: now,
+    updatedAt: now,
+  }));
 }
 
 /**
@@ -150,9 +165,10 @@ async function composeMessage(deps: InvoiceMessagesDeps, message: BillingMessage
     dueAt: dueDateOf(invoice),
     hostedUrl: deps.publicUrl(invoice.hostedInvoiceUrl),
     ...(invoice.providerPayment ? { paidAt: invoice.providerPayment.paidAt } : {}),
+    ...(message.asOf ? { asOf: message.asOf } : {}),
   });
   return {
-    kind: message.step,
+    kind: messageKindOf(message.step),
     channel: message.channel,
     recipient,
     subject: rendered.subject,
@@ -163,9 +179,6 @@ async function composeMessage(deps: InvoiceMessagesDeps, message: BillingMessage
     resourceId: invoice._id,
   };
 }
-
-/** An invoice is due by the end of its period. */
-const dueDateOf = (invoice: InvoiceRecord): Date => invoice.periodEnd;
 
 /**
  * One round of the retry worker: sends left unsettled by a process that died become `uncertain`

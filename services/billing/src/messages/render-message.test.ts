@@ -88,4 +88,26 @@ describe("invoice messages", () => {
     expect(formatDate(new Date("2027-12-31T16:00:00.000Z"), "en")).toBe("January 1, 2028");
     expect(formatDate(new Date("2027-12-31T15:59:59.999Z"), "fil")).toBe("Disyembre 31, 2027");
   });
+  it("writes reminders counting Manila days to the due date from the reminder's time, in English and Filipino", () => {
+    // Due Feb 7 04:00 Manila. Feb 4 23:00 Manila is 3 Manila days before; Feb 7 23:59 is the day; Feb 8 00:00 is 1 day late.
+    const asOf = (iso: string) => ({ ...input, asOf: new Date(iso) });
+    const en = (iso: string) => renderInvoiceMessage("reminder:-3", "en", asOf(iso));
+    expect(en("2027-02-04T15:00:00.000Z").subject).toBe("Reminder from Kape ni Juan: ₱1,234.50 due in 3 days");
+    expect(en("2027-02-05T16:00:00.000Z").subject).toBe("Reminder from Kape ni Juan: ₱1,234.50 due in 1 day");
+    expect(en("2027-02-07T15:59:00.000Z").subject).toBe("Reminder from Kape ni Juan: ₱1,234.50 due today");
+    expect(en("2027-02-07T16:00:00.000Z").subject).toBe("Reminder from Kape ni Juan: ₱1,234.50 overdue by 1 day");
+    const late = renderInvoiceMessage("reminder:7", "en", asOf("2027-02-13T20:00:00.000Z"));
+    expect(late.subject).toBe("Reminder from Kape ni Juan: ₱1,234.50 overdue by 7 days");
+    expect(late.text).toContain("Your invoice from Kape ni Juan for Gold is overdue by 7 days: it was due on February 7, 2027.");
+    expect(late.text).toContain("Pay your invoice: https://pay.example/invoices/inv_123?token=abc");
+    expect(late.sms).toBe("Reminder from Kape ni Juan: ₱1,234.50 overdue by 7 days. Pay at https://pay.example/invoices/inv_123?token=abc");
+
+    const fil = (iso: string) => renderInvoiceMessage("reminder:0", "fil", asOf(iso));
+    expect(fil("2027-02-04T15:00:00.000Z").subject).toBe("Paalala mula sa Kape ni Juan: ₱1,234.50, dapat bayaran sa loob ng 3 araw");
+    expect(fil("2027-02-06T20:00:00.000Z").subject).toBe("Paalala mula sa Kape ni Juan: ₱1,234.50, dapat bayaran ngayong araw");
+    const filLate = fil("2027-02-09T20:00:00.000Z");
+    expect(filLate.subject).toBe("Paalala mula sa Kape ni Juan: ₱1,234.50, lampas na ng 3 araw sa takdang petsa");
+    expect(filLate.text).toContain("Bayaran ang singil: https://pay.example/invoices/inv_123?token=abc");
+    expect(filLate.html).toContain('<html lang="fil">');
+  });
 });

@@ -2,7 +2,8 @@ import type { MessageLocale } from "@bayad/messaging";
 import { formatPesos } from "./peso-amount.js";
 import { en } from "./templates/en.js";
 import { fil } from "./templates/fil.js";
-import type { InvoiceFacts, InvoiceStep, LocaleTemplates, MessageTemplate } from "./templates/template.js";
+import { manilaDaysUntil } from "../dunning/dunning-schedule.js";
+import { isReminderStep, type InvoiceFacts, type InvoiceStep, type LocaleTemplates, type MessageTemplate } from "./templates/template.js";
 
 const templates: Record<MessageLocale, LocaleTemplates> = { en, fil };
 
@@ -20,6 +21,8 @@ export interface InvoiceMessageInput {
   dueAt: Date;
   hostedUrl: string;
   paidAt?: Date;
+  /** A reminder's time (the dunning run's): it counts the Manila days to the due date from then. */
+  asOf?: Date;
 }
 
 export interface RenderedMessage {
@@ -56,7 +59,9 @@ export function renderInvoiceMessage(step: InvoiceStep, locale: MessageLocale, i
     hostedUrl: input.hostedUrl,
     ...(input.paidAt ? { paidAt: formatDate(input.paidAt, locale) } : {}),
   };
-  const template = templates[locale].steps[step](facts);
+  const template = isReminderStep(step)
+    ? templates[locale].reminder(facts, manilaDaysUntil(input.dueAt, input.asOf ?? input.dueAt))
+    : templates[locale].steps[step](facts);
   return { subject: template.subject, text: textOf(template), html: htmlOf(template, locale), sms: template.sms };
 }
 

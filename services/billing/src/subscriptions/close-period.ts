@@ -17,7 +17,7 @@ export interface ClosedPeriod {
 }
 
 /** Whether closing the current period ends the subscription rather than starting another. */
-function endsHere(subscription: SubscriptionRecord): boolean {
+export function endsHere(subscription: SubscriptionRecord): boolean {
   const lastCycle = subscription.cycleCount > 0 && subscription.cyclesBilled >= subscription.cycleCount;
   return subscription.cancelAtPeriodEnd || lastCycle;
 }
@@ -25,18 +25,29 @@ function endsHere(subscription: SubscriptionRecord): boolean {
 /** Records the Idempotency-Key of the request that asked for a close, with the subscription it answers with. */
 export type CloseClaim = (session: Session, subscription: SubscriptionRecord) => Promise<void>;
 
+/**
+ * Ends `subscription` at `at` inside `session` (event `subscription.cancelled`). Whatever of
+ * `invoices` (its invoices as read in `session`) is unpaid is voided straight away (not first
+ * marked past due): nothing more will be collected on a subscription that has ended.
+ */
+export async function endWithin(
+  deps: BillingDeps,
+  session: Session,
+  subscription: SubscriptionRecord,
+  invoices: readonly InvoiceRecord[],
+  at: Date,
+): Promise<SubscriptionRecord> {
+  for (const invoice of invoices) {
+    if (invoiceStates.can(invoice.status, "void")) await moveInvoice(deps, session, invoice, "void");
+  }
+  return endSubscription(deps, session, subscription, at);
+}
+
 async function closeWithin(deps: BillingDeps, session: Session, subscription: SubscriptionRecord, at: Date): Promise<ClosedPeriod> {
   const period = subscription.cyclesBilled;
   const invoices = await deps.invoices.listForSubscription(subscription._id, session);
 
-  if (endsHere(subscription)) {
-    // Whatever is unpaid is voided straight away (not first marked past due): nothing more will
-    // be collected on a subscription that has ended.
-    for (const invoice of invoices) {
-      if (invoiceStates.can(invoice.status, "void")) await moveInvoice(deps, session, invoice, "void");
-    }
-    return { subscription: await endSubscription(deps, session, subscription, at), closed: true };
-  }
+  if (endsHere(subscription)) return { subscription: await endWithin(deps, session, subscription, invoices, at), closed: true };
 
   // The period's invoice was due by its end.
   const closed: InvoiceRecord[] = [];
@@ -84,7 +95,9 @@ export function closePeriod(deps: BillingDeps, subscription: SubscriptionRecord,
     async (session) => {
       const current = await deps.subscriptions.findByIdUnscoped(subscription._id, session);
       if (!current) throw new Error(`subscription ${subscription._id} disappeared while its period was being closed`);
-      const alreadyClosed = current.status === "cancelled" || current.cyclesBilled !== subscription.cyclesBilled;
+      // An unpaid subscription bills no new period: only a scheduled end closes its period.
+      const billingStopped = current.status === "unpaid" && !endsHere(current);
+      const alreadyClosed = current.status === "cancelled" || billingStopped || current.cyclesBilled !== subscription.cyclesBilled;
       // Never at or before the period's start: the next period starts where this one closes.
       const closeAt = at === "now" ? new Date(Math.max(deps.now().getTime(), current.currentPeriodStart.getTime() + 1)) : at;
       const result = alreadyClosed ? { subscription: current, closed: false } : await closeWithin(deps, session, current, closeAt);

@@ -17,7 +17,18 @@ describe("statusFollowingInvoices", () => {
     [true, ["paid", "past_due"], "cancelled"],
     [true, [], "cancelled"],
   ] as const)("ended=%s, invoices %j → %s", (ended, invoices, expected) => {
-    expect(statusFollowingInvoices(ended, invoices)).toBe(expected);
+    expect(statusFollowingInvoices({ ended, unpaid: false }, invoices)).toBe(expected);
+  });
+
+  it.each([
+    [["past_due"], "unpaid"],
+    [["paid", "past_due", "open"], "unpaid"],
+    // The overdue invoice paid: active again, whatever else is open.
+    [["paid", "open"], "active"],
+    [["paid", "paid"], "active"],
+  ] as const)("marked unpaid, invoices %j → %s", (invoices, expected) => {
+    expect(statusFollowingInvoices({ ended: false, unpaid: true }, invoices)).toBe(expected);
+    expect(statusFollowingInvoices({ ended: true, unpaid: true }, invoices)).toBe("cancelled");
   });
 });
 
@@ -27,9 +38,14 @@ describe("the subscription state table", () => {
     expect(subscriptionStates.next("past_due", "activate")).toBe("active");
     expect(subscriptionStates.next("pending", "fall_behind")).toBe("past_due");
     expect(subscriptionStates.next("active", "fall_behind")).toBe("past_due");
+    expect(subscriptionStates.next("unpaid", "activate")).toBe("active");
     for (const from of ["pending", "active", "past_due"] as const) {
+      expect(subscriptionStates.next(from, "mark_unpaid")).toBe("unpaid");
+    }
+    for (const from of ["pending", "active", "past_due", "unpaid"] as const) {
       expect(subscriptionStates.next(from, "end")).toBe("cancelled");
     }
+    expect(() => subscriptionStates.next("unpaid", "fall_behind")).toThrow(expect.objectContaining({ code: "INVALID_STATE_TRANSITION" }));
     expect(() => subscriptionStates.next("cancelled", "activate")).toThrow(expect.objectContaining({ code: "INVALID_STATE_TRANSITION" }));
     // Nothing leads back to pending.
     expect(Object.values(subscriptionStates.table).map((move) => move.to)).not.toContain("pending");

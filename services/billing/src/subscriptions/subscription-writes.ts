@@ -57,9 +57,21 @@ export function endSubscription(deps: BillingDeps, session: Session, subscriptio
 }
 
 /**
+ * Dunning's final action `mark_unpaid` (event `subscription.unpaid`) inside `session`: the clock
+ * bills no new period of an unpaid subscription until none of its invoices is overdue.
+ */
+export function markSubscriptionUnpaid(deps: BillingDeps, session: Session, subscription: SubscriptionRecord): Promise<SubscriptionRecord> {
+  return mustLand(writeMove(session, subscriptionMover(deps), subscription, "mark_unpaid"), subscription);
+}
+
+/**
  * Writes the status `invoices` give the subscription (see subscription-status.ts) when it differs
  * from the one it has, with event `subscription.<status>`. Returns the subscription as it now is
  * (the same object when the status stays).
+ *
+ * An unpaid subscription that leaves `unpaid` (its overdue invoices paid) resumes billing with
+ * its next period, which starts no earlier than now: the periods it spent unpaid were never
+ * billed, and are not billed after the fact (its current period, if it has ended, closes now).
  */
 export async function followInvoices(
   deps: BillingDeps,
@@ -67,9 +79,15 @@ export async function followInvoices(
   subscription: SubscriptionRecord,
   invoices: readonly InvoiceRecord[],
 ): Promise<SubscriptionRecord> {
-  const status = statusFollowingInvoices(subscription.endedAt !== undefined, invoices.map((invoice) => invoice.status));
+  const status = statusFollowingInvoices(
+    { ended: subscription.endedAt !== undefined, unpaid: subscription.status === "unpaid" },
+    invoices.map((invoice) => invoice.status),
+  );
   if (status === subscription.status) return subscription;
-  return changeSubscription(deps, session, subscription, status, { status });
+  const resumed = subscription.status === "unpaid" && status !== "cancelled";
+  const now = deps.now();
+  const periodEnd = resumed && subscription.currentPeriodEnd.getTime() < now.getTime() ? { currentPeriodEnd: now } : {};
+  return changeSubscription(deps, session, subscription, status, { status, ...periodEnd });
 }
 
 /**

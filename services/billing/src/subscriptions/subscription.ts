@@ -4,23 +4,25 @@ import { SubscriptionSchema, SubscriptionStatus, type Subscription } from "@baya
 import { defineStateMachine, type Environment, type StoredMetadata } from "@bayad/kit";
 import type { BillingInterval } from "../clock/billing-periods.js";
 
-export type SubscriptionState = "pending" | "active" | "past_due" | "cancelled";
-export type SubscriptionAction = "activate" | "fall_behind" | "end";
+export type SubscriptionState = "pending" | "active" | "past_due" | "unpaid" | "cancelled";
+export type SubscriptionAction = "activate" | "fall_behind" | "mark_unpaid" | "end";
 
 /**
- * A subscription's lifecycle. Its status is never chosen directly: it follows its invoices (see
- * subscription-status.ts, which writes the status it derives), and these are the moves that
- * following may make. Nothing leads back to pending (a paid invoice stays paid), and cancelled
- * is final.
+ * A subscription's lifecycle. Its status follows its invoices (see subscription-status.ts, which
+ * writes the status it derives), and these are the moves that following may make; the one status
+ * chosen directly is `unpaid`, dunning's final action after an invoice's last reminder, which
+ * stops the billing of new periods until no invoice is overdue (then `active` again). Nothing
+ * leads back to pending (a paid invoice stays paid), and cancelled is final.
  */
 export const subscriptionStates = defineStateMachine<SubscriptionState, SubscriptionAction>(
   "subscription",
   {
-    activate: { from: ["pending", "past_due"], to: "active" },
+    activate: { from: ["pending", "past_due", "unpaid"], to: "active" },
     fall_behind: { from: ["pending", "active"], to: "past_due" },
-    end: { from: ["pending", "active", "past_due"], to: "cancelled" },
+    mark_unpaid: { from: ["pending", "active", "past_due"], to: "unpaid" },
+    end: { from: ["pending", "active", "past_due", "unpaid"], to: "cancelled" },
   },
-  { activate: "activated", fall_behind: "marked past due", end: "cancelled" },
+  { activate: "activated", fall_behind: "marked past due", mark_unpaid: "marked unpaid", end: "cancelled" },
 );
 
 /** A subscription as stored in the `subscriptions` collection. */
@@ -75,6 +77,7 @@ const protoStatus: Record<SubscriptionState, SubscriptionStatus> = {
   pending: SubscriptionStatus.PENDING,
   active: SubscriptionStatus.ACTIVE,
   past_due: SubscriptionStatus.PAST_DUE,
+  unpaid: SubscriptionStatus.UNPAID,
   cancelled: SubscriptionStatus.CANCELLED,
 };
 

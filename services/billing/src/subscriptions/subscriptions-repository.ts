@@ -17,6 +17,8 @@ const running: SubscriptionState[] = ["pending", "active", "past_due"];
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
 
+const scopeFilter = (scope: Scope) => ({ projectId: scope.projectId, environment: scope.environment });
+
 /** The only code that knows the `subscriptions` collection. */
 export function createSubscriptionsRepository(store: Store) {
   const subscriptions = store.collection<SubscriptionRecord>(subscriptionsCollection);
@@ -32,12 +34,19 @@ export function createSubscriptionsRepository(store: Store) {
       return subscriptions.findOne({ _id: subscriptionId }, { session });
     },
 
-    /** Running subscriptions whose current period ended by `now`, longest overdue first. */
-    findDue(now: Date, limit: number, skip: readonly string[] = []): Promise<SubscriptionRecord[]> {
-      return subscriptions.find(
-        { status: { $in: running }, currentPeriodEnd: { $lte: now }, ...(skip.length ? { _id: { $nin: [...skip] } } : {}) },
-        { sort: { currentPeriodEnd: 1 }, limit },
-      );
+    /**
+     * Running subscriptions whose current period ended by `now`, and unpaid ones among them whose
+     * cancellation is scheduled (an unpaid subscription bills no new period, but still ends),
+     * longest overdue first; only `scope`'s when given (a test helper running the clock).
+     */
+    async findDue(now: Date, limit: number, skip: readonly string[] = [], scope?: Scope): Promise<SubscriptionRecord[]> {
+      const common = { currentPeriodEnd: { $lte: now }, ...(skip.length ? { _id: { $nin: [...skip] } } : {}), ...(scope ? scopeFilter(scope) : {}) };
+      const options = { sort: { currentPeriodEnd: 1 as const }, limit };
+      const [billing, ending] = await Promise.all([
+        subscriptions.find({ status: { $in: running }, ...common }, options),
+        subscriptions.find({ status: "unpaid", cancelAtPeriodEnd: true, ...common }, options),
+      ]);
+      return [...billing, ...ending].sort((a, b) => a.currentPeriodEnd.getTime() - b.currentPeriodEnd.getTime()).slice(0, limit);
     },
 
     /**

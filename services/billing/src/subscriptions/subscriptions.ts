@@ -163,7 +163,8 @@ export async function advanceSubscription(
   if (caller.environment !== "test") throw new AppError("TEST_MODE_ONLY");
   return actOnce<SubscriptionRecord>(deps.keys, caller, "advanceSubscription", subscriptionId, async (claim) => {
     const subscription = await getSubscription(deps, caller, subscriptionId);
-    if (subscription.status === "cancelled") throw invalidTransition("subscription", subscription.status, "advanced");
+    // An unpaid subscription bills no new period until its overdue invoices are paid.
+    if (subscription.status === "cancelled" || subscription.status === "unpaid") throw invalidTransition("subscription", subscription.status, "advanced");
     const result = await closePeriod(deps, subscription, "now", claim);
     if (result.billed) await finalizeBilledInvoice(deps, result.billed);
     return result.subscription;

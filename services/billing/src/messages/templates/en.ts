@@ -35,4 +35,28 @@ export const en: LocaleTemplates = {
       sms: `Receipt from ${facts.projectName}: ${facts.amount} paid for invoice ${facts.invoiceId}. Thank you.`,
     }),
   },
+  reminder: (facts, daysUntilDue) => {
+    const days = (n: number) => `${n} ${n === 1 ? "day" : "days"}`;
+    const when = daysUntilDue > 0 ? `due in ${days(daysUntilDue)}` : daysUntilDue === 0 ? "due today" : `overdue by ${days(-daysUntilDue)}`;
+    const lead =
+      daysUntilDue > 0
+        ? `Your invoice from ${facts.projectName} for ${facts.planName} is due in ${days(daysUntilDue)}, on ${facts.dueDate}.`
+        : daysUntilDue === 0
+          ? `Your invoice from ${facts.projectName} for ${facts.planName} is due today, ${facts.dueDate}.`
+          : `Your invoice from ${facts.projectName} for ${facts.planName} is overdue by ${days(-daysUntilDue)}: it was due on ${facts.dueDate}.`;
+    return {
+      subject: `Reminder from ${facts.projectName}: ${facts.amount} ${when}`,
+      greeting: greeting(facts),
+      paragraphs: [lead, "If you have paid it already, thank you: please disregard this reminder."],
+      facts: [
+        ["Amount due", facts.amount],
+        ["Period", `${facts.periodStart} to ${facts.periodEnd}`],
+        ["Due date", facts.dueDate],
+        ["Invoice", facts.invoiceId],
+      ],
+      action: { label: "Pay your invoice", url: facts.hostedUrl },
+      closing: closing(facts),
+      sms: `Reminder from ${facts.projectName}: ${facts.amount} ${when}. Pay at ${facts.hostedUrl}`,
+    };
+  },
 };

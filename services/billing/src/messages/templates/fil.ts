@@ -36,4 +36,32 @@ export const fil: LocaleTemplates = {
       sms: `Resibo mula sa ${facts.projectName}: ${facts.amount} bayad na para sa singil ${facts.invoiceId}. Salamat.`,
     }),
   },
+  reminder: (facts, daysUntilDue) => {
+    const when =
+      daysUntilDue > 0
+        ? `dapat bayaran sa loob ng ${daysUntilDue} araw`
+        : daysUntilDue === 0
+          ? "dapat bayaran ngayong araw"
+          : `lampas na ng ${-daysUntilDue} araw sa takdang petsa`;
+    const lead =
+      daysUntilDue > 0
+        ? `Ang singil mo mula sa ${facts.projectName} para sa ${facts.planName} ay dapat bayaran sa loob ng ${daysUntilDue} araw, sa ${facts.dueDate}.`
+        : daysUntilDue === 0
+          ? `Ang singil mo mula sa ${facts.projectName} para sa ${facts.planName} ay dapat bayaran ngayong araw, ${facts.dueDate}.`
+          : `Ang singil mo mula sa ${facts.projectName} para sa ${facts.planName} ay lampas na ng ${-daysUntilDue} araw: ang takdang petsa ay ${facts.dueDate}.`;
+    return {
+      subject: `Paalala mula sa ${facts.projectName}: ${facts.amount}, ${when}`,
+      greeting: greeting(facts),
+      paragraphs: [lead, "Kung nabayaran mo na ito, salamat: huwag nang pansinin ang paalalang ito."],
+      facts: [
+        ["Halagang babayaran", facts.amount],
+        ["Panahon", `${facts.periodStart} hanggang ${facts.periodEnd}`],
+        ["Takdang petsa", facts.dueDate],
+        ["Singil", facts.invoiceId],
+      ],
+      action: { label: "Bayaran ang singil", url: facts.hostedUrl },
+      closing: closing(facts),
+      sms: `Paalala mula sa ${facts.projectName}: ${facts.amount}, ${when}. Magbayad sa ${facts.hostedUrl}`,
+    };
+  },
 };

@@ -34,11 +34,26 @@ export interface MessageTemplate {
   sms: string;
 }
 
-/** The steps an invoice's messages are sent at; a reminder will be another. */
-export type InvoiceStep = "invoice" | "receipt";
+/** A dunning step's reminder, named by its offset in days from the due date (`reminder:-3`, `reminder:0`, `reminder:7`). */
+export type ReminderStep = `reminder:${number}`;
+
+/** The steps an invoice's messages are sent at: it opened, a dunning reminder, it was paid. */
+export type InvoiceStep = "invoice" | "receipt" | ReminderStep;
+
+export const reminderStep = (offsetDays: number): ReminderStep => `reminder:${offsetDays}`;
+
+export const isReminderStep = (step: InvoiceStep): step is ReminderStep => step.startsWith("reminder:");
+
+/** What a step's message is, to its senders and the development outbox: every reminder is a `reminder`. */
+export const messageKindOf = (step: InvoiceStep): "invoice" | "receipt" | "reminder" => (isReminderStep(step) ? "reminder" : step);
 
 /** Each step's message in one language, and how that language names the months. */
 export interface LocaleTemplates {
   monthNames: readonly string[];
-  steps: Record<InvoiceStep, (facts: InvoiceFacts) => MessageTemplate>;
+  steps: Record<"invoice" | "receipt", (facts: InvoiceFacts) => MessageTemplate>;
+  /**
+   * A reminder of an unpaid invoice, `daysUntilDue` Manila days before its due date (3: "due in
+   * 3 days"), on it (0: "due today") or after it (-3: "overdue by 3 days").
+   */
+  reminder: (facts: InvoiceFacts, daysUntilDue: number) => MessageTemplate;
 }
