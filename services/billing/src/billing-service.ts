@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { BillingSettingsSchema, OutboxMessageSchema, type BillingService } from "@bayad/proto";
+import { BillingSettingsSchema, OutboxMessageSchema, PlanChangePreviewSchema, Prorate, type BillingService } from "@bayad/proto";
+import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
 import { payerActionOf } from "@bayad/provider";
 import type { BillingDeps } from "./billing-deps.js";
@@ -15,7 +15,8 @@ import {
   getSubscription,
   listSubscriptionInvoices,
 } from "./subscriptions/subscriptions.js";
-import { invoiceToProto } from "./invoices/invoice.js";
+import { invoiceLineToProto, invoiceToProto } from "./invoices/invoice.js";
+import { changePlan, previewPlanChange, type PlanChangeInput } from "./plan-changes/plan-changes.js";
 import { getHostedInvoice, getInvoice, simulateInvoiceOutcome, submitHostedInvoice } from "./invoices/invoices.js";
 import { createBillingSettingsRepository, type BillingSettings } from "./messages/billing-settings.js";
 import type { InvoiceMessaging } from "./messages/invoice-messages-deps.js";
@@ -30,6 +31,17 @@ const settingsToProto = (settings: BillingSettings) =>
 
 const outboxKinds = ["invoice", "receipt"] as const;
 
+const prorateOf = (value: Prorate) => (value === Prorate.NOW ? "now" : value === Prorate.AT_PERIOD_END ? "at_period_end" : undefined);
+const protoProrate = { now: Prorate.NOW, at_period_end: Prorate.AT_PERIOD_END } as const;
+
+function planChangeInput(request: { priceId: string; prorate: Prorate; prorationDate?: Timestamp }): PlanChangeInput {
+  return {
+    priceId: request.priceId,
+    prorate: prorateOf(request.prorate),
+    ...(request.prorationDate ? { prorationDate: timestampDate(request.prorationDate) } : {}),
+  };
+}
+
 /** The BillingService rpc handlers: read the caller, call the domain, map to the response. */
 export function createBillingService(deps: BillingDeps, messaging?: Pick<InvoiceMessaging, "devOutbox">): ServiceImpl<typeof BillingService> {
   const settings = createBillingSettingsRepository(deps.store);
@@ -43,6 +55,7 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
         interval: intervalOf(request.interval),
         intervalCount: request.intervalCount,
         cycleCount: request.cycleCount,
+        trialDays: request.trialDays,
         metadata: request.metadata,
       });
       return { plan: planToProto(plan) };
@@ -62,6 +75,7 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
         referenceId: request.referenceId,
         priceId: request.priceId,
         projectName: request.projectName || undefined,
+        ...(request.trialDays !== undefined ? { trialDays: request.trialDays } : {}),
       });
       return { subscription: subscriptionToProto(subscription) };
     },
@@ -77,6 +91,31 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
     async listSubscriptionInvoices(request, context) {
       const invoices = await listSubscriptionInvoices(deps, callerOf(context), request.subscriptionId);
       return { invoices: invoices.map(invoiceToProto) };
+    },
+
+    async changeSubscriptionPlan(request, context) {
+      const changed = await changePlan(deps, mutatingCallerOf(context), request.subscriptionId, planChangeInput(request));
+      return {
+        subscription: subscriptionToProto(changed.subscription),
+        ...(changed.invoice ? { invoice: invoiceToProto(changed.invoice) } : {}),
+      };
+    },
+
+    async previewSubscriptionPlanChange(request, context) {
+      const quote = await previewPlanChange(deps, callerOf(context), request.subscriptionId, planChangeInput(request));
+      return {
+        preview: create(PlanChangePreviewSchema, {
+          subscriptionId: request.subscriptionId,
+          priceId: quote.plan._id,
+          prorate: protoProrate[quote.prorate],
+          effectiveAt: timestampFromDate(quote.effectiveAt),
+          prorationDate: timestampFromDate(quote.prorationDate),
+          lines: quote.lines.map(invoiceLineToProto),
+          total: BigInt(quote.totalMinor),
+          amountDue: BigInt(quote.amountDueMinor),
+          creditCarried: BigInt(quote.creditCarriedMinor),
+        }),
+      };
     },
 
     async getInvoice(request, context) {
