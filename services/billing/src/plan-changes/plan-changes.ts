@@ -169,7 +169,7 @@ export interface PlanChanged {
  * `subscription.plan_changed`) and, past a trial, the proration is invoiced in the same
  * transaction: one invoice with the credit and charge lines (less the credit balance), or, for a
  * net credit, no invoice and the credit added to the subscription's balance. The invoice is then
- * finalized like a period's. Decided from the subscription as read in the transaction, as the
+ * finalized like a period's, and answered as it stands. Decided from the subscription as read in the transaction, as the
  * preview decided from it; a retry with the key answers as the first call did.
  */
 export async function changePlan(
@@ -197,8 +197,11 @@ export async function changePlan(
       (error) => deps.invoices.isPeriodConflict(error),
     );
   });
-  if (result.invoice?.status === "draft") await finalizeBilledInvoice(deps, result.invoice);
-  return result;
+  if (!result.invoice) return result;
+  // Finalized after the commit, as a period's invoice is; answered as it now stands (open, with
+  // its payment page, unless the provider failed and the clock will finalize it), replays too.
+  if (result.invoice.status === "draft") await finalizeBilledInvoice(deps, result.invoice);
+  return { ...result, invoice: (await deps.invoices.findByIdUnscoped(result.invoice._id)) ?? result.invoice };
 }
 
 async function writePlanChange(deps: BillingDeps, session: Session, subscription: SubscriptionRecord, decided: PlanChangeQuote): Promise<PlanChanged> {
