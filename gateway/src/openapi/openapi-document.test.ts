@@ -46,6 +46,8 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["post", "/api/v1/payments/subscriptions", "createSubscription", "Payments"],
   ["get", "/api/v1/payments/subscriptions/{subscriptionId}", "getSubscription", "Payments"],
   ["post", "/api/v1/payments/subscriptions/{subscriptionId}/cancel", "cancelSubscription", "Payments"],
+  ["post", "/api/v1/payments/subscriptions/{subscriptionId}/change-plan", "changeSubscriptionPlan", "Payments"],
+  ["post", "/api/v1/payments/subscriptions/{subscriptionId}/change-plan/preview", "previewSubscriptionPlanChange", "Payments"],
   ["get", "/api/v1/payments/subscriptions/{subscriptionId}/invoices", "listSubscriptionInvoices", "Payments"],
   ["get", "/api/v1/payments/invoices/{invoiceId}", "getInvoice", "Payments"],
   ["get", "/api/v1/payments/records", "listPaymentRecords", "Payments"],

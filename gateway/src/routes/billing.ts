@@ -1,8 +1,8 @@
 import type { Client } from "@connectrpc/connect";
-import { PlanIntervalSchema, SimulatedOutcome, type BillingService, type PaymentsService } from "@bayad/proto";
-import { AppError, fromConnectError, textToEnum } from "@bayad/kit";
+import { PlanIntervalSchema, ProrateSchema, SimulatedOutcome, type BillingService, type PaymentsService } from "@bayad/proto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { dateField, invoiceToJson, planToJson, subscriptionToJson, type PublicUrl } from "@bayad/public-resources";
+import { AppError, fromConnectError, textToEnum } from "@bayad/kit";
+import { dateField, invoiceToJson, planChangePreviewToJson, planToJson, subscriptionToJson, type PublicUrl } from "@bayad/public-resources";
 import type { Projects } from "../admin/projects.js";
 import type { OperationContext, OperationHandler, OperationHandlers } from "./operation.js";
 
@@ -22,6 +22,15 @@ async function requireCustomer(payments: Client<typeof PaymentsService>, custome
       details: ["customerId: no such customer in this project and environment"],
     });
   }
+}
+
+/** A plan change's body as billing takes it (the same for the change and its preview). */
+function planChangeOf(body: { priceId: string; prorate: string; prorationDate?: string }) {
+  return {
+    priceId: body.priceId,
+    prorate: textToEnum(ProrateSchema, body.prorate),
+    ...(body.prorationDate !== undefined ? { prorationDate: timestampFromDate(new Date(body.prorationDate)) } : {}),
+  };
 }
 
 /** Plans, subscriptions and invoices ⇄ BillingService rpcs. */
@@ -48,6 +57,7 @@ export function billingRoutes(
           interval: textToEnum(PlanIntervalSchema, body.interval),
           intervalCount: body.intervalCount,
           cycleCount: body.cycleCount ?? 0,
+          trialDays: body.trialDays ?? 0,
           metadata: body.metadata ?? {},
         },
         call,
@@ -70,7 +80,13 @@ export function billingRoutes(
       // Projects live here; the customer's invoices and receipts are sent in the project's name.
       const project = await projects.get(context.caller.projectId);
       const response = await billing.createSubscription(
-        { customerId: body.customerId, referenceId: body.referenceId, priceId: body.priceId, projectName: project?.name ?? "" },
+        {
+          customerId: body.customerId,
+          referenceId: body.referenceId,
+          priceId: body.priceId,
+          projectName: project?.name ?? "",
+          ...(body.trialDays !== undefined ? { trialDays: body.trialDays } : {}),
+        },
         context.call,
       );
       return { status: 201, data: subscriptionToJson(response.subscription) };
@@ -84,6 +100,22 @@ export function billingRoutes(
     async cancelSubscription({ params }, { call }) {
       const response = await billing.cancelSubscription({ subscriptionId: params.subscriptionId }, call);
       return { status: 200, data: subscriptionToJson(response.subscription) };
+    },
+
+    async changeSubscriptionPlan({ params, body }, { call }) {
+      const response = await billing.changeSubscriptionPlan({ subscriptionId: params.subscriptionId, ...planChangeOf(body) }, call);
+      return {
+        status: 200,
+        data: {
+          subscription: subscriptionToJson(response.subscription),
+          ...(response.invoice ? { invoice: invoiceToJson(response.invoice, publicUrl) } : {}),
+        },
+      };
+    },
+
+    async previewSubscriptionPlanChange({ params, body }, { call }) {
+      const response = await billing.previewSubscriptionPlanChange({ subscriptionId: params.subscriptionId, ...planChangeOf(body) }, call);
+      return { status: 200, data: planChangePreviewToJson(response.preview) };
     },
 
     async listSubscriptionInvoices({ params }, { call }) {

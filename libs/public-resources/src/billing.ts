@@ -1,9 +1,13 @@
 import {
+  InvoiceLineKindSchema,
   InvoiceStatusSchema,
+  ProrateSchema,
   PlanIntervalSchema,
   SubscriptionStatusSchema,
   type Invoice,
+  type InvoiceLine,
   type Plan,
+  type PlanChangePreview,
   type Subscription,
 } from "@bayad/proto";
 import { enumToText } from "@bayad/kit";
@@ -20,6 +24,7 @@ export function planToJson(plan: Plan | undefined) {
     interval: enumToText(PlanIntervalSchema, p.interval),
     intervalCount: p.intervalCount,
     ...optionalField("cycleCount", p.cycleCount),
+    ...optionalField("trialDays", p.trialDays),
     ...optionalField("metadata", p.metadata),
   };
 }
@@ -35,6 +40,36 @@ export function subscriptionToJson(subscription: Subscription | undefined) {
     referenceId: s.referenceId,
     priceId: s.planId,
     cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+    ...dateField("trialEnd", s.trialEnd),
+    ...(s.pendingPlanChange
+      ? {
+          pendingPlanChange: {
+            priceId: s.pendingPlanChange.planId,
+            amount: Number(s.pendingPlanChange.amount),
+            ...dateField("effectiveAt", s.pendingPlanChange.effectiveAt),
+          },
+        }
+      : {}),
+    ...(s.creditBalance > 0n ? { creditBalance: { amountMinor: Number(s.creditBalance), currency: "PHP" } } : {}),
+  };
+}
+
+export function invoiceLineToJson(line: InvoiceLine) {
+  return { description: line.description, amountMinor: Number(line.amountMinor), kind: enumToText(InvoiceLineKindSchema, line.kind) };
+}
+
+export function planChangePreviewToJson(preview: PlanChangePreview | undefined) {
+  const p = required(preview, "preview");
+  return {
+    subscriptionId: p.subscriptionId,
+    priceId: p.priceId,
+    prorate: enumToText(ProrateSchema, p.prorate),
+    ...dateField("effectiveAt", p.effectiveAt),
+    ...dateField("prorationDate", p.prorationDate),
+    lines: p.lines.map(invoiceLineToJson),
+    total: Number(p.total),
+    amountDue: Number(p.amountDue),
+    creditCarried: Number(p.creditCarried),
   };
 }
 
@@ -50,5 +85,6 @@ export function invoiceToJson(invoice: Invoice | undefined, publicUrl: PublicUrl
     ...(i.hostedInvoiceUrl ? { hostedInvoiceUrl: publicUrl(i.hostedInvoiceUrl) } : {}),
     dunningStep: i.dunningStep,
     ...dateField("nextDunningAt", i.nextDunningAt),
+    ...(i.lines.length > 0 ? { lines: i.lines.map(invoiceLineToJson) } : {}),
   };
 }

@@ -28,6 +28,7 @@ export const webhookEventTypes = [
   "refund.failed",
   "payment_link.paid",
   "subscription.created",
+  "subscription.trial_will_end",
   "subscription.cancelled",
   "subscription.unpaid",
   "invoice.paid",

@@ -6,7 +6,7 @@
 export { dateField, moneyToJson, optionalField, required, type PublicUrl } from "./json.js";
 export { publicUrlResolver } from "./public-url.js";
 export { checkoutToJson, customerToJson, paymentIntentToJson, qrPhPaymentIntentToJson, refundToJson } from "./payments.js";
-export { invoiceToJson, planToJson, subscriptionToJson } from "./billing.js";
+export { invoiceLineToJson, invoiceToJson, planChangePreviewToJson, planToJson, subscriptionToJson } from "./billing.js";
 export { paymentLinkToJson } from "./links.js";
 export { providerAccountToJson } from "./provider-accounts.js";
 export { providerRouteFromJson, providerRoutingToJson, type ProviderRouteJson } from "./provider-routing.js";

@@ -16,7 +16,7 @@ export type { PaymentLink } from "./resources/payment-links.js";
 export type { Plan } from "./resources/plans.js";
 export type { PaymentRecord } from "./resources/records.js";
 export type { Refund } from "./resources/refunds.js";
-export type { Subscription } from "./resources/subscriptions.js";
+export type { PlanChange, PlanChangePreview, Subscription } from "./resources/subscriptions.js";
 export type { CreatedWebhookEndpoint, WebhookDelivery, WebhookEndpoint } from "./resources/webhook-endpoints.js";
 /** The generated types of the whole OpenAPI document (paths, operations, components, webhooks). */
 export type { components, operations, paths, webhooks as webhookPayloads } from "./gen/openapi.js";

@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
-import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { BillingSettingsSchema, OutboxMessageSchema, type BillingService } from "@bayad/proto";
+import { BillingSettingsSchema, OutboxMessageSchema, PlanChangePreviewSchema, Prorate, type BillingService } from "@bayad/proto";
+import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { AppError, callerOf, mutatingCallerOf } from "@bayad/kit";
 import { payerActionOf } from "@bayad/provider";
 import type { BillingDeps } from "./billing-deps.js";
@@ -15,7 +15,8 @@ import {
   getSubscription,
   listSubscriptionInvoices,
 } from "./subscriptions/subscriptions.js";
-import { invoiceToProto } from "./invoices/invoice.js";
+import { invoiceLineToProto, invoiceToProto } from "./invoices/invoice.js";
+import { changePlan, previewPlanChange, type PlanChangeInput } from "./plan-changes/plan-changes.js";
 import { getHostedInvoice, getInvoice, simulateInvoiceOutcome, submitHostedInvoice } from "./invoices/invoices.js";
 import type { BillingSettings } from "./messages/billing-settings.js";
 import { runBillingClock } from "./clock/billing-clock.js";
@@ -35,6 +36,17 @@ const outboxKinds = ["invoice", "reminder", "receipt"] as const;
 /** How far ahead of now test mode may run the billing clock (a weekly plan: about a hundred periods). */
 const MAX_CLOCK_AHEAD_MS = 2 * 366 * 24 * 60 * 60 * 1000;
 
+const prorateOf = (value: Prorate) => (value === Prorate.NOW ? "now" : value === Prorate.AT_PERIOD_END ? "at_period_end" : undefined);
+const protoProrate = { now: Prorate.NOW, at_period_end: Prorate.AT_PERIOD_END } as const;
+
+function planChangeInput(request: { priceId: string; prorate: Prorate; prorationDate?: Timestamp }): PlanChangeInput {
+  return {
+    priceId: request.priceId,
+    prorate: prorateOf(request.prorate),
+    ...(request.prorationDate ? { prorationDate: timestampDate(request.prorationDate) } : {}),
+  };
+}
+
 /** The BillingService rpc handlers: read the caller, call the domain, map to the response. */
 export function createBillingService(deps: BillingDeps, messaging?: Pick<InvoiceMessaging, "devOutbox" | "deps">): ServiceImpl<typeof BillingService> {
   const { settings } = deps;
@@ -48,6 +60,7 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
         interval: intervalOf(request.interval),
         intervalCount: request.intervalCount,
         cycleCount: request.cycleCount,
+        trialDays: request.trialDays,
         metadata: request.metadata,
       });
       return { plan: planToProto(plan) };
@@ -67,6 +80,7 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
         referenceId: request.referenceId,
         priceId: request.priceId,
         projectName: request.projectName || undefined,
+        ...(request.trialDays !== undefined ? { trialDays: request.trialDays } : {}),
       });
       return { subscription: subscriptionToProto(subscription) };
     },
@@ -82,6 +96,31 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
     async listSubscriptionInvoices(request, context) {
       const invoices = await listSubscriptionInvoices(deps, callerOf(context), request.subscriptionId);
       return { invoices: invoices.map(invoiceToProto) };
+    },
+
+    async changeSubscriptionPlan(request, context) {
+      const changed = await changePlan(deps, mutatingCallerOf(context), request.subscriptionId, planChangeInput(request));
+      return {
+        subscription: subscriptionToProto(changed.subscription),
+        ...(changed.invoice ? { invoice: invoiceToProto(changed.invoice) } : {}),
+      };
+    },
+
+    async previewSubscriptionPlanChange(request, context) {
+      const quote = await previewPlanChange(deps, callerOf(context), request.subscriptionId, planChangeInput(request));
+      return {
+        preview: create(PlanChangePreviewSchema, {
+          subscriptionId: request.subscriptionId,
+          priceId: quote.plan._id,
+          prorate: protoProrate[quote.prorate],
+          effectiveAt: timestampFromDate(quote.effectiveAt),
+          prorationDate: timestampFromDate(quote.prorationDate),
+          lines: quote.lines.map(invoiceLineToProto),
+          total: BigInt(quote.totalMinor),
+          amountDue: BigInt(quote.amountDueMinor),
+          creditCarried: BigInt(quote.creditCarriedMinor),
+        }),
+      };
     },
 
     async getInvoice(request, context) {

@@ -6,7 +6,8 @@ import { eventually, unique } from "../test-support/harness.js";
 /**
  * The dashboard's billing pages in Chromium, against a started platform: a payment link, a plan
  * and a subscription made through the API appear in their lists and details, with the
- * subscription's invoice and the invoice's detail.
+ * subscription's invoice and the invoice's detail; a trialing subscription shows its trial end and a
+ * scheduled plan change.
  */
 
 describe.skipIf(!chromiumReady("the dashboard billing tests"))(`dashboard: billing in Chromium (${skipReason})`, () => {
@@ -90,6 +91,40 @@ describe.skipIf(!chromiumReady("the dashboard billing tests"))(`dashboard: billi
       await invoiceFields.getByText("₱499.00").waitFor();
       await invoiceFields.getByRole("link", { name: invoices.body.data[0].hostedInvoiceUrl }).waitFor();
       await invoiceFields.getByRole("link", { name: "Open subscription" }).waitFor();
+    });
+  }, 60_000);
+
+  it("shows a subscription's trial end and the plan change scheduled for its period's end", async () => {
+    const project = await suite.api.newProject(unique("Dashboard trials"));
+    const credential = project.testKey;
+    const plan = async (name: string) => {
+      const created = await suite.api.request("POST", "/api/v1/payments/plans", { body: { name, amount: 499_00, interval: "monthly", trialDays: 14 }, credential });
+      expect(created.status).toBe(201);
+      return created.body.data.planId as string;
+    };
+    const [basic, gold] = [await plan("Basic"), await plan("Gold")];
+    const customer = await suite.api.request("POST", "/api/v1/payments/customers", { body: { customerReference: unique("member"), email: "member@example.ph" }, credential });
+    const subscription = await suite.api.request("POST", "/api/v1/payments/subscriptions", {
+      body: { customerId: customer.body.data.customerId, referenceId: unique("membership"), priceId: basic },
+      credential,
+    });
+    expect(subscription.body.data.status).toBe("trialing");
+    const subscriptionId = subscription.body.data.subscriptionId as string;
+    const changed = await suite.api.request("POST", `/api/v1/payments/subscriptions/${subscriptionId}/change-plan`, {
+      body: { priceId: gold, prorate: "at_period_end" },
+      credential,
+    });
+    expect(changed.status).toBe(200);
+
+    await suite.browser.withPage(async (page) => {
+      await signIn(page, suite.base, suite.api.platform.adminApiKey);
+      await chooseProject(page, project.projectId);
+      await openDashboardPath(page, suite.base, `/subscriptions/${subscriptionId}`);
+      const fields = page.getByLabel("Subscription", { exact: true });
+      await fields.getByText("Trialing").waitFor();
+      await fields.getByText("Trial ends").waitFor();
+      await fields.getByText("Plan change").waitFor();
+      await fields.getByText(gold).waitFor();
     });
   }, 60_000);
 });

@@ -48,7 +48,7 @@ describe("getPaymentCapabilities", () => {
       "payment_intent.requires_action", "payment_intent.processing",
       "payment_intent.succeeded", "payment_intent.failed", "payment_intent.cancelled", "payment_intent.expired",
       "refund.succeeded", "refund.failed", "payment_link.paid",
-      "subscription.created", "subscription.cancelled", "invoice.paid", "invoice.payment_failed",
+      "subscription.created", "subscription.trial_will_end", "subscription.cancelled", "invoice.paid", "invoice.payment_failed",
     ]));
   });
 

@@ -20,6 +20,7 @@ const tone: Record<string, string> = {
   delivered: "good",
   open: "neutral",
   pending: "neutral",
+  trialing: "neutral",
   processing: "neutral",
   awaiting_payment_method: "neutral",
   awaiting_next_action: "neutral",

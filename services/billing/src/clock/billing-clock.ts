@@ -2,6 +2,7 @@ import type { BillingDeps } from "../billing-deps.js";
 import { finalizeBilledInvoice, finalizeDrafts } from "../invoices/invoices.js";
 import { closePeriod, endsHere } from "../subscriptions/close-period.js";
 import type { SubscriptionRecord } from "../subscriptions/subscription.js";
+import { announceDueTrials } from "../subscriptions/trials.js";
 import { createLease } from "@bayad/store";
 import type { CallerContext } from "@bayad/kit";
 import { runDunning, type DunningDeps, type DunningRun } from "../dunning/dunning.js";
@@ -87,8 +88,9 @@ export async function runBillingClock(
 
 /**
  * The billing clock: every `intervalMs`, the one clock holding the lease closes the periods that
- * have ended, finalizes drafts left behind and takes the dunning steps that are due (dunning/).
- * Every replica runs one; the lease keeps them from
+ * have ended (a trial's end included), announces trials ending within 3 days, finalizes drafts
+ * left behind and takes the dunning steps that are due (dunning/). Every replica runs one; the
+ * lease keeps them from
  * duplicating work, but correctness does not rest on it: each close is guarded by versions and
  * by one invoice per (subscription, period), so two clocks that both think they hold the lease
  * still bill each period once.
@@ -107,6 +109,8 @@ export function startBillingClock(options: BillingClockOptions): BillingClock {
     const until = now();
     if (!(await lease.acquire(holderId, until, leaseMs))) return 0;
     await finalizeDrafts(deps, batchSize);
+    // Before closing periods: a trial due for both (the clock was down) ends unannounced.
+    await announceDueTrials(deps, until, batchSize);
     let closed = 0;
     // A subscription that failed to close is left for the next round, not retried in this one.
     const failed: string[] = [];

@@ -85,6 +85,18 @@ export function firstSchedule(cadence: Cadence, start: Date): Rescheduled {
   return { billingAnchor: start, anchorPeriod: 1, period: periodOf(schedule, 1) };
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A new subscription's schedule with a trial of `trialDays` days (whole days: Manila keeps no
+ * DST, so the trial ends at the wall time it started): the trial is period 0, from `start` to
+ * trialEnd; period 1 starts at trialEnd, which anchors every later period.
+ */
+export function trialSchedule(start: Date, trialDays: number): Rescheduled {
+  const trialEnd = new Date(start.getTime() + trialDays * DAY_MS);
+  return { billingAnchor: trialEnd, anchorPeriod: 1, period: { periodNumber: 0, start, end: trialEnd } };
+}
+
 /**
  * The period after `currentPeriod`, starting at `start`. Starting on schedule keeps the anchor;
  * starting anywhere else (a test helper closing a period early) re-anchors the schedule at

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { InvoiceSchema, InvoiceStatus, ProviderPaymentSchema, type Invoice } from "@bayad/proto";
+import { InvoiceLineKind as ProtoLineKind, InvoiceLineSchema, InvoiceSchema, InvoiceStatus, ProviderPaymentSchema, type Invoice } from "@bayad/proto";
 import { defineStateMachine, newId, type Environment } from "@bayad/kit";
 import type { BillingPeriod } from "../clock/billing-periods.js";
 import type { SubscriptionRecord } from "../subscriptions/subscription.js";
@@ -43,7 +43,28 @@ export function invoicePaymentOf(payment: { id: string; method?: string; paidAt?
   };
 }
 
-/** An invoice as stored in the `invoices` collection: one per billing period of a subscription. */
+/** A period's price (`charge`), the subscription's credit applied (`credit`), a plan change's share of a period (`proration`). */
+export type InvoiceLineKind = "charge" | "credit" | "proration";
+
+export interface InvoiceLine {
+  description: string;
+  /** Centavos, negative for a credit. */
+  amountMinor: number;
+  kind: InvoiceLineKind;
+}
+
+/** Lines with the subscription's credit balance applied (at most their sum), and what that used. */
+export function withCreditApplied(lines: readonly InvoiceLine[], creditBalanceMinor: number): { lines: InvoiceLine[]; amountMinor: number; creditUsedMinor: number } {
+  const sum = lines.reduce((total, line) => total + line.amountMinor, 0);
+  const creditUsedMinor = Math.max(0, Math.min(creditBalanceMinor, sum));
+  const applied = creditUsedMinor > 0 ? [...lines, { description: "Credit balance applied", amountMinor: -creditUsedMinor, kind: "credit" as const }] : [...lines];
+  return { lines: applied, amountMinor: sum - creditUsedMinor, creditUsedMinor };
+}
+
+/**
+ * An invoice as stored in the `invoices` collection: one per billing period of a subscription,
+ * and one per plan change prorated within a period (`planChange`).
+ */
 export interface InvoiceRecord {
   _id: string;
   projectId: string;
@@ -52,8 +73,16 @@ export interface InvoiceRecord {
   periodNumber: number;
   periodStart: Date;
   periodEnd: Date;
+  /** The sum of `lines`. */
   amountMinor: number;
   currency: "PHP";
+  /** What the amount is made of; absent on invoices written before lines (one charge line). */
+  lines?: InvoiceLine[];
+  /**
+   * Set on a plan change's proration invoice: the subscription's count of plan changes, which
+   * keeps it apart from its period's own invoice in the unique indexes (absent there).
+   */
+  planChange?: number;
   status: InvoiceState;
   /** Where the payer pays; set when the invoice is finalized. */
   hostedInvoiceUrl?: string;
@@ -90,9 +119,23 @@ export interface InvoiceRecord {
   updatedAt: Date;
 }
 
-/** The draft invoice that bills `period` of `subscription`. */
-export function draftInvoice(subscription: SubscriptionRecord, period: BillingPeriod, now: Date): InvoiceRecord {
-  return {
+/** The charge line of `period` of `subscription`. */
+export function periodCharge(subscription: SubscriptionRecord, period: BillingPeriod): InvoiceLine {
+  return { description: `${subscription.planName}, period ${period.periodNumber}`, amountMinor: subscription.amountMinor, kind: "charge" };
+}
+
+/**
+ * The draft invoice that bills `period` of `subscription`: by default its charge line, less the
+ * subscription's credit balance (the caller takes `creditUsedMinor` off it in the same write).
+ */
+export function draftInvoice(
+  subscription: SubscriptionRecord,
+  period: BillingPeriod,
+  now: Date,
+  charges: readonly InvoiceLine[] = [periodCharge(subscription, period)],
+): { invoice: InvoiceRecord; creditUsedMinor: number } {
+  const { lines, amountMinor, creditUsedMinor } = withCreditApplied(charges, subscription.creditBalanceMinor ?? 0);
+  const invoice: InvoiceRecord = {
     _id: newId("inv"),
     projectId: subscription.projectId,
     environment: subscription.environment,
@@ -100,17 +143,27 @@ export function draftInvoice(subscription: SubscriptionRecord, period: BillingPe
     periodNumber: period.periodNumber,
     periodStart: period.start,
     periodEnd: period.end,
-    amountMinor: subscription.amountMinor,
+    amountMinor,
     currency: subscription.currency,
+    lines,
     status: "draft",
     aggregateVersion: 1,
     createdAt: now,
     updatedAt: now,
   };
+  return { invoice, creditUsedMinor };
 }
 
 /** An invoice is due by the end of its period. */
 export const dueDateOf = (invoice: Pick<InvoiceRecord, "periodEnd">): Date => invoice.periodEnd;
+const protoLineKind: Record<InvoiceLineKind, ProtoLineKind> = {
+  charge: ProtoLineKind.CHARGE,
+  credit: ProtoLineKind.CREDIT,
+  proration: ProtoLineKind.PRORATION,
+};
+
+export const invoiceLineToProto = (line: InvoiceLine) =>
+  create(InvoiceLineSchema, { description: line.description, amountMinor: BigInt(line.amountMinor), kind: protoLineKind[line.kind] });
 
 const protoStatus: Record<InvoiceState, InvoiceStatus> = {
   draft: InvoiceStatus.DRAFT,
@@ -134,6 +187,7 @@ export function invoiceToProto(record: InvoiceRecord): Invoice {
     createdAt: timestampFromDate(record.createdAt),
     dunningStep: record.dunningStep ?? 0,
     ...(record.nextDunningAt ? { nextDunningAt: timestampFromDate(record.nextDunningAt) } : {}),
+    lines: (record.lines ?? [{ description: `Period ${record.periodNumber}`, amountMinor: record.amountMinor, kind: "charge" }]).map(invoiceLineToProto),
     ...(record.providerPayment
       ? {
           providerPayment: create(ProviderPaymentSchema, {

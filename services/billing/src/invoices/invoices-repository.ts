@@ -5,10 +5,12 @@ import type { InvoiceRecord } from "./invoice.js";
 export const invoicesCollection: CollectionDef = {
   name: "invoices",
   indexes: [
-    // The store-level guarantee that a period is billed at most once, whoever bills it.
-    { name: "invoices_subscription_period", keys: { subscriptionId: 1, periodNumber: 1 }, unique: true },
+    // The store-level guarantee that a period is billed at most once, whoever bills it, and each
+    // plan change prorated once: a period's own invoice has no planChange (indexed as null), a
+    // proration invoice the subscription's count of changes.
+    { name: "invoices_subscription_period_change", keys: { subscriptionId: 1, periodNumber: 1, planChange: 1 }, unique: true },
     // …and that no span of time is billed twice: two periods never start at one instant.
-    { name: "invoices_subscription_period_start", keys: { subscriptionId: 1, periodStart: 1 }, unique: true },
+    { name: "invoices_subscription_period_start_change", keys: { subscriptionId: 1, periodStart: 1, planChange: 1 }, unique: true },
     // Drafts left behind by a crash between billing and finalizing, for the clock to finalize.
     { name: "invoices_status_created", keys: { status: 1, createdAt: 1 } },
     // Unpaid invoices of provider accounts, for the reconciler that reads them from the provider.
@@ -16,6 +18,11 @@ export const invoicesCollection: CollectionDef = {
     // Invoices whose next dunning step is due, for the clock (only those with a step ahead).
     { name: "invoices_next_dunning", keys: { nextDunningAt: 1 }, partial: { nextDunningAt: { $exists: true } } },
   ],
+  // Replaced in the same release by the indexes above with planChange appended, against the rule
+  // of two releases (libs/store/README.md), because the old ones would refuse every proration
+  // invoice. The guard does not lapse during a rollout: older pods write period invoices without
+  // planChange, which the new indexes key as null, so they still allow one per period and start.
+  retiredIndexes: ["invoices_subscription_period", "invoices_subscription_period_start"],
 };
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
@@ -101,7 +108,9 @@ export function createInvoicesRepository(store: Store) {
     },
 
     isPeriodConflict(error: unknown): boolean {
-      return isDuplicateKeyError(error, "invoices_subscription_period") || isDuplicateKeyError(error, "invoices_subscription_period_start");
+      return (
+        isDuplicateKeyError(error, "invoices_subscription_period_change") || isDuplicateKeyError(error, "invoices_subscription_period_start_change")
+      );
     },
   };
 }

@@ -28,6 +28,7 @@ export async function getInvoice(deps: BillingDeps, caller: CallerContext, invoi
  */
 async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promise<InvoiceRecord> {
   if (invoice.status !== "draft") return invoice;
+  if (invoice.amountMinor === 0) return settleFreeInvoice(deps, invoice);
   const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId);
   if (!subscription) throw new Error(`invoice ${invoice._id} has no subscription ${invoice.subscriptionId}`);
   const { provider, providerAccountId } = await chooseProvider(deps.providers, invoice);
@@ -65,6 +66,22 @@ async function finalizeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promi
     // under snapshot isolation, both could commit: this invoice open in a period already closed.
     await settleSubscriptionStatus(deps, session, owner);
     return finalized;
+  });
+}
+
+/**
+ * An invoice the subscription's credit balance covers entirely asks nobody for anything: it is
+ * finalized and paid at once, without a payment page (its payment names no provider payment).
+ */
+function settleFreeInvoice(deps: BillingDeps, invoice: InvoiceRecord): Promise<InvoiceRecord> {
+  return transactionRetryingConflicts(deps.store, async (session) => {
+    const current = await deps.invoices.findByIdUnscoped(invoice._id, session);
+    if (!current || current.status !== "draft") return current ?? invoice;
+    const opened = await moveInvoice(deps, session, current, "finalize");
+    const paid = await moveInvoice(deps, session, opened, "pay", { providerPayment: { paidAt: deps.now() } });
+    const owner = await deps.subscriptions.findByIdUnscoped(current.subscriptionId, session);
+    if (owner) await settleSubscriptionStatus(deps, session, owner);
+    return paid;
   });
 }
 

@@ -17,6 +17,8 @@ export interface PlanRecord {
   intervalCount: number;
   /** Periods billed before the subscription ends; 0 = indefinitely. */
   cycleCount: number;
+  /** Days of trial its subscriptions start with (0: none); absent on plans made before trials. */
+  trialDays?: number;
   metadata: StoredMetadata;
   /** The Idempotency-Key of the request that created it: unique per project and environment. */
   idempotencyKey: string;
@@ -45,6 +47,7 @@ export function planToProto(record: PlanRecord): Plan {
     interval: protoInterval[record.interval],
     intervalCount: record.intervalCount,
     cycleCount: record.cycleCount,
+    trialDays: record.trialDays ?? 0,
     metadata: fromStoredMetadata(record.metadata),
     createdAt: timestampFromDate(record.createdAt),
   });

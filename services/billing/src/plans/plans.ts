@@ -5,6 +5,9 @@ import type { BillingDeps } from "../billing-deps.js";
 import type { BillingInterval } from "../clock/billing-periods.js";
 import { planToProto, type PlanRecord } from "./plan.js";
 
+/** The longest trial, in days (two years). */
+export const MAX_TRIAL_DAYS = 730;
+
 export interface CreatePlanInput {
   name: string;
   description?: string;
@@ -17,6 +20,8 @@ export interface CreatePlanInput {
   intervalCount?: number;
   /** Absent or 0: bills indefinitely. */
   cycleCount?: number;
+  /** Absent or 0: no trial. */
+  trialDays?: number;
   metadata?: Record<string, string>;
 }
 
@@ -37,6 +42,8 @@ function validated(input: CreatePlanInput): Omit<PlanRecord, "_id" | "projectId"
   if (!Number.isInteger(intervalCount) || intervalCount < 1) details.push("intervalCount: must be a positive integer");
   const cycleCount = input.cycleCount ?? 0;
   if (!Number.isInteger(cycleCount) || cycleCount < 0) details.push("cycleCount: must be 0 (bill indefinitely) or a positive integer");
+  const trialDays = input.trialDays ?? 0;
+  if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > MAX_TRIAL_DAYS) details.push(`trialDays: must be an integer from 0 to ${MAX_TRIAL_DAYS}`);
   if (details.length > 0 || !input.interval) throw new AppError("VALIDATION_FAILED", undefined, { details });
   return {
     name: input.name,
@@ -46,6 +53,7 @@ function validated(input: CreatePlanInput): Omit<PlanRecord, "_id" | "projectId"
     interval: input.interval,
     intervalCount,
     cycleCount,
+    trialDays,
     metadata: toStoredMetadata(input.metadata ?? {}),
   };
 }

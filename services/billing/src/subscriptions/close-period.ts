@@ -6,6 +6,7 @@ import { moveInvoice, writeInvoice } from "../invoices/invoice-writes.js";
 import { transactionRetryingConflicts } from "../transactions.js";
 import type { SubscriptionRecord } from "./subscription.js";
 import { changeSubscription, endSubscription, followInvoices } from "./subscription-writes.js";
+import { applyPendingPlanChange } from "../plan-changes/plan-changes.js";
 
 export interface ClosedPeriod {
   /** The subscription after the close (or as someone else's close left it). */
@@ -40,7 +41,8 @@ export async function endWithin(
   for (const invoice of invoices) {
     if (invoiceStates.can(invoice.status, "void")) await moveInvoice(deps, session, invoice, "void");
   }
-  return endSubscription(deps, session, subscription, at);
+  // A plan change scheduled for a period that will not come goes with it.
+  return endSubscription(deps, session, subscription, at, { pendingPlanChange: null });
 }
 
 async function closeWithin(deps: BillingDeps, session: Session, subscription: SubscriptionRecord, at: Date): Promise<ClosedPeriod> {
@@ -55,19 +57,30 @@ async function closeWithin(deps: BillingDeps, session: Session, subscription: Su
     const due = invoice.periodNumber === period && invoice.status === "open";
     closed.push(due ? await moveInvoice(deps, session, invoice, "fall_due") : invoice);
   }
-  // Its own event when the status changes; either way the renewal below writes the next version
-  // over the one read here, so a concurrent invoice change conflicts with this close.
+  // Its own event when the status changes (a trial ending: trialing → pending, as no invoice is
+  // paid yet); either way the renewal below writes the next version over the one read here, so a
+  // concurrent invoice change conflicts with this close.
   const settled = await followInvoices(deps, session, subscription, closed);
 
-  const next = nextSchedule(settled, period, at);
-  const renewed = await changeSubscription(deps, session, settled, "renewed", {
+  // A plan change scheduled for the period's end takes effect with the next period.
+  const changed = settled.pendingPlanChange ? await applyPendingPlanChange(deps, session, settled, settled.pendingPlanChange) : settled;
+
+  const next = nextSchedule(changed, period, at);
+  const renewal = {
     cyclesBilled: period + 1,
     currentPeriodStart: next.period.start,
     currentPeriodEnd: next.period.end,
     billingAnchor: next.billingAnchor,
     anchorPeriod: next.anchorPeriod,
+    // A trial that ends unannounced (the clock was down) is not announced afterwards.
+    ...(changed.trialWillEndAt ? { trialWillEndAt: null } : {}),
+  };
+  const { invoice, creditUsedMinor } = draftInvoice({ ...changed, ...renewal }, next.period, deps.now());
+  const renewed = await changeSubscription(deps, session, changed, "renewed", {
+    ...renewal,
+    ...(creditUsedMinor > 0 ? { creditBalanceMinor: (changed.creditBalanceMinor ?? 0) - creditUsedMinor } : {}),
   });
-  const billed = await writeInvoice(deps, session, draftInvoice(renewed, next.period, deps.now()));
+  const billed = await writeInvoice(deps, session, invoice);
   return { subscription: renewed, closed: true, billed };
 }
 
@@ -75,7 +88,9 @@ async function closeWithin(deps: BillingDeps, session: Session, subscription: Su
  * Closes `subscription`'s current period at `at`, in one transaction with an event for every
  * change: the period's open invoice falls past due and then either the subscription ends (its
  * cancellation was scheduled, or its last cycle is billed) and its unpaid invoices are voided,
- * or the next period starts at `at` with its own draft invoice and the status is re-derived.
+ * or the next period starts at `at` with its own draft invoice and the status is re-derived. A
+ * plan change scheduled for the period's end is applied before the next period is billed. The
+ * close of a trial (period 0) starts period 1, billing its first invoice.
  *
  * `subscription` only says which period to close: the close is decided from the subscription as
  * read in the transaction, and does nothing if someone else (another clock, a test helper)

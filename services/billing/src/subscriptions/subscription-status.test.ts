@@ -47,7 +47,10 @@ describe("the subscription state table", () => {
     }
     expect(() => subscriptionStates.next("unpaid", "fall_behind")).toThrow(expect.objectContaining({ code: "INVALID_STATE_TRANSITION" }));
     expect(() => subscriptionStates.next("cancelled", "activate")).toThrow(expect.objectContaining({ code: "INVALID_STATE_TRANSITION" }));
-    // Nothing leads back to pending.
-    expect(Object.values(subscriptionStates.table).map((move) => move.to)).not.toContain("pending");
+    // Only a trial's end leads to pending, and nothing leads back to trialing.
+    expect(Object.values(subscriptionStates.table).filter((move) => move.to === "pending").map((move) => move.from)).toEqual([["trialing"]]);
+    expect(Object.values(subscriptionStates.table).map((move) => move.to)).not.toContain("trialing");
+    expect(subscriptionStates.next("trialing", "end")).toBe("cancelled");
+    expect(() => subscriptionStates.next("trialing", "activate")).toThrow(expect.objectContaining({ code: "INVALID_STATE_TRANSITION" }));
   });
 });

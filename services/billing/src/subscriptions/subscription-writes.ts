@@ -52,8 +52,14 @@ export function changeSubscription(
 }
 
 /** Ends `subscription` at `endedAt` (event `subscription.cancelled`) inside `session`. */
-export function endSubscription(deps: BillingDeps, session: Session, subscription: SubscriptionRecord, endedAt: Date): Promise<SubscriptionRecord> {
-  return mustLand(writeMove(session, subscriptionMover(deps), subscription, "end", { extra: { endedAt } }), subscription);
+export function endSubscription(
+  deps: BillingDeps,
+  session: Session,
+  subscription: SubscriptionRecord,
+  endedAt: Date,
+  changes: Partial<SubscriptionRecord> = {},
+): Promise<SubscriptionRecord> {
+  return mustLand(writeMove(session, subscriptionMover(deps), subscription, "end", { extra: { ...changes, endedAt } }), subscription);
 }
 
 /**

@@ -8,12 +8,14 @@ export const subscriptionsCollection: CollectionDef = {
     { name: "subscriptions_reference", keys: { projectId: 1, environment: 1, referenceId: 1 }, unique: true },
     // The billing clock's query: subscriptions still running whose current period has ended.
     { name: "subscriptions_status_period_end", keys: { status: 1, currentPeriodEnd: 1 } },
+    // The billing clock's other query: trials whose `subscription.trial_will_end` is due.
+    { name: "subscriptions_status_trial_will_end", keys: { status: 1, trialWillEndAt: 1 } },
   ],
   // Keys live in idempotency_keys for their window only (a key kept here forever outlived it).
   retiredIndexes: ["subscriptions_idempotency_key"],
 };
 
-const running: SubscriptionState[] = ["pending", "active", "past_due"];
+const running: SubscriptionState[] = ["trialing", "pending", "active", "past_due"];
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
 
@@ -47,6 +49,14 @@ export function createSubscriptionsRepository(store: Store) {
         subscriptions.find({ status: "unpaid", cancelAtPeriodEnd: true, ...common }, options),
       ]);
       return [...billing, ...ending].sort((a, b) => a.currentPeriodEnd.getTime() - b.currentPeriodEnd.getTime()).slice(0, limit);
+    },
+
+    /** Trials whose `subscription.trial_will_end` is due by `now` and not yet announced, soonest first. */
+    findTrialWillEndDue(now: Date, limit: number): Promise<SubscriptionRecord[]> {
+      return subscriptions.find(
+        { status: "trialing", trialWillEndAt: { $lte: now }, trialEnd: { $gt: now } },
+        { sort: { trialWillEndAt: 1 }, limit },
+      );
     },
 
     /**

@@ -3,14 +3,16 @@ import type { Session } from "@bayad/store";
 import { actOnce, createOnce } from "@bayad/idempotency";
 import { chooseProvider, type PaymentProvider } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";
-import { firstSchedule } from "../clock/billing-periods.js";
+import { firstSchedule, trialSchedule } from "../clock/billing-periods.js";
+import { MAX_TRIAL_DAYS } from "../plans/plans.js";
 import { draftInvoice, type InvoiceRecord } from "../invoices/invoice.js";
 import { writeInvoice } from "../invoices/invoice-writes.js";
 import { finalizeBilledInvoice } from "../invoices/invoices.js";
 import { transactionRetryingConflicts } from "../transactions.js";
 import { closePeriod } from "./close-period.js";
 import { subscriptionStates, type SubscriptionRecord } from "./subscription.js";
-import { changeSubscription, writeNewSubscription } from "./subscription-writes.js";
+import { changeSubscription, endSubscription, writeNewSubscription } from "./subscription-writes.js";
+import { announceTrialWillEnd, trialWillEndAt } from "./trials.js";
 
 export interface CreateSubscriptionInput {
   /** A customer of the caller's project: the gateway checked it (customers live in payments). */
@@ -20,14 +22,27 @@ export interface CreateSubscriptionInput {
   priceId: string;
   /** The project's name, which its invoices and receipts are sent in (the gateway's projects hold it). */
   projectName?: string;
+  /** Days of trial, overriding the plan's `trialDays` (0: none); absent: the plan's. */
+  trialDays?: number;
+}
+
+function checkTrialDays(trialDays: number | undefined, field = "trialDays"): void {
+  if (trialDays === undefined) return;
+  if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > MAX_TRIAL_DAYS) {
+    throw new AppError("VALIDATION_FAILED", undefined, { details: [`${field}: must be an integer from 0 to ${MAX_TRIAL_DAYS}`] });
+  }
 }
 
 /**
- * Subscribes a customer to a plan, copying its pricing and metadata. The first period starts
- * now and is billed at once: the subscription (pending) and its first invoice (draft) are
- * written in one transaction, then the invoice is finalized (open, with its payment page). A
- * repeated Idempotency-Key returns the subscription it created within its window; a referenceId
- * names at most one subscription per project and environment.
+ * Subscribes a customer to a plan, copying its pricing and metadata. Without a trial the first
+ * period starts now and is billed at once: the subscription (pending) and its first invoice
+ * (draft) are written in one transaction, then the invoice is finalized (open, with its payment
+ * page). With one (the plan's `trialDays`, or the request's) the subscription is `trialing` and
+ * nothing is billed: its first period starts at trialEnd, when the clock closes the trial. A
+ * trial of 3 days or less announces `subscription.trial_will_end` in the creating transaction;
+ * a longer one leaves it to the clock (3 days before trialEnd). A repeated Idempotency-Key returns
+ * the subscription it created within its window; a referenceId names at most one subscription
+ * per project and environment.
  */
 export async function createSubscription(
   deps: BillingDeps,
@@ -55,6 +70,7 @@ async function writeSubscription(
   claim: (session: Session, subscriptionId: string) => Promise<void>,
   provider: PaymentProvider,
 ): Promise<{ subscription: SubscriptionRecord; invoice: InvoiceRecord | undefined }> {
+  checkTrialDays(input.trialDays);
   const plan = await deps.plans.findById(caller, input.priceId);
   if (!plan) {
     throw new AppError("RESOURCE_NOT_FOUND", `No plan with id ${input.priceId}.`, {
@@ -65,7 +81,9 @@ async function writeSubscription(
   // under ₱100) is refused now, before a draft is written that could never be finalized.
   provider.checkAmount?.({ flow: "hosted_payment", amount: { amountMinor: plan.amountMinor, currency: plan.currency } });
   const now = deps.now();
-  const schedule = firstSchedule(plan, now);
+  const trialDays = input.trialDays ?? plan.trialDays ?? 0;
+  const trial = trialDays > 0 ? trialSchedule(now, trialDays) : undefined;
+  const schedule = trial ?? firstSchedule(plan, now);
   const subscription: SubscriptionRecord = {
     _id: newId("sub"),
     projectId: caller.projectId,
@@ -73,7 +91,7 @@ async function writeSubscription(
     customerId: input.customerId,
     referenceId: input.referenceId,
     planId: plan._id,
-    status: "pending",
+    status: trial ? "trialing" : "pending",
     planName: plan.name,
     ...(input.projectName ? { projectName: input.projectName } : {}),
     amountMinor: plan.amountMinor,
@@ -82,22 +100,28 @@ async function writeSubscription(
     intervalCount: plan.intervalCount,
     cycleCount: plan.cycleCount,
     planMetadata: plan.metadata,
-    cyclesBilled: 1,
+    cyclesBilled: schedule.period.periodNumber,
     currentPeriodStart: schedule.period.start,
     currentPeriodEnd: schedule.period.end,
     billingAnchor: schedule.billingAnchor,
     anchorPeriod: schedule.anchorPeriod,
     cancelAtPeriodEnd: false,
+    ...(trial ? { trialEnd: trial.period.end, trialWillEndAt: trialWillEndAt(now, trial.period.end) } : {}),
     idempotencyKey: caller.idempotencyKey,
     aggregateVersion: 1,
     createdAt: now,
     updatedAt: now,
   };
-  const invoice = draftInvoice(subscription, schedule.period, now);
+  const invoice = trial ? undefined : draftInvoice(subscription, schedule.period, now).invoice;
+  let written = subscription;
   try {
     await deps.store.transaction(async (session) => {
-      await writeNewSubscription(deps, session, subscription);
-      await writeInvoice(deps, session, invoice);
+      written = await writeNewSubscription(deps, session, subscription);
+      // A trial of 3 days or less: its end is as near as announced ones ever are, so now.
+      if (trial && subscription.trialWillEndAt && subscription.trialWillEndAt.getTime() <= now.getTime()) {
+        written = await announceTrialWillEnd(deps, session, written);
+      }
+      if (invoice) await writeInvoice(deps, session, invoice);
       await claim(session, subscription._id);
     });
   } catch (error) {
@@ -108,7 +132,7 @@ async function writeSubscription(
     }
     throw error;
   }
-  return { subscription, invoice };
+  return { subscription: written, invoice };
 }
 
 export async function getSubscription(deps: BillingDeps, caller: CallerContext, subscriptionId: string): Promise<SubscriptionRecord> {
@@ -126,8 +150,10 @@ export async function listSubscriptionInvoices(deps: BillingDeps, caller: Caller
 /**
  * Schedules the subscription's cancellation: it ends when its current period does (the clock
  * closes that period), whatever its status, pending included. The status stays as it is until
- * then. Scheduling again changes nothing; a cancelled subscription → 409. A retry with the same
- * key answers as the first call did (also after the period ended the subscription).
+ * then. A subscription in its trial has been billed nothing, so its cancellation is not
+ * scheduled: it ends at once (`cancelled`, no invoice ever). Scheduling again changes nothing; a
+ * cancelled subscription → 409. A retry with the same key answers as the first call did (also
+ * after the period ended the subscription).
  */
 export async function cancelSubscription(
   deps: BillingDeps,
@@ -140,6 +166,11 @@ export async function cancelSubscription(
       if (!current) throw notFound("subscription", subscriptionId);
       // Only a subscription that can still end can have its end scheduled.
       if (!subscriptionStates.can(current.status, "end")) throw invalidTransition("subscription", current.status, "cancelled");
+      if (current.status === "trialing") {
+        const ended = await endSubscription(deps, session, current, deps.now(), { trialWillEndAt: null, pendingPlanChange: null });
+        await claim(session, ended);
+        return ended;
+      }
       const scheduled = current.cancelAtPeriodEnd
         ? current
         : await changeSubscription(deps, session, current, "cancellation_scheduled", { cancelAtPeriodEnd: true });
@@ -152,7 +183,7 @@ export async function cancelSubscription(
 /**
  * Test helper: lets a billing period pass at once. The current period closes now and, unless
  * that ends the subscription, the next one starts now (its schedule re-anchored at now) and is
- * billed and finalized. The close records the Idempotency-Key in its transaction, so a retry
+ * billed and finalized. A trial ends now the same way: the first period starts now. The close records the Idempotency-Key in its transaction, so a retry
  * answers with the subscription as this advance left it and never closes another period.
  */
 export async function advanceSubscription(

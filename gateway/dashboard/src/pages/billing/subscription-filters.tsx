@@ -5,7 +5,7 @@ export interface SubscriptionFilter {
   referenceId: string;
 }
 
-const statuses = ["pending", "active", "past_due", "cancelled"];
+const statuses = ["trialing", "pending", "active", "past_due", "unpaid", "cancelled"];
 
 /** Status and exact reference filters of the subscriptions list; applied on submit. */
 export function SubscriptionFilters({ value, onChange }: { value: SubscriptionFilter; onChange: (filter: SubscriptionFilter) => void }) {

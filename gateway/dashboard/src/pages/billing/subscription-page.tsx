@@ -35,6 +35,16 @@ export function SubscriptionPage({ params }: { params: Record<string, string | u
                   </span>
                 ) : undefined,
               ],
+              ["Trial ends", subscription.data.trialEnd ? <DateTime iso={subscription.data.trialEnd} /> : undefined],
+              [
+                "Plan change",
+                subscription.data.pendingPlanChange ? (
+                  <span>
+                    Scheduled: <CopyId value={subscription.data.pendingPlanChange.priceId} label="new plan id" /> from{" "}
+                    <DateTime iso={subscription.data.pendingPlanChange.effectiveAt} />
+                  </span>
+                ) : undefined,
+              ],
               ["Customer", <CopyId value={subscription.data.customerId} label="customer id" />],
               [
                 "Plan",
