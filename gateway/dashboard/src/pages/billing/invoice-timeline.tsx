@@ -66,7 +66,7 @@ export function InvoiceTimeline({ invoice }: { invoice: Invoice }) {
       <h2 id="invoice-timeline-title">Timeline</h2>
       <p className="muted">
         Messages to the customer as the development outbox holds them (every message in test mode); reminder steps and the payment from the events
-        feed.
+        feed. Each is shown at the time it happened: in test mode, a step the billing-clock test helper took ahead of time shows when the helper ran.
       </p>
       {messages.error ? (
         <div className="timeline-messages-failure">
