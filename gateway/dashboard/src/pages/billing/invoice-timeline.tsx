@@ -8,6 +8,8 @@ import { eventsOf } from "../payments/payment-history";
 import { timelineEntries } from "./timeline-entries";
 import type { DevMessage, Invoice } from "./types";
 
+const billingMessageKinds: DevMessage["kind"][] = ["invoice", "reminder", "receipt"];
+
 /**
  * An invoice's timeline: what billing did and told its customer. The messages come from the
  * development outbox (`GET /admin/v1/messages`, every test-mode message, and live mode's while
@@ -24,7 +26,9 @@ export function InvoiceTimeline({ invoice }: { invoice: Invoice }) {
   });
   const messages = useQuery({
     queryKey: ["admin", "messages", projectId],
-    queryFn: () => request<DevMessage[]>("/admin/v1/messages", { query: { projectId } }),
+    // Billing's kinds only: the outbox's one-time passcodes have no business on this page.
+    queryFn: async () =>
+      (await Promise.all(billingMessageKinds.map((kind) => request<DevMessage[]>("/admin/v1/messages", { query: { projectId, kind } })))).flat(),
     enabled: projectId !== "",
   });
 
