@@ -28,3 +28,8 @@ export type ProviderRoute = Schemas["ProviderRoute"];
 /** A method a route may name (`checkout`, `qrph`, the redirect intent methods). */
 export type RouteMethod = NonNullable<ProviderRoute["methods"]>[number];
 export type OtpDevMessage = Schemas["OtpDevMessage"];
+export type DevMessage = Schemas["DevMessage"];
+export type BillingSettings = Schemas["BillingSettings"];
+export type BillingSettingsPutRequest = Schemas["BillingSettingsPutRequest"];
+export type DunningSchedule = Schemas["DunningSchedule"];
+export type MessageLocale = Schemas["MessageLocale"];

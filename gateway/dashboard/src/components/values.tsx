@@ -32,9 +32,11 @@ const tone: Record<string, string> = {
   disabled: "bad",
   paused: "bad",
   past_due: "bad",
+  unpaid: "bad",
   uncollectible: "bad",
 };
 
+/** A status as the API names it; one the dashboard does not know yet shows as its text, in a neutral tone. */
 export function Status({ value }: { value: string | null | undefined }) {
   if (!value) return <span className="muted">—</span>;
   return <span className={`status status-${tone[value] ?? "neutral"}`}>{humanize(value)}</span>;

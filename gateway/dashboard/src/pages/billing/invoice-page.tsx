@@ -5,6 +5,7 @@ import { ErrorState, Loading } from "../../components/states";
 import { DateTime, Money, Status } from "../../components/values";
 import { BackLink } from "./back-link";
 import { ExternalUrl } from "./external-url";
+import { InvoiceTimeline } from "./invoice-timeline";
 import { billingPaths, resourcePath, type Invoice } from "./types";
 import { useBillingQuery } from "./use-billing-query";
 
@@ -21,25 +22,30 @@ export function InvoicePage({ params }: { params: Record<string, string | undefi
       ) : invoice.error ? (
         <ErrorState error={invoice.error} retry={() => void invoice.refetch()} />
       ) : (
-        <Fields
-          label="Invoice"
-          entries={[
-            ["Id", <CopyId value={invoice.data.invoiceId} label="invoice id" />],
-            ["Status", <Status value={invoice.data.status} />],
-            ["Amount", <Money minor={invoice.data.amount.amountMinor} />],
-            ["Period start", <DateTime iso={invoice.data.periodStart} />],
-            ["Period end", <DateTime iso={invoice.data.periodEnd} />],
-            [
-              "Subscription",
-              subscriptionId ? (
-                <span>
-                  <Link href={`/subscriptions/${subscriptionId}`}>Open subscription</Link> <CopyId value={subscriptionId} label="subscription id" />
-                </span>
-              ) : undefined,
-            ],
-            ["Payment page", <ExternalUrl href={invoice.data.hostedInvoiceUrl} />],
-          ]}
-        />
+        <>
+          <Fields
+            label="Invoice"
+            entries={[
+              ["Id", <CopyId value={invoice.data.invoiceId} label="invoice id" />],
+              ["Status", <Status value={invoice.data.status} />],
+              ["Amount", <Money minor={invoice.data.amount.amountMinor} />],
+              ["Period start", <DateTime iso={invoice.data.periodStart} />],
+              ["Period end (due)", <DateTime iso={invoice.data.periodEnd} />],
+              ["Reminder steps taken", invoice.data.dunningStep],
+              ["Next reminder", invoice.data.nextDunningAt ? <DateTime iso={invoice.data.nextDunningAt} /> : undefined],
+              [
+                "Subscription",
+                subscriptionId ? (
+                  <span>
+                    <Link href={`/subscriptions/${subscriptionId}`}>Open subscription</Link> <CopyId value={subscriptionId} label="subscription id" />
+                  </span>
+                ) : undefined,
+              ],
+              ["Payment page", <ExternalUrl href={invoice.data.hostedInvoiceUrl} />],
+            ]}
+          />
+          <InvoiceTimeline invoice={invoice.data} />
+        </>
       )}
     </section>
   );

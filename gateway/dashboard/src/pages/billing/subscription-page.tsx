@@ -4,6 +4,7 @@ import { Fields } from "../../components/fields";
 import { ErrorState, Loading } from "../../components/states";
 import { DateTime, Status } from "../../components/values";
 import { BackLink } from "./back-link";
+import { DunningScheduleField } from "./dunning-schedule-field";
 import { InvoicesSection } from "./invoices-section";
 import { billingPaths, resourcePath, type Subscription } from "./types";
 import { useBillingQuery } from "./use-billing-query";
@@ -26,7 +27,18 @@ export function SubscriptionPage({ params }: { params: Record<string, string | u
             entries={[
               ["Id", <CopyId value={subscription.data.subscriptionId} label="subscription id" />],
               ["Reference", subscription.data.referenceId ? <CopyId value={subscription.data.referenceId} label="reference" /> : undefined],
-              ["Status", <Status value={subscription.data.status} />],
+              [
+                "Status",
+                <span>
+                  <Status value={subscription.data.status} />
+                  {subscription.data.status === "unpaid" ? (
+                    <span className="muted">
+                      {" "}
+                      An invoice went unpaid past the last reminder: no new period is billed until no invoice is overdue; its invoices stay payable.
+                    </span>
+                  ) : null}
+                </span>,
+              ],
               [
                 "Cancellation",
                 subscription.data.cancelAtPeriodEnd ? (
@@ -56,6 +68,7 @@ export function SubscriptionPage({ params }: { params: Record<string, string | u
               ],
               ["Current period start", <DateTime iso={subscription.data.currentPeriodStart} />],
               ["Current period end", <DateTime iso={subscription.data.currentPeriodEnd} />],
+              ["Dunning schedule", <DunningScheduleField />],
             ]}
           />
           <InvoicesSection subscriptionId={subscription.data.subscriptionId} />

@@ -1,6 +1,6 @@
 /** The billing and links resources as the gateway answers them (gateway/openapi/openapi.yaml, Payments). */
 import type { PaymentRecord } from "../../api/schemas";
-export type { Invoice, Money, PaymentLink, Plan, Subscription } from "../../api/schemas";
+export type { BillingSettings, BillingSettingsPutRequest, DevMessage, DunningSchedule, Invoice, MessageLocale, Money, PaymentLink, Plan, Subscription } from "../../api/schemas";
 
 /** A subscription as the records feed lists it: its latest status, its customer as the related resource. */
 export type SubscriptionRecord = Pick<PaymentRecord, "id" | "referenceId" | "relatedResourceId" | "amountMinor" | "status" | "createdAt">;

@@ -5,10 +5,14 @@ import { useProjects } from "../../components/projects-query";
 import { DateTime } from "../../components/values";
 import { useWorkspace } from "../../workspace";
 import { ApiKeysSection } from "./api-keys-section";
+import { BillingSettingsSection } from "./billing-settings-section";
 import { ProviderAccountCard } from "./provider-account-card";
 import { RoutingSection } from "./routing-section";
 
-/** One project: its keys (issue, revoke), its provider accounts in test and live, and how payments are routed between them. */
+/**
+ * One project: its keys (issue, revoke), its provider accounts in test and live, how payments are
+ * routed between them, and its billing settings (customer messages, dunning).
+ */
 export function ProjectPage({ params }: { params: Record<string, string | undefined> }) {
   const projectId = params.id ?? "";
   const workspace = useWorkspace();
@@ -51,6 +55,7 @@ export function ProjectPage({ params }: { params: Record<string, string | undefi
         <RoutingSection projectId={projectId} environment="test" />
         <RoutingSection projectId={projectId} environment="live" />
       </section>
+      <BillingSettingsSection projectId={projectId} />
     </section>
   );
 }
