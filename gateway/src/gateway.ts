@@ -140,6 +140,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         providerAccounts: clients.providerAccounts,
         ...(clients.webhooks ? { webhooks: clients.webhooks } : {}),
         ...(clients.otp ? { otp: clients.otp } : {}),
+        ...(clients.billing ? { billing: clients.billing } : {}),
       }),
     }),
     ...dashboardSessionHandlers(dashboardSessions),

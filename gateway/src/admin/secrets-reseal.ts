@@ -1,5 +1,5 @@
 import type { CallOptions, Client } from "@connectrpc/connect";
-import type { OtpService, ProviderAccountsService, ResealCounts as ResealCountsMessage, WebhooksService } from "@bayad/proto";
+import type { BillingService, OtpService, ProviderAccountsService, ResealCounts as ResealCountsMessage, WebhooksService } from "@bayad/proto";
 import { addResealCounts, type ResealCounts, type SealingKeys } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { resealSigningKeys } from "../auth/signing-keys.js";
@@ -7,7 +7,7 @@ import type { IdempotencyRecords } from "@bayad/idempotency";
 
 /** What one component's reseal found, as the admin API answers it. */
 export interface ComponentReseal extends ResealCounts {
-  component: "gateway" | "payments" | "webhooks" | "otp";
+  component: "gateway" | "payments" | "webhooks" | "otp" | "billing";
 }
 
 export interface SecretsResealDeps {
@@ -19,6 +19,7 @@ export interface SecretsResealDeps {
   /** Absent when the service is not deployed. */
   webhooks?: Client<typeof WebhooksService>;
   otp?: Client<typeof OtpService>;
+  billing?: Client<typeof BillingService>;
 }
 
 const countsOf = (message: ResealCountsMessage | undefined): ResealCounts => ({
@@ -42,6 +43,7 @@ export function createSecretsReseal(deps: SecretsResealDeps) {
     ];
     if (deps.webhooks) results.push({ component: "webhooks", ...countsOf((await deps.webhooks.resealWebhookEndpointSecrets({}, call)).counts) });
     if (deps.otp) results.push({ component: "otp", ...countsOf((await deps.otp.resealOtpMessages({}, call)).counts) });
+    if (deps.billing) results.push({ component: "billing", ...countsOf((await deps.billing.resealBillingMessages({}, call)).counts) });
     return results;
   };
 }

@@ -211,5 +211,13 @@ export function createBillingService(deps: BillingDeps, messaging?: Pick<Invoice
           ),
       };
     },
+
+    /**
+     * Operators only (`bayad secrets reseal`): the development outbox's messages, billing's only
+     * sealed values, sealed again under the newest key of SECRETS_KEY; nothing without messages.
+     */
+    async resealBillingMessages() {
+      return { counts: messaging ? await messaging.devOutbox.resealSecrets() : { resealed: 0, current: 0, unreadable: 0 } };
+    },
   };
 }

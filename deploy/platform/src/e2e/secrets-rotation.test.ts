@@ -12,8 +12,9 @@ import { eventually, startTestPlatform, type TestPlatform } from "../test-suppor
  * Rotating the keys that seal what the platform stores (docs/operations/data-and-backups.md, "Rotating keys"): a new key is
  * added to each ring, `resealSecrets` moves every sealed value to it, and the platform then runs
  * on the new keys alone: the webhook endpoint's deliveries still verify with the secret it was
- * given, the provider account's key still opens, the API key still authenticates, and the
- * development issuer still signs with the key it had.
+ * given, the provider account's key still opens, the API key still authenticates, the
+ * development issuer still signs with the key it had, and billing's development outbox still
+ * opens the invoice it holds.
  */
 
 const oldSecretsKey = randomBase62(43);
@@ -82,6 +83,18 @@ describe("rotating SECRETS_KEYS and GATEWAY_SECRETS", () => {
     const accountPath = `/admin/v1/projects/${project.projectId}/provider-accounts/test`;
     const account = await platform.admin("PUT", accountPath, { provider: "paymongo", secretKey: `sk_test_${randomBase62(24)}`, paymentMethodTypes: ["qrph"] });
     expect(account.status).toBe(201);
+    // A test-mode subscription: billing's development outbox holds its invoice (text and HTML), sealed.
+    const credential = project.testKey;
+    const plan = await platform.request("POST", "/api/v1/payments/plans", { body: { name: "Gold", amount: 123_450, interval: "monthly" }, credential });
+    const customer = await platform.request("POST", "/api/v1/payments/customers", { body: { customerReference: "member-1", email: "juan@example.ph" }, credential });
+    const subscription = await platform.request("POST", "/api/v1/payments/subscriptions", {
+      body: { customerId: customer.body.data.customerId, referenceId: "membership-1", priceId: plan.body.data.planId },
+      credential,
+    });
+    expect(subscription.status).toBe(201);
+    const invoiceMessages = async (current: TestPlatform) =>
+      ((await current.admin("GET", `/admin/v1/messages?projectId=${project.projectId}&kind=invoice`)).body.data as Array<{ subject: string }>).map((message) => message.subject);
+    const [invoiceSubject] = await eventually(async () => ((await invoiceMessages(platform)).length > 0 ? invoiceMessages(platform) : undefined));
     const kid = await signingKid(platform);
     expect(new Set(await sealedKeyIdsIn(platform))).toEqual(new Set(["k1", "legacy"]));
 
@@ -95,6 +108,7 @@ describe("rotating SECRETS_KEYS and GATEWAY_SECRETS", () => {
       payments: { resealed: 2, current: 0, unreadable: 0 },
       webhooks: { resealed: 1, current: 0, unreadable: 0 },
       otp: { unreadable: 0 },
+      billing: { resealed: 2, current: 0, unreadable: 0 },
     });
     expect(byComponent.gateway!).toMatchObject({ resealed: expect.toSatisfy((count: number) => count >= 1) });
     const again = await platform.admin("POST", "/admin/v1/secrets/reseal");
@@ -108,6 +122,8 @@ describe("rotating SECRETS_KEYS and GATEWAY_SECRETS", () => {
     // The development issuer's key opened: it was not replaced by a new one.
     expect(await signingKid(platform)).toBe(kid);
     expect((await platform.serviceToken(project.projectId, ["otp:read"])).split(".")).toHaveLength(3);
+    // Billing's development outbox still opens the invoice it holds.
+    expect(await invoiceMessages(platform)).toEqual([invoiceSubject]);
 
     // The endpoint's deliveries still verify with the secret it was given at creation.
     const test = await platform.request("POST", `/api/v1/webhook-endpoints/${webhookEndpointId}/test`, { credential: project.testKey });

@@ -7,6 +7,7 @@ import { createLease } from "@bayad/store";
 import type { CallerContext } from "@bayad/kit";
 import { runDunning, type DunningDeps, type DunningRun } from "../dunning/dunning.js";
 import type { InvoiceMessagesDeps } from "../messages/invoice-messages.js";
+import { sweepInvoiceMessages } from "../messages/invoice-messages-sweep.js";
 
 export interface BillingClockOptions {
   deps: BillingDeps;
@@ -20,7 +21,10 @@ export interface BillingClockOptions {
   now?: () => Date;
   /** Subscriptions (and leftover drafts, and invoices due a dunning step) handled per batch. */
   batchSize?: number;
-  /** Sends the dunning steps' reminders; absent, steps are still taken and announced. */
+  /**
+   * Sends the dunning steps' reminders, and the invoices and receipts whose event was never
+   * handled; absent, steps are still taken and announced.
+   */
   messaging?: InvoiceMessagesDeps;
 }
 
@@ -89,7 +93,8 @@ export async function runBillingClock(
 /**
  * The billing clock: every `intervalMs`, the one clock holding the lease closes the periods that
  * have ended (a trial's end included), announces trials ending within 3 days, finalizes drafts
- * left behind and takes the dunning steps that are due (dunning/). Every replica runs one; the
+ * left behind, takes the dunning steps that are due (dunning/) and catches up the invoice messages
+ * whose event was never handled (messages/invoice-messages-sweep.ts). Every replica runs one; the
  * lease keeps them from
  * duplicating work, but correctness does not rest on it: each close is guarded by versions and
  * by one invoice per (subscription, period), so two clocks that both think they hold the lease
@@ -136,6 +141,11 @@ export function startBillingClock(options: BillingClockOptions): BillingClock {
         batchSize,
         keepLease: () => lease.acquire(holderId, now(), leaseMs),
       });
+    }
+    // Last, the invoices and receipts whose event was never handled (the process stopped between
+    // the event and its handling): sent now, once, through the claims the consumer makes.
+    if (!stopped && options.messaging) {
+      await sweepInvoiceMessages(options.messaging, until, { batchSize, keepLease: () => lease.acquire(holderId, now(), leaseMs) });
     }
     return closed;
   }

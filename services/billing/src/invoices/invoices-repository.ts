@@ -17,6 +17,8 @@ export const invoicesCollection: CollectionDef = {
     { name: "invoices_status_account", keys: { status: 1, providerAccountId: 1 } },
     // Invoices whose next dunning step is due, for the clock (only those with a step ahead).
     { name: "invoices_next_dunning", keys: { nextDunningAt: 1 }, partial: { nextDunningAt: { $exists: true } } },
+    // Invoices paid lately, for the clock's catch-up of receipts (messages/invoice-messages-sweep.ts).
+    { name: "invoices_status_paid_at", keys: { status: 1, "providerPayment.paidAt": 1 } },
   ],
   // Replaced in the same release by the indexes above with planChange appended, against the rule
   // of two releases (libs/store/README.md), because the old ones would refuse every proration
@@ -49,6 +51,22 @@ export function createInvoicesRepository(store: Store) {
 
     findDrafts(limit: number): Promise<InvoiceRecord[]> {
       return invoices.find({ status: "draft" }, { sort: { createdAt: 1 }, limit });
+    },
+
+    /** Invoices in `status` created at `since` or later, oldest first, at most `limit`, but those in `skip`. */
+    findCreatedSince(status: InvoiceRecord["status"], since: Date, limit: number, skip: readonly string[] = []): Promise<InvoiceRecord[]> {
+      return invoices.find(
+        { status, createdAt: { $gte: since }, ...(skip.length ? { _id: { $nin: [...skip] } } : {}) },
+        { sort: { createdAt: 1 }, limit },
+      );
+    },
+
+    /** Paid invoices whose payment was made at `since` or later, earliest first, at most `limit`, but those in `skip`. */
+    findPaidSince(since: Date, limit: number, skip: readonly string[] = []): Promise<InvoiceRecord[]> {
+      return invoices.find(
+        { status: "paid", "providerPayment.paidAt": { $gte: since }, ...(skip.length ? { _id: { $nin: [...skip] } } : {}) },
+        { sort: { "providerPayment.paidAt": 1 }, limit },
+      );
     },
 
     /**

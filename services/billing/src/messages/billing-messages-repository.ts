@@ -46,6 +46,11 @@ export function createBillingMessagesRepository(store: Store) {
       return messages.findOne({ _id: id });
     },
 
+    /** Whether any message of the invoice's `step` is recorded (claimed), whatever became of it. */
+    async hasStep(invoiceId: string, step: BillingMessageRecord["step"]): Promise<boolean> {
+      return (await messages.findOne({ invoiceId, step })) !== null;
+    },
+
     listForInvoice(invoiceId: string): Promise<BillingMessageRecord[]> {
       return messages.find({ invoiceId }, { sort: { createdAt: 1, _id: 1 } });
     },

@@ -1,4 +1,4 @@
-import { createLogger } from "@bayad/kit";
+import { createLogger, type SealingKeys } from "@bayad/kit";
 import { outboxCollection, type DeliveredMessage, type OutboxRecord } from "@bayad/events";
 import { createDevOutbox, type MessageSender, type OutboundMessage } from "@bayad/messaging";
 import type { Store } from "@bayad/store";
@@ -36,7 +36,8 @@ export function scriptedSender(script: Array<"ok" | Error> = []): MessageSender 
 }
 
 /** Billing (and its messages) over `store`, at a clock the test moves. */
-export function billingOver(store: Store, options: { customers: CustomerDirectory; testSender?: MessageSender; clock: { at: Date } }) {
+export function billingOver(store: Store, options: { customers: CustomerDirectory; testSender?: MessageSender; clock: { at: Date }; sealingKeys?: SealingKeys }) {
+  const sealingKeys = options.sealingKeys ?? SECRET;
   const now = () => new Date(options.clock.at);
   const live = { email: scriptedSender(), sms: scriptedSender() };
   const deps = createBillingDeps({ store, providers: { test: sandbox() }, logger: createLogger("test", "silent"), now });
@@ -44,7 +45,7 @@ export function billingOver(store: Store, options: { customers: CustomerDirector
     billing: deps,
     config: { ...config, publicUrl: "https://bayad.example" },
     customers: options.customers,
-    sealingKeys: SECRET,
+    sealingKeys,
     liveSenders: live,
   });
   if (options.testSender) messaging.deps.senders.test = options.testSender;
@@ -57,5 +58,5 @@ export function billingOver(store: Store, options: { customers: CustomerDirector
       await handle(message);
     }
   };
-  return { deps, messaging, live, deliverEvents, outbox: createDevOutbox(store, { secret: SECRET }) };
+  return { deps, messaging, live, deliverEvents, outbox: createDevOutbox(store, { secret: sealingKeys }) };
 }
