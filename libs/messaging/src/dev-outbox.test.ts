@@ -23,6 +23,19 @@ function createClock(start = Date.parse("2025-01-01T00:00:00Z")) {
 }
 
 describe("development outbox", () => {
+  it("lists a message kept after a restart after the ones kept before it, though both were taken in the same millisecond", async () => {
+    const store = createTestStore();
+    const clock = createClock();
+    const before = createDevOutbox(store, { secret, now: clock.now });
+    await store.ensureIndexes();
+    await before.send(otpMessage("otp_before_1", "+639171234567"));
+    await before.send(otpMessage("otp_before_2", "+639171234567"));
+    // A new process's outbox on the same store, its clock at the same millisecond.
+    const after = createDevOutbox(store, { secret, now: clock.now });
+    await after.send(otpMessage("otp_after", "+639171234567"));
+    expect((await after.list({ recipient: "09171234567" })).map((m) => m.resourceId)).toEqual(["otp_after", "otp_before_2", "otp_before_1"]);
+  });
+
   it("keeps messages instead of sending them and lists a recipient's newest first", async () => {
     const store = createTestStore();
     const clock = createClock();

@@ -33,7 +33,11 @@ interface DevMessageRecord extends Omit<DevMessage, "body" | "html"> {
   lookupKey: string;
   sealedBody: string;
   sealedHtml?: string;
-  /** Orders messages taken within the same millisecond by this process. */
+  /**
+   * Orders messages taken within the same millisecond: the wall clock in fractions of a
+   * millisecond, kept rising within a process, so a process started since (a restart) orders
+   * after the one before it, as a counter starting again at 1 would not.
+   */
   sequence: number;
   /** Kept a day: the outbox is a development aid, not an archive. */
   purgeAt: Date;
@@ -81,6 +85,7 @@ export function createDevOutbox(store: Store, options: { secret: SealingKeys; no
   const messages = store.collection<DevMessageRecord>(devMessagesCollection);
   const now = options.now ?? (() => new Date());
   let sequence = 0;
+  const nextSequence = (): number => (sequence = Math.max(sequence + 0.001, performance.timeOrigin + performance.now()));
   const open = (purpose: string, id: string, sealed: string): string | null => {
     try {
       return openSealed(options.secret, purpose, id, sealed);
@@ -105,7 +110,7 @@ export function createDevOutbox(store: Store, options: { secret: SealingKeys; no
         sealedBody: sealText(options.secret, SEAL_PURPOSE, _id, message.body),
         ...(message.html !== undefined ? { sealedHtml: sealText(options.secret, HTML_SEAL_PURPOSE, _id, message.html) } : {}),
         sentAt,
-        sequence: ++sequence,
+        sequence: nextSequence(),
         purgeAt: new Date(sentAt.getTime() + KEEP_MS),
       });
     },
