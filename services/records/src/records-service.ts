@@ -1,4 +1,4 @@
-import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { RecordsService } from "@bayad/proto";
 import { callerOf, createCursorCodec } from "@bayad/kit";
 import type { Store } from "@bayad/store";
@@ -32,6 +32,16 @@ export function createRecordsService(deps: RecordsServiceDeps): ServiceImpl<type
         cursor: request.cursor,
       });
       return { records: page.records.map(paymentRecordToProto), nextCursor: page.nextCursor ?? "" };
+    },
+    // Being built (issue 45): the export, the summary and the rebuild of payment_totals.
+    exportPaymentRecords() {
+      throw new ConnectError("not implemented yet", Code.Unimplemented);
+    },
+    getPaymentsSummary() {
+      throw new ConnectError("not implemented yet", Code.Unimplemented);
+    },
+    rebuildPaymentTotals() {
+      throw new ConnectError("not implemented yet", Code.Unimplemented);
     },
   };
 }

@@ -30,6 +30,18 @@ export interface ProjectedRecord {
   /** Checkouts and payment intents: the provider that took the payment, and the project's account it was made at. */
   provider?: string | null;
   providerAccountId?: string | null;
+  /** The method paid with, in Bayad's names ("card", "gcash", …); refunds: their payment's. */
+  paymentMethod?: string | null;
+  /** Subscriptions and invoices: the customer. */
+  customerId?: string | null;
+  /** The amount as a number of centavos, signed as amountMinor: what amount ranges search. */
+  amount?: number | null;
+  /** Centavos the provider kept (a paid payment's fee, a refund's fee); null when not reported. */
+  fee?: number | null;
+  /** The resource's metadata, when it has any. */
+  metadata?: Record<string, string> | null;
+  /** One entry per metadata pair, JSON.stringify([key, value]): what metadata searches walk (multikey). */
+  metadataPairs?: string[];
   /** The resource's creation time; it orders the feed and never changes once stored. */
   createdAt: Date;
   /** The version of the event this record reflects; only a higher one may replace it. */
@@ -56,6 +68,7 @@ export function paymentRecordToProto(doc: PaymentRecordDoc): PaymentRecord {
     projectId: doc.projectId,
     environment: doc.environment,
     createdAt: timestampOf(doc.createdAt),
+    metadata: doc.metadata ?? {},
   };
   if (doc.referenceId !== null) record.referenceId = doc.referenceId;
   if (doc.relatedResourceId !== null) record.relatedResourceId = doc.relatedResourceId;
@@ -65,6 +78,12 @@ export function paymentRecordToProto(doc: PaymentRecordDoc): PaymentRecord {
   // Records projected before payments named their provider have neither.
   if (doc.provider != null) record.provider = doc.provider;
   if (doc.providerAccountId != null) record.providerAccountId = doc.providerAccountId;
+  if (doc.paymentMethod != null) record.paymentMethod = doc.paymentMethod;
+  if (doc.customerId != null) record.customerId = doc.customerId;
+  if (doc.fee != null) {
+    record.feeMinor = String(doc.fee);
+    if (doc.amount != null) record.netMinor = String(doc.amount - doc.fee);
+  }
   return record;
 }
 

@@ -20,7 +20,7 @@ describe("recordFromEvent", () => {
     const event = eventOf(
       {
         case: "checkout",
-        value: { checkoutId: "chk_1", referenceId: "order-1", status: CheckoutStatus.PAID, amount: php(150_00), createdAt: at(created), provider: "xendit", providerAccountId: "pa_xendit" },
+        value: { checkoutId: "chk_1", referenceId: "order-1", status: CheckoutStatus.PAID, amount: php(150_00), createdAt: at(created), provider: "xendit", providerAccountId: "pa_xendit", paymentMethod: "gcash", fee: php(3_75), metadata: { order: "A=1" } },
       },
       { resourceId: "chk_1", version: 3, occurredAt: occurred },
     );
@@ -32,10 +32,15 @@ describe("recordFromEvent", () => {
       referenceId: "order-1",
       relatedResourceId: null,
       amountMinor: "15000",
+      amount: 150_00,
       currency: "PHP",
       status: "paid",
       provider: "xendit",
       providerAccountId: "pa_xendit",
+      paymentMethod: "gcash",
+      fee: 3_75,
+      metadata: { order: "A=1" },
+      metadataPairs: ['["order","A=1"]'],
       createdAt: created,
       aggregateVersion: 3,
     });

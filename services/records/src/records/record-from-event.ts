@@ -6,8 +6,10 @@ import {
   PaymentLinkStatusSchema,
   RefundStatusSchema,
   SubscriptionStatusSchema,
+  PaymentMethodSchema,
   type Event,
   type Money,
+  type ProviderPayment,
 } from "@bayad/proto";
 import { amountToDecimalText, enumToTextOrNull, publicPaymentIntentStatus } from "@bayad/kit";
 import type { PaymentRecordType, ProjectedRecord } from "./payment-record.js";
@@ -25,18 +27,48 @@ function textOrNull(value: string): string | null {
   return value === "" ? null : value;
 }
 
-function amountOf(money: Money | undefined, negative = false): Pick<ProjectedRecord, "amountMinor" | "currency"> {
-  if (!money) return { amountMinor: null, currency: null };
-  return { amountMinor: amountToDecimalText(Number(money.amountMinor), negative), currency: textOrNull(money.currency) };
+function amountOf(money: Money | undefined, negative = false): Pick<ProjectedRecord, "amountMinor" | "currency" | "amount"> {
+  if (!money) return { amountMinor: null, currency: null, amount: null };
+  const amount = negative ? -Number(money.amountMinor) : Number(money.amountMinor);
+  return { amountMinor: amountToDecimalText(Number(money.amountMinor), negative), currency: textOrNull(money.currency), amount };
 }
 
-type Facts = Pick<ProjectedRecord, "referenceId" | "relatedResourceId" | "amountMinor" | "currency" | "status" | "provider" | "providerAccountId">;
+/** Centavos the provider kept; null when it reported none (an unset Money). */
+const feeOf = (fee: Money | undefined): number | null => (fee ? Number(fee.amountMinor) : null);
+
+/** The metadata and its searchable pairs; none for an empty map. */
+function metadataOf(metadata: Record<string, string>): Pick<ProjectedRecord, "metadata" | "metadataPairs"> {
+  const entries = Object.entries(metadata);
+  if (entries.length === 0) return { metadata: null, metadataPairs: [] };
+  return { metadata: { ...metadata }, metadataPairs: entries.map((pair) => metadataPair(pair[0], pair[1])) };
+}
+
+/** How one metadata pair is indexed: unambiguous whatever characters key and value hold. */
+export const metadataPair = (key: string, value: string): string => JSON.stringify([key, value]);
+
+
+type Facts = Pick<
+  ProjectedRecord,
+  "referenceId" | "relatedResourceId" | "amountMinor" | "currency" | "amount" | "status" | "provider" | "providerAccountId"
+> &
+  Partial<Pick<ProjectedRecord, "paymentMethod" | "customerId" | "fee" | "metadata" | "metadataPairs">>;
 
 /** The provider and the project's account that took a checkout or payment intent, from its snapshot. */
 const tookPayment = (payment: { provider: string; providerAccountId: string }) => ({
   provider: textOrNull(payment.provider),
   providerAccountId: textOrNull(payment.providerAccountId),
 });
+
+/** A payment link's or invoice's hosted payment, once paid: where, how, and what the provider kept. */
+function paidBy(payment: ProviderPayment | undefined): Pick<Facts, "provider" | "providerAccountId" | "paymentMethod" | "fee"> {
+  if (!payment) return { provider: null, providerAccountId: null, paymentMethod: null, fee: null };
+  return {
+    provider: null,
+    providerAccountId: textOrNull(payment.providerAccountId),
+    paymentMethod: textOrNull(payment.paymentMethod),
+    fee: feeOf(payment.fee),
+  };
+}
 
 /**
  * The payment record an event describes, or null when the event is not about a payment
@@ -54,6 +86,9 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         ...amountOf(checkout.amount),
         status: enumToTextOrNull(CheckoutStatusSchema, checkout.status),
         ...tookPayment(checkout),
+        paymentMethod: textOrNull(checkout.paymentMethod),
+        fee: feeOf(checkout.fee),
+        ...metadataOf(checkout.metadata),
       });
     }
     case "paymentIntent": {
@@ -65,6 +100,9 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         ...amountOf(intent.amount),
         status: status === null ? null : publicPaymentIntentStatus(status),
         ...tookPayment(intent),
+        // The enum's names are Bayad's method names ("online_banking", "gcash", …).
+        paymentMethod: enumToTextOrNull(PaymentMethodSchema, intent.paymentMethod),
+        fee: feeOf(intent.fee),
       });
     }
     case "refund": {
@@ -75,6 +113,9 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         // Money leaving the merchant: the feed shows refunds negative so amounts can be summed.
         ...amountOf(refund.amount, true),
         status: enumToTextOrNull(RefundStatusSchema, refund.status),
+        ...tookPayment(refund),
+        paymentMethod: textOrNull(refund.paymentMethod),
+        fee: feeOf(refund.fee),
       });
     }
     case "subscription": {
@@ -85,6 +126,7 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         // What one period costs (the plan's price when subscribed).
         ...amountOf(subscription.amount),
         status: enumToTextOrNull(SubscriptionStatusSchema, subscription.status),
+        customerId: textOrNull(subscription.customerId),
       });
     }
     case "invoice": {
@@ -94,6 +136,8 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         relatedResourceId: textOrNull(invoice.subscriptionId),
         ...amountOf(invoice.amount),
         status: enumToTextOrNull(InvoiceStatusSchema, invoice.status),
+        customerId: textOrNull(invoice.customerId),
+        ...paidBy(invoice.providerPayment),
       });
     }
     case "paymentLink": {
@@ -103,6 +147,8 @@ export function recordFromEvent(event: Event): ProjectedRecord | null {
         relatedResourceId: null,
         ...amountOf(link.amount),
         status: enumToTextOrNull(PaymentLinkStatusSchema, link.status),
+        ...paidBy(link.providerPayment),
+        ...metadataOf(link.metadata),
       });
     }
     case "customer":
