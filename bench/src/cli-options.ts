@@ -23,6 +23,10 @@ export interface BenchOptions {
   memoryOnly: boolean;
   /** Checkouts stored for the memory-at-scale section. */
   memoryCheckouts: number;
+  /** Run only the reports-at-scale section (`--reports`). */
+  reportsOnly: boolean;
+  /** Payment records stored for the reports-at-scale section. */
+  reportsRecords: number;
 }
 
 export const usage = `Usage: npm run bench -- [options]
@@ -42,11 +46,16 @@ export const usage = `Usage: npm run bench -- [options]
   --memory-checkouts <n>
                       checkouts stored for the memory-at-scale section (default 1000000;
                       --quick 20000)
+  --reports           run only the reports-at-scale section; writes results/reports.md and
+                      replaces that section of results/latest.md
+  --reports-records <n>
+                      payment records stored for the reports-at-scale section (default
+                      1000000; --quick 20000)
   --help              this text
 `;
 
-const full = { duration: 10, warmup: 3, soak: 180, settle: 125, records: [10_000, 100_000], memoryCheckouts: 1_000_000 };
-const quick = { duration: 3, warmup: 1, soak: 20, settle: 0, records: [1_000, 5_000], memoryCheckouts: 20_000 };
+const full = { duration: 10, warmup: 3, soak: 180, settle: 125, records: [10_000, 100_000], memoryCheckouts: 1_000_000, reportsRecords: 1_000_000 };
+const quick = { duration: 3, warmup: 1, soak: 20, settle: 0, records: [1_000, 5_000], memoryCheckouts: 20_000, reportsRecords: 20_000 };
 
 /** Parses the command line; throws with a message naming the bad flag. Explicit flags win over --quick. */
 export function parseOptions(argv: string[]): BenchOptions | "help" {
@@ -65,6 +74,8 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       profile: { type: "boolean", default: false },
       memory: { type: "boolean", default: false },
       "memory-checkouts": { type: "string" },
+      reports: { type: "boolean", default: false },
+      "reports-records": { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -82,6 +93,8 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     profile: values.profile,
     memoryOnly: values.memory,
     memoryCheckouts: number("--memory-checkouts", values["memory-checkouts"], defaults.memoryCheckouts, 1),
+    reportsOnly: values.reports,
+    reportsRecords: number("--reports-records", values["reports-records"], defaults.reportsRecords, 1),
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,8 @@ import { stopAllChildren } from "./child-process.js";
 import { parseOptions, usage, type BenchOptions } from "./cli-options.js";
 import { machineInfo, type MachineInfo } from "./machine-info.js";
 import { memoryAtScale } from "./memory-at-scale/run.js";
+import { reportsAtScaleSection, reportsHeading } from "./reports-at-scale/report-section.js";
+import { reportsAtScale } from "./reports-at-scale/run.js";
 import { startPlatformProcess, type PlatformHandle } from "./platform-handle.js";
 import { startPairedBaselines } from "./paired-baselines.js";
 import { platformRows, type PlatformRows } from "./platform-rows.js";
@@ -43,6 +45,10 @@ async function main(): Promise<void> {
     await memoryOnly(machine, options, load);
     return;
   }
+  if (options.reportsOnly) {
+    await reportsOnly(machine, options, load);
+    return;
+  }
   process.stdout.write(
     `Bayad benchmark (${options.quick ? "quick" : "full"}): ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per row ` +
       `at ${options.connections} connections; soak ${options.soakSeconds} s; memory at scale with ${options.memoryCheckouts.toLocaleString("en-US")} checkouts\n`,
@@ -62,9 +68,11 @@ async function main(): Promise<void> {
   rows.push(...platformResults.rows);
   process.stdout.write(`  memory at scale: ${options.memoryCheckouts.toLocaleString("en-US")} checkouts …\n`);
   const memoryAtScaleResult = await memoryAtScale(options.memoryCheckouts, load);
+  process.stdout.write(`  reports at scale: ${options.reportsRecords.toLocaleString("en-US")} payment records …\n`);
+  const reportsSection = reportsAtScaleSection(await reportsAtScale(options.reportsRecords, load), machine.commit);
 
   const results: BenchResults = { machine, options, rows, soak: platformResults.soak, webhookDelivery: platformResults.webhookDelivery, peakRss: platformResults.peakRss, memoryAtScale: memoryAtScaleResult };
-  const report = renderReport(results);
+  const report = `${renderReport(results).trimEnd()}\n\n${reportsSection.join("\n")}`;
   process.stdout.write(`\n${report}\n`);
   await mkdir(resultsDir, { recursive: true });
   const reportFile = new URL(options.quick ? "quick.md" : "latest.md", resultsDir);
@@ -122,6 +130,28 @@ async function memoryOnly(machine: MachineInfo, options: BenchOptions, load: Loa
     await writeFile(options.jsonPath, `${JSON.stringify(memoryOnlyJson(results), null, 2)}\n`);
     process.stdout.write(`JSON written to ${options.jsonPath}\n`);
   }
+}
+
+/**
+ * `--reports`: the reports-at-scale section alone, written to results/reports.md, and put in
+ * place of the same section of results/latest.md (its heading names the commit it was measured
+ * on), so the latest figures of issue 45's targets stay beside the others without a full run.
+ */
+async function reportsOnly(machine: MachineInfo, options: BenchOptions, load: LoadSettings): Promise<void> {
+  process.stdout.write(`Reports at scale: ${options.reportsRecords.toLocaleString("en-US")} payment records stored\n`);
+  const section = reportsAtScaleSection(await reportsAtScale(options.reportsRecords, load), machine.commit).join("\n");
+  process.stdout.write(`\n${section}\n`);
+  await mkdir(resultsDir, { recursive: true });
+  await writeFile(new URL("reports.md", resultsDir), `# Bayad benchmark: reports at scale (${machine.date})\n\n${section}`);
+  if (options.quick) return;
+  const latestFile = new URL("latest.md", resultsDir);
+  const latest = await readFile(latestFile, "utf8");
+  const start = latest.indexOf(`${reportsHeading}:`);
+  const next = start === -1 ? -1 : latest.indexOf("\n## ", start + 1);
+  const before = start === -1 ? `${latest.trimEnd()}\n\n` : latest.slice(0, start);
+  const after = next === -1 ? "" : latest.slice(next + 1);
+  await writeFile(latestFile, `${before}${section}${after === "" ? "" : `\n${after}`}`);
+  process.stdout.write(`Written to results/reports.md and into ${fileURLToPath(latestFile)}\n`);
 }
 
 /**
