@@ -63,7 +63,7 @@ export function periodIndexOf(periods: Period[], day: number): number {
   let high = periods.length - 1;
   while (low < high) {
     const middle = (low + high + 1) >> 1;
-    if (periods[middle]!.start <= day) low = middle;
+    if (periods[middle].start <= day) low = middle;
     else high = middle - 1;
   }
   return low;

@@ -83,7 +83,7 @@ export async function getPaymentsSummary(
 
   // The groups of the range, in a stable order (unknown method / sandbox first).
   const groupOf = (doc: PaymentTotalsDoc) => JSON.stringify([byMethod ? doc.paymentMethod : null, byAccount ? doc.providerAccountId : null]);
-  const groupKeys = [...new Set(docs.map(groupOf))].sort();
+  const groupKeys = [...new Set(docs.map(groupOf))].sort(byGroup);
   const grouped = byMethod || byAccount;
   const columns = grouped && groupKeys.length > 0 ? groupKeys : [groupOf({ paymentMethod: null, providerAccountId: null } as PaymentTotalsDoc)];
   if (periods.length * columns.length > MAX_SUMMARY_ROWS) throw tooManyRows();
@@ -93,14 +93,14 @@ export async function getPaymentsSummary(
   const total = zeroSums();
   for (const doc of docs) {
     const day = dayNumberOf(doc.day)!;
-    addInto(cells[periodIndexOf(periods, day)]![column.get(groupOf(doc)) ?? 0]!, doc);
+    addInto(cells[periodIndexOf(periods, day)][column.get(groupOf(doc)) ?? 0], doc);
     addInto(total, doc);
   }
 
   const rows: SummaryRow[] = [];
   periods.forEach((period, periodIndex) => {
     columns.forEach((key, columnIndex) => {
-      const row: SummaryRow = { start: dayTextOf(period.start), end: dayTextOf(period.end), totals: cells[periodIndex]![columnIndex]! };
+      const row: SummaryRow = { start: dayTextOf(period.start), end: dayTextOf(period.end), totals: cells[periodIndex][columnIndex] };
       // A grouped range without any documents lists each period once, ungrouped.
       if (grouped && groupKeys.length > 0) {
         const [paymentMethod, providerAccountId] = JSON.parse(key) as [string | null, string | null];
@@ -111,6 +111,19 @@ export async function getPaymentsSummary(
     });
   });
   return { periods: rows, total };
+}
+
+/** Orders group keys by method, then account, null (unknown, sandbox) before any name. */
+function byGroup(a: string, b: string): number {
+  const [left, right] = [JSON.parse(a) as (string | null)[], JSON.parse(b) as (string | null)[]];
+  for (let index = 0; index < left.length; index++) {
+    const [x, y] = [left[index] ?? null, right[index] ?? null];
+    if (x === y) continue;
+    if (x === null) return -1;
+    if (y === null) return 1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 function tooManyRows(): AppError {
