@@ -27,14 +27,13 @@ describe("records consumer", () => {
 
   describe("its handler", () => {
     it("resolves only after the record is written", async () => {
-      const handle = recordsMessageHandler({ repository, now: () => new Date(), logger });
+      const handle = recordsMessageHandler({ store, now: () => new Date(), logger });
       await handle({ ...messageOf(checkoutEvent("chk_1", 1, CheckoutStatus.PENDING)), redelivered: false });
       expect(await repository.findById("chk_1")).toMatchObject({ status: "pending" });
     });
 
     it("throws when the store fails, so the bus delivers the event again", async () => {
-      const failing = createPaymentRecordsRepository(flakyStore(store, { remaining: 1 }));
-      const handle = recordsMessageHandler({ repository: failing, now: () => new Date(), logger });
+      const handle = recordsMessageHandler({ store: flakyStore(store, { remaining: 1 }), now: () => new Date(), logger });
       const message = { ...messageOf(checkoutEvent("chk_1", 1, CheckoutStatus.PENDING)), redelivered: false };
 
       await expect(handle(message)).rejects.toThrow(/injected/);
@@ -43,7 +42,7 @@ describe("records consumer", () => {
     });
 
     it("acknowledges an undecodable payload without writing", async () => {
-      const handle = recordsMessageHandler({ repository, now: () => new Date(), logger });
+      const handle = recordsMessageHandler({ store, now: () => new Date(), logger });
       const logged = vi.spyOn(logger, "error");
       const poison = { subject: "bayad.events.x", eventId: "evt_poison", payload: new Uint8Array([0xff, 0xff, 0xff]), redelivered: false };
       await expect(handle(poison)).resolves.toBeUndefined();
@@ -52,7 +51,7 @@ describe("records consumer", () => {
     });
 
     it("acknowledges a malformed event without writing", async () => {
-      const handle = recordsMessageHandler({ repository, now: () => new Date(), logger });
+      const handle = recordsMessageHandler({ store, now: () => new Date(), logger });
       const event = checkoutEvent("chk_bad", 1, CheckoutStatus.PAID);
       event.environment = "staging";
       const logged = vi.spyOn(logger, "error");
@@ -63,7 +62,7 @@ describe("records consumer", () => {
     });
 
     it("acknowledges customer and plan events without writing", async () => {
-      const handle = recordsMessageHandler({ repository, now: () => new Date(), logger });
+      const handle = recordsMessageHandler({ store, now: () => new Date(), logger });
       await handle({ ...messageOf(eventOf({ case: "customer", value: { customerId: "cus_1" } }, { resourceId: "cus_1" })), redelivered: false });
       await handle({ ...messageOf(eventOf({ case: "plan", value: { planId: "plan_1" } }, { resourceId: "plan_1" })), redelivered: false });
       expect(await repository.findById("cus_1")).toBeNull();

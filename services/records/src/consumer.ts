@@ -1,9 +1,8 @@
 import { batchInTransaction, eventMessageHandler, type BatchHandler, type Consumption, type EventBus, type MessageHandler } from "@bayad/events";
 import type { Logger } from "@bayad/kit";
-import type { Store } from "@bayad/store";
+import type { Session, Store } from "@bayad/store";
 import { DEFAULT_BATCH_SIZE } from "./config.js";
-import { createPaymentRecordsRepository } from "./records/payment-records-repository.js";
-import { projectRecord, type ProjectionDeps } from "./records/projection.js";
+import { projectInTransaction, projectionIn, projectRecord } from "./records/projection.js";
 import { MalformedEventError, recordFromEvent } from "./records/record-from-event.js";
 import type { ProjectedRecord } from "./records/payment-record.js";
 
@@ -19,13 +18,19 @@ export interface RecordsConsumerOptions {
 }
 
 /**
- * Handles one bus message. It resolves (acknowledges) only once the record is written or the
- * message is known to need no write; a store failure throws, so the bus delivers it again.
- * A message that can never be projected (undecodable, malformed) is logged and acknowledged:
- * redelivering it would fail forever and block the feed behind it.
+ * Handles one bus message. It resolves (acknowledges) only once the record and its totals are
+ * written or the message is known to need no write; a store failure throws, so the bus delivers
+ * it again. A message that can never be projected (undecodable, malformed) is logged and
+ * acknowledged: redelivering it would fail forever and block the feed behind it.
+ *
+ * With `session` the writes belong to that transaction (a batch's); without, each message is
+ * projected in a transaction of its own: a record and its totals are never written apart.
  */
-export function recordsMessageHandler(deps: ProjectionDeps & { logger: Logger }): MessageHandler {
-  const { logger } = deps;
+export function recordsMessageHandler(deps: { store: Store; session?: Session; now: () => Date; logger: Logger }): MessageHandler {
+  const { store, session, now, logger } = deps;
+  const inBatch = session !== undefined ? projectionIn(store, session, now) : undefined;
+  const project = (record: ProjectedRecord) =>
+    inBatch !== undefined ? projectRecord(inBatch, record) : projectInTransaction(store, now, record);
   return eventMessageHandler(logger, async (event, message) => {
     let record: ProjectedRecord | null;
     try {
@@ -40,7 +45,7 @@ export function recordsMessageHandler(deps: ProjectionDeps & { logger: Logger })
       return;
     }
     try {
-      const outcome = await projectRecord(deps, record);
+      const outcome = await project(record);
       logger.debug({ eventId: event.eventId, recordId: record._id, version: record.aggregateVersion, outcome }, "event projected");
     } catch (error) {
       logger.warn({ err: error, eventId: event.eventId, redelivered: message.redelivered }, "projection failed; the event will be redelivered");
@@ -60,11 +65,11 @@ export function recordsMessageHandler(deps: ProjectionDeps & { logger: Logger })
 export function recordsBatchHandler(deps: { store: Store; now: () => Date; logger: Logger }): BatchHandler {
   const { store, now, logger } = deps;
   return batchInTransaction(store, { component: "records", durableName: RECORDS_DURABLE_NAME }, (session) =>
-    recordsMessageHandler({ repository: createPaymentRecordsRepository(store, session), now, logger }),
+    recordsMessageHandler({ store, session, now, logger }),
   );
 }
 
-/** Consumes every event from the bus into the `payment_records` projection, a batch per transaction. */
+/** Consumes every event from the bus into `payment_records` and `payment_totals`, a batch per transaction. */
 export function startRecordsConsumer(options: RecordsConsumerOptions): Promise<Consumption> {
   const handler = recordsBatchHandler({ store: options.store, now: () => new Date(), logger: options.logger });
   return options.bus.consumeBatches(RECORDS_DURABLE_NAME, handler, { maxMessages: options.batchSize ?? DEFAULT_BATCH_SIZE });

@@ -103,6 +103,28 @@ describe("records service over gRPC (Connect client, HTTP/2)", () => {
     expect(error.details?.[0]).toMatch(/^cursor: /);
   });
 
+  it("sums the caller's totals of a Philippine day range, net and text sums included", async () => {
+    const { periods, total } = await client.getPaymentsSummary({ from: "2026-04-01", to: "2026-04-02", groupBy: ["provider_account"] }, caller("prj_grpc"));
+    // The refund counts on its Philippine day; the intent awaiting payment counts nowhere.
+    expect(periods.map((period) => [period.start, period.end, period.providerAccountId, period.totals?.refundedMinor])).toEqual([
+      ["2026-04-01", "2026-04-01", "", "10000"],
+      ["2026-04-02", "2026-04-02", "", "0"],
+    ]);
+    expect(total).toMatchObject({ paidCount: 0n, refundedCount: 1n, refundedMinor: "10000", feeMinor: "0", netMinor: "-10000" });
+    expect((await client.getPaymentsSummary({ from: "2026-04-01", to: "2026-04-01" }, caller("prj_none"))).total?.refundedCount).toBe(0n);
+  });
+
+  it("answers INVALID_ARGUMENT with VALIDATION_FAILED naming granularity for an unknown one", async () => {
+    const thrown = await client.getPaymentsSummary({ from: "2026-04-01", to: "2026-04-01", granularity: "hour" }, caller("prj_grpc")).catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.InvalidArgument);
+    expect(fromConnectError(thrown).details?.[0]).toMatch(/^granularity: /);
+  });
+
+  it("rebuilds a project's totals from its records", async () => {
+    expect(await client.rebuildPaymentTotals({ projectId: "prj_grpc" })).toMatchObject({ recordsRead: 2n, totalsWritten: 1n });
+    expect((await client.getPaymentsSummary({ from: "2026-04-01", to: "2026-04-01" }, caller("prj_grpc"))).total?.refundedMinor).toBe("10000");
+  });
+
   it("refuses a call without caller context", async () => {
     const thrown = await client.listPaymentRecords({}).catch((error: unknown) => ConnectError.from(error));
     expect(thrown).toMatchObject({ code: Code.Unauthenticated });

@@ -4,7 +4,8 @@ import { recordOf } from "../test-support/records.js";
 import { listPaymentRecords, type ListRecordsDeps, type ListRecordsInput } from "./list-records.js";
 import type { ProjectedRecord } from "./payment-record.js";
 import { createPaymentRecordsRepository } from "./payment-records-repository.js";
-import { projectRecord } from "./projection.js";
+import { projectInTransaction } from "./projection.js";
+import type { Store } from "@bayad/store";
 import { createTestStore } from "@bayad/store/testing";
 
 const caller: Pick<CallerContext, "projectId" | "environment"> = { projectId: "prj_records", environment: "test" };
@@ -12,6 +13,7 @@ const everything: ListRecordsInput = { type: "", status: "", referenceId: "", re
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
 
 describe("listPaymentRecords", () => {
+  let store: Store;
   let deps: ListRecordsDeps;
   const seed = async (...records: ProjectedRecord[]) => {
     for (const record of records) await deps.repository.insertIfAbsent(record, new Date());
@@ -29,7 +31,7 @@ describe("listPaymentRecords", () => {
   };
 
   beforeEach(async () => {
-    const store = createTestStore();
+    store = createTestStore();
     deps = { repository: createPaymentRecordsRepository(store), cursors: createCursorCodec("k".repeat(43), "records-cursor") };
     await store.ensureIndexes();
   });
@@ -169,14 +171,16 @@ describe("listPaymentRecords", () => {
     const addAndUpdate = async (n: number) => {
       // A new payment (newest, so before any cursor), a lagging projection of an old one (it
       // may or may not be seen, but never twice), and a status change of an existing record.
-      await projectRecord({ repository: deps.repository, now: () => new Date() }, recordOf({ _id: newId("chk"), createdAt: new Date() }));
-      await projectRecord(
-        { repository: deps.repository, now: () => new Date() },
+      await projectInTransaction(store, () => new Date(), recordOf({ _id: newId("chk"), createdAt: new Date() }));
+      await projectInTransaction(
+        store,
+        () => new Date(),
         recordOf({ _id: newId("ref"), type: "refund", createdAt: new Date(base + (n % 400) * 1000) }),
       );
       const target = initial[(n * 37) % initial.length]!;
-      await projectRecord(
-        { repository: deps.repository, now: () => new Date() },
+      await projectInTransaction(
+        store,
+        () => new Date(),
         { ...target, status: "succeeded", aggregateVersion: ++version, createdAt: new Date() },
       );
       produced += 1;

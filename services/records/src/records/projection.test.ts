@@ -1,12 +1,13 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { recordOf } from "../test-support/records.js";
 import { createPaymentRecordsRepository, type PaymentRecordsRepository } from "./payment-records-repository.js";
-import { projectRecord, type ProjectionDeps } from "./projection.js";
+import { projectInTransaction, type ProjectionOutcome } from "./projection.js";
+import type { ProjectedRecord } from "./payment-record.js";
 import { createTestStore } from "@bayad/store/testing";
 
 describe("projectRecord", () => {
   let repository: PaymentRecordsRepository;
-  let deps: ProjectionDeps;
+  let project: (record: ProjectedRecord) => Promise<ProjectionOutcome>;
   let clock: number;
 
   beforeEach(async () => {
@@ -15,45 +16,44 @@ describe("projectRecord", () => {
     await store.ensureIndexes();
     clock = Date.parse("2026-02-01T00:00:00.000Z");
     // Every write sees a later time, so an unchanged updatedAt proves nothing was written.
-    deps = { repository, now: () => new Date((clock += 1000)) };
+    project = (record) => projectInTransaction(store, () => new Date((clock += 1000)), record);
   });
 
   it("inserts a record it has not seen", async () => {
-    expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "pending" }))).toBe("inserted");
+    expect(await project(recordOf({ _id: "chk_1", status: "pending" }))).toBe("inserted");
     expect(await repository.findById("chk_1")).toMatchObject({ status: "pending", aggregateVersion: 1 });
   });
 
   it("changes nothing when an event is delivered again", async () => {
-    await projectRecord(deps, recordOf({ _id: "chk_1", status: "pending" }));
-    await projectRecord(deps, recordOf({ _id: "chk_1", status: "paid", aggregateVersion: 2 }));
+    await project(recordOf({ _id: "chk_1", status: "pending" }));
+    await project(recordOf({ _id: "chk_1", status: "paid", aggregateVersion: 2 }));
     const before = await repository.findById("chk_1");
 
-    expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "paid", aggregateVersion: 2 }))).toBe("unchanged");
+    expect(await project(recordOf({ _id: "chk_1", status: "paid", aggregateVersion: 2 }))).toBe("unchanged");
     expect(await repository.findById("chk_1")).toEqual(before);
   });
 
   it("changes nothing when a first version is delivered again, before or after a later one", async () => {
-    await projectRecord(deps, recordOf({ _id: "chk_1", status: "created" }));
+    await project(recordOf({ _id: "chk_1", status: "created" }));
     const first = await repository.findById("chk_1");
-    expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "created" }))).toBe("unchanged");
+    expect(await project(recordOf({ _id: "chk_1", status: "created" }))).toBe("unchanged");
     expect(await repository.findById("chk_1")).toEqual(first);
-    await projectRecord(deps, recordOf({ _id: "chk_1", status: "pending", aggregateVersion: 2 }));
-    expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "created" }))).toBe("unchanged");
+    await project(recordOf({ _id: "chk_1", status: "pending", aggregateVersion: 2 }));
+    expect(await project(recordOf({ _id: "chk_1", status: "created" }))).toBe("unchanged");
     expect(await repository.findById("chk_1")).toMatchObject({ status: "pending", aggregateVersion: 2 });
   });
 
   it("keeps the newest version when events arrive out of order", async () => {
-    expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "paid", aggregateVersion: 3 }))).toBe("inserted");
-    expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "pending", aggregateVersion: 2 }))).toBe("unchanged");
-    expect(await projectRecord(deps, recordOf({ _id: "chk_1", status: "created", aggregateVersion: 1 }))).toBe("unchanged");
+    expect(await project(recordOf({ _id: "chk_1", status: "paid", aggregateVersion: 3 }))).toBe("inserted");
+    expect(await project(recordOf({ _id: "chk_1", status: "pending", aggregateVersion: 2 }))).toBe("unchanged");
+    expect(await project(recordOf({ _id: "chk_1", status: "created", aggregateVersion: 1 }))).toBe("unchanged");
     expect(await repository.findById("chk_1")).toMatchObject({ status: "paid", aggregateVersion: 3 });
   });
 
   it("replaces an older version and leaves the record's place in the feed alone", async () => {
     const createdAt = new Date("2026-01-05T00:00:00.000Z");
-    await projectRecord(deps, recordOf({ _id: "chk_1", status: "pending", createdAt }));
-    const replaced = await projectRecord(
-      deps,
+    await project(recordOf({ _id: "chk_1", status: "pending", createdAt }));
+    const replaced = await project(
       recordOf({ _id: "chk_1", status: "paid", aggregateVersion: 2, createdAt: new Date("2026-01-09T00:00:00.000Z") }),
     );
     expect(replaced).toBe("replaced");
@@ -67,7 +67,7 @@ describe("projectRecord", () => {
     const shuffled = [...versions.filter((v) => v % 2 === 0).reverse(), ...versions.filter((v) => v % 2 === 1)];
     const outcomes = await Promise.all(
       shuffled.map((version) =>
-        projectRecord(deps, recordOf({ _id: "pi_race", type: "payment_intent", status: statuses[version % 4] ?? null, aggregateVersion: version })),
+        project(recordOf({ _id: "pi_race", type: "payment_intent", status: statuses[version % 4] ?? null, aggregateVersion: version })),
       ),
     );
     expect(outcomes.filter((outcome) => outcome === "inserted")).toHaveLength(1);
