@@ -1,11 +1,11 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { DayTotal } from "./totals";
+import type { ChartPoint } from "./summary";
 
 const height = 240;
 
-/** A local day "2026-11-27" as Unix seconds of its local midnight (uPlot's x values). */
+/** A day "2026-11-27" as Unix seconds of the viewer's midnight (uPlot's x values, drawn in the viewer's zone). */
 const dayStart = (day: string) => {
   const [year, month, date] = day.split("-").map(Number);
   return new Date(year, month - 1, date).getTime() / 1000;
@@ -38,18 +38,19 @@ function options(width: number): uPlot.Options {
 }
 
 /**
- * Paid volume (bars) and count (line) per day, drawn with uPlot on a canvas. The canvas is
+ * Paid volume (bars) and count (line) per period, drawn with uPlot on a canvas. The canvas is
  * hidden from assistive technology: the table beside it holds the same numbers.
  */
-export function VolumeChart({ days }: { days: DayTotal[] }) {
+export function VolumeChart({ points }: { points: ChartPoint[] }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
     if (!element) return;
     const data: uPlot.AlignedData = [
-      days.map((day) => dayStart(day.day)),
-      days.map((day) => Number(day.volumeMinor) / 100),
-      days.map((day) => day.count),
+      points.map((point) => dayStart(point.day)),
+      // Pesos as a float only to place the bars; the table beside it holds the exact amounts.
+      points.map((point) => Number(point.paidMinor) / 100),
+      points.map((point) => point.paidCount),
     ];
     const plot = new uPlot(options(Math.max(element.clientWidth, 200)), data, element);
     const observer = new ResizeObserver(() => plot.setSize({ width: Math.max(element.clientWidth, 200), height }));
@@ -58,6 +59,6 @@ export function VolumeChart({ days }: { days: DayTotal[] }) {
       observer.disconnect();
       plot.destroy();
     };
-  }, [days]);
+  }, [points]);
   return <div ref={box} className="chart" aria-hidden="true" />;
 }
