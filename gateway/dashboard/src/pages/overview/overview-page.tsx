@@ -42,6 +42,8 @@ export function OverviewPage() {
   const test = useSummary(projectId, "test", unsplit, valid);
   const live = useSummary(projectId, "live", unsplit, valid);
   const environmentTotals = environment === "live" ? live : test;
+  // Kept while the answer is the same, so the chart is not redrawn on every render.
+  const points = useMemo(() => (current.data ? chartPoints(current.data) : []), [current.data]);
 
   let body;
   if (!valid) body = null;
@@ -54,7 +56,7 @@ export function OverviewPage() {
         <SummaryCards cards={cardsOf(environmentTotals.data.total)} />
         <section className="panel" aria-labelledby={`${id}-periods`}>
           <h2 id={`${id}-periods`}>Paid volume per {query.granularity}</h2>
-          <VolumeChart points={chartPoints(current.data)} />
+          <VolumeChart points={points} from={query.from} to={query.to} />
           <details>
             <summary>The numbers per {query.granularity} as a table</summary>
             <PeriodsTable rows={periodRows(current.data, query.granularity, query.groupBy)} groupTitle={query.groupBy ? groupTitles[query.groupBy] : undefined} />
