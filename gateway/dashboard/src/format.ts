@@ -78,3 +78,18 @@ export const providerLabels = { paymongo: "PayMongo", xendit: "Xendit", sandbox:
 export function providerLabel(provider: string): string {
   return Object.hasOwn(providerLabels, provider) ? providerLabels[provider as keyof typeof providerLabels] : provider;
 }
+
+/** Bayad's payment method names as the dashboard shows them; an unknown one as the API names it. */
+const methodLabels: Record<string, string> = {
+  card: "Card",
+  qrph: "QR Ph",
+  gcash: "GCash",
+  maya: "Maya",
+  grabpay: "GrabPay",
+  shopeepay: "ShopeePay",
+  online_banking: "Online banking",
+};
+
+export function methodLabel(method: string): string {
+  return Object.hasOwn(methodLabels, method) ? methodLabels[method] : humanize(method);
+}

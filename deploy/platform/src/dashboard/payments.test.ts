@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "@bayad/webhooks-service/testing";
 import { browserSuite, chromiumReady, skipReason } from "../test-support/browser.js";
@@ -8,8 +7,8 @@ import { eventually, unique } from "../test-support/harness.js";
 /**
  * The dashboard's sign-in and payments pages in Chromium, against a started platform: the admin
  * key exchanged for the session cookie, a paid checkout found by its reference and refunded from
- * its page, the over-refund refused, its consumer events' delivery attempts and a redelivery,
- * the records exported as CSV, the overview's volume.
+ * its page, the over-refund refused, its consumer events' delivery attempts and a redelivery.
+ * The overview, the search and the export: reports.test.ts.
  */
 
 interface FeedRecord {
@@ -23,36 +22,6 @@ interface FeedRecord {
   createdAt: string;
   environment: string;
   projectId: string;
-}
-
-/** RFC 4180 rows: quoted fields with doubled quotes, CRLF between records. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") {
-      row.push(field);
-      field = "";
-    } else if (char === "\r" && text[index + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      index++;
-    } else field += char;
-  }
-  if (field !== "" || row.length > 0) rows.push([...row, field]);
-  return rows;
 }
 
 describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign-in and payments in Chromium (${skipReason})`, () => {
@@ -291,78 +260,6 @@ describe.skipIf(!chromiumReady("the dashboard payments tests"))(`dashboard: sign
       await event.getByRole("status").filter({ hasText: "Redelivery scheduled" }).waitFor();
       await attempts.getByRole("row").filter({ hasText: "(redelivery)" }).waitFor();
       await eventually(async () => (receiver.deliveriesOf(eventId).length === 3 ? true : undefined));
-    });
-  }, 60_000);
-
-  it("exports the records of the current filters as CSV: the header and one row per record, formula-like text neutralised", async () => {
-    const risky = `=HYPERLINK("evil.example",1),-${unique("x")}`;
-    const created = await suite.api.request("POST", "/api/v1/payments/checkouts", {
-      credential: project.testKey,
-      body: { referenceId: risky, amount: { amountMinor: 99_99, currency: "PHP" }, successUrl: "https://shop.example.ph/ok", cancelUrl: "https://shop.example.ph/no" },
-    });
-    expect(created.status).toBe(201);
-    await projected(created.body.data.checkoutId as string);
-    const paid = await suite.api.paidCheckout(project.testKey, 420_00);
-    await projected(paid.checkoutId, "paid");
-    const expected = await feed({ type: "checkout" });
-    expect(expected.length).toBeGreaterThanOrEqual(2);
-
-    await suite.browser.withPage(async (page) => {
-      await signIn(page, suite.base, suite.api.platform.adminApiKey);
-      await chooseProject(page, project.projectId);
-      await openDashboardPath(page, suite.base, "/payments?type=checkout");
-      await page.getByRole("row").filter({ hasText: created.body.data.checkoutId as string }).waitFor();
-      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
-      expect(download.suggestedFilename()).toMatch(/^bayad-records-test-\d{4}-\d{2}-\d{2}\.csv$/);
-      const rows = parseCsv(fs.readFileSync(await download.path(), "utf8"));
-      expect(rows[0]).toEqual([
-        "type",
-        "id",
-        "referenceId",
-        "relatedResourceId",
-        "amountMinor",
-        "amountPesos",
-        "currency",
-        "status",
-        "createdAt",
-        "environment",
-        "projectId",
-      ]);
-      expect(rows.slice(1)).toEqual(
-        expected.map((record) => [
-          record.type,
-          record.id,
-          record.referenceId === risky ? `'${risky}` : (record.referenceId ?? ""),
-          record.relatedResourceId ?? "",
-          record.amountMinor ?? "",
-          record.amountMinor ? (Number(record.amountMinor) / 100).toFixed(2) : "",
-          record.currency ?? "",
-          record.status ?? "",
-          record.createdAt,
-          "test",
-          project.projectId,
-        ]),
-      );
-    });
-  }, 60_000);
-
-  it("shows the project's paid volume of the last 30 days on the overview, test and live side by side", async () => {
-    const paid = (await feed()).filter((record) => ["checkout", "payment_intent"].includes(record.type) && ["paid", "succeeded"].includes(record.status ?? ""));
-    const volume = paid.reduce((sum, record) => sum + Number(record.amountMinor), 0);
-    const text = `₱${(volume / 100).toLocaleString("en-PH", { minimumFractionDigits: 2 })}`;
-    expect(volume).toBeGreaterThanOrEqual(1250_00);
-
-    await suite.browser.withPage(async (page) => {
-      await signIn(page, suite.base, suite.api.platform.adminApiKey);
-      await chooseProject(page, project.projectId);
-      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }).click();
-      await page.getByRole("heading", { name: "Overview" }).waitFor();
-      await page.getByText("Volume", { exact: true }).locator("..").getByText(text).waitFor();
-      const byEnvironment = page.getByRole("table", { name: "Totals by environment" });
-      await byEnvironment.getByRole("row", { name: /^Test/ }).filter({ hasText: text }).waitFor();
-      await byEnvironment.getByRole("row", { name: /^Live/ }).filter({ hasText: "₱0.00" }).waitFor();
-      await page.getByText("The same numbers as a table").click();
-      await page.getByRole("table", { name: "Paid volume and count per day" }).getByText(text).first().waitFor();
     });
   }, 60_000);
 

@@ -61,10 +61,8 @@ export function pathWithQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-/** Calls the gateway and answers the envelope's `data`; throws ApiError otherwise. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const method = options.method ?? "GET";
-  const headers: Record<string, string> = { Accept: "application/json" };
+function headersFor(method: string, options: RequestOptions, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { Accept: accept };
   if (method !== "GET") {
     if (csrfToken) headers["X-CSRF-Token"] = csrfToken;
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
@@ -74,12 +72,15 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     headers["Bayad-Environment"] = options.actingFor.environment;
   }
   if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+  return headers;
+}
 
-  let response: Response;
+async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
+  const method = options.method ?? "GET";
   try {
-    response = await fetch(pathWithQuery(path, options.query), {
+    return await fetch(pathWithQuery(path, options.query), {
       method,
-      headers,
+      headers: headersFor(method, options, accept),
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       credentials: "same-origin",
     });
@@ -88,22 +89,42 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       error instanceof Error ? error.message : String(error),
     ]);
   }
-  if (response.status === 204) return undefined as T;
-  const correlationId = response.headers.get("X-Correlation-Id") ?? undefined;
-  const envelope = (await response.json().catch(() => undefined)) as
-    | { data?: T; error?: { code?: string; message?: string; details?: unknown } }
-    | undefined;
-  if (response.ok && envelope && "data" in envelope) return envelope.data as T;
+}
 
+/** The ApiError of a response that is not a success, from its error envelope when it has one. */
+async function failureOf(path: string, response: Response): Promise<ApiError> {
+  const envelope = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string; details?: unknown } } | undefined;
   const error = envelope?.error;
   if (response.status === 401 && path !== "/dashboard/api/session") onSignedOut?.();
-  throw new ApiError(
+  return new ApiError(
     response.status,
     error?.code ?? "UNEXPECTED_RESPONSE",
     error?.message ?? `The gateway answered ${response.status}.`,
     Array.isArray(error?.details) ? error.details.map(String) : [],
-    correlationId,
+    response.headers.get("X-Correlation-Id") ?? undefined,
   );
+}
+
+/** Calls the gateway and answers the envelope's `data`; throws ApiError otherwise. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options, "application/json");
+  if (response.status === 204) return undefined as T;
+  if (response.ok) {
+    const envelope = (await response.clone().json().catch(() => undefined)) as { data?: T } | undefined;
+    if (envelope && "data" in envelope) return envelope.data as T;
+  }
+  throw await failureOf(path, response);
+}
+
+/**
+ * A file the gateway streams (a CSV export): the successful response itself, its body not yet
+ * read, so the caller consumes it as it arrives; throws ApiError (from the envelope) otherwise.
+ * A plain link cannot carry the Bayad-Project/Bayad-Environment headers, hence fetch.
+ */
+export async function requestFile(path: string, options: RequestOptions & { accept: string }): Promise<Response> {
+  const response = await send(path, options, options.accept);
+  if (response.ok) return response;
+  throw await failureOf(path, response);
 }
 
 /** A fresh Idempotency-Key: one per user intent (a form submission), reused on its retries. */

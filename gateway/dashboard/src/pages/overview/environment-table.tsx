@@ -1,41 +1,46 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { Environment } from "../../api/client";
 import { Money } from "../../components/values";
-import { formatRate, totals } from "./totals";
-import type { PaymentRecord } from "../payments/records";
+import { cardsOf, formatRate, type PaymentsSummary } from "./summary";
 
-type Window = UseQueryResult<{ records: PaymentRecord[]; capped: boolean }>;
+type Answer = UseQueryResult<PaymentsSummary>;
 
-function Row({ environment, window }: { environment: Environment; window: Window }) {
+function Row({ environment, answer }: { environment: Environment; answer: Answer }) {
   const name = environment === "live" ? "Live" : "Test";
-  if (window.isPending || window.isError) {
+  if (answer.isPending || answer.isError) {
     return (
       <tr>
         <th scope="row">{name}</th>
-        <td colSpan={4} className="muted">
-          {window.isPending ? "Loading…" : `Could not load: ${window.error.message}`}
+        <td colSpan={6} className="muted">
+          {answer.isPending ? "Loading…" : `Could not load: ${answer.error.message}`}
         </td>
       </tr>
     );
   }
-  const sum = totals(window.data.records);
+  const cards = cardsOf(answer.data.total);
   return (
     <tr>
       <th scope="row">{name}</th>
       <td className="numeric">
-        <Money minor={sum.volumeMinor.toString()} />
+        <Money minor={cards.paid.minor} />
       </td>
-      <td className="numeric">{sum.paidCount}</td>
-      <td className="numeric">{formatRate(sum.successRate)}</td>
+      <td className="numeric">{cards.paid.count}</td>
       <td className="numeric">
-        {sum.refundCount} · <Money minor={sum.refundMinor.toString()} />
+        <Money minor={cards.fee} />
       </td>
+      <td className="numeric">
+        <Money minor={cards.net} />
+      </td>
+      <td className="numeric">
+        {cards.refunded.count} · <Money minor={cards.refunded.minor} />
+      </td>
+      <td className="numeric">{formatRate(cards.successRate)}</td>
     </tr>
   );
 }
 
-/** The same 30-day totals for test and live, side by side. */
-export function EnvironmentTable({ test, live }: { test: Window; live: Window }) {
+/** The range's totals for test and live side by side, from one summary of each. */
+export function EnvironmentTable({ test, live }: { test: Answer; live: Answer }) {
   return (
     <div className="table-scroll">
       <table className="plain-table">
@@ -44,22 +49,28 @@ export function EnvironmentTable({ test, live }: { test: Window; live: Window })
           <tr>
             <th scope="col">Environment</th>
             <th scope="col" className="numeric">
-              Volume
+              Paid volume
             </th>
             <th scope="col" className="numeric">
               Paid payments
             </th>
             <th scope="col" className="numeric">
-              Success rate
+              Fees
             </th>
             <th scope="col" className="numeric">
-              Refunds
+              Net
+            </th>
+            <th scope="col" className="numeric">
+              Refunded
+            </th>
+            <th scope="col" className="numeric">
+              Success rate
             </th>
           </tr>
         </thead>
         <tbody>
-          <Row environment="test" window={test} />
-          <Row environment="live" window={live} />
+          <Row environment="test" answer={test} />
+          <Row environment="live" answer={live} />
         </tbody>
       </table>
     </div>

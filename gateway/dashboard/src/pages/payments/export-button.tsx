@@ -1,23 +1,24 @@
 import { useState } from "react";
 import type { ActingFor } from "../../api/client";
 import { ErrorState } from "../../components/states";
-import { csvFileName, downloadText, recordsCsv } from "./csv";
-import { allRecords, maxPages, type RecordFilters } from "./records";
+import { csvFileName, downloadBlob, fileNameOf } from "./csv";
+import { recordsExport, type RecordFilters } from "./records";
 
-/** Downloads every record of the current filters (up to 50 pages) as CSV, built in the browser. */
+/**
+ * Downloads every record of the current filters as the gateway's CSV export (no cap: the gateway
+ * streams it). The body is read into a Blob, which the browser keeps on disk when large, because
+ * the session's project/environment headers rule out a plain link.
+ */
 export function ExportButton({ actingFor, filters }: { actingFor: ActingFor; filters: RecordFilters }) {
   const [state, setState] = useState<{ busy: boolean; error?: unknown; note?: string }>({ busy: false });
   const run = async () => {
     setState({ busy: true });
     try {
-      const { records, capped } = await allRecords(actingFor, filters);
-      downloadText(recordsCsv(records), csvFileName(actingFor.environment));
-      setState({
-        busy: false,
-        note: capped
-          ? `Exported the first ${records.length} records only (${maxPages} pages); narrow the filters to export the rest.`
-          : `Exported ${records.length} records.`,
-      });
+      const response = await recordsExport(actingFor, filters);
+      const blob = await response.blob();
+      const fileName = fileNameOf(response.headers.get("Content-Disposition")) ?? csvFileName(actingFor.environment);
+      downloadBlob(blob, fileName);
+      setState({ busy: false, note: `Downloaded ${fileName}.` });
     } catch (error) {
       setState({ busy: false, error });
     }

@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import { useActingFor } from "../../workspace";
 import { ExportButton } from "./export-button";
-import { RecordSearch } from "./record-search";
+import { RecordSearch, searchFieldNames } from "./record-search";
 import { pageOf } from "./resource-kinds";
 import { RecordsFilters } from "./records-filters";
 import { RecordsList } from "./records-list";
@@ -23,7 +23,7 @@ export function PaymentsPage() {
   return (
     <>
       <h1>Payments</h1>
-      <RecordSearch key={view.reference} reference={view.reference} onReference={(reference) => setView({ ...view, reference })} onOpen={open} />
+      <RecordSearch key={searchFieldNames.map((name) => view[name]).join("\u0000")} view={view} onSearch={setView} onOpen={open} />
       <RecordsFilters filters={view} onChange={setView} />
       <div className="toolbar">
         <ExportButton actingFor={actingFor} filters={filters} />

@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { humanize } from "../../format";
-import { recordTypes } from "./records";
+import { humanize, methodLabel } from "../../format";
+import { paymentMethods, recordTypes } from "./records";
 import type { ViewFilters } from "./url-filters";
 
 /** Statuses of every record type, for the status filter. */
@@ -22,7 +22,7 @@ const statuses = [
   "archived",
 ];
 
-/** Type, status and created-between filters; each change applies at once. */
+/** Type, status, payment method and created-between filters; each change applies at once. */
 export function RecordsFilters({ filters, onChange }: { filters: ViewFilters; onChange: (next: ViewFilters) => void }) {
   const id = useId();
   const set = (name: keyof ViewFilters) => (event: { target: { value: string } }) => onChange({ ...filters, [name]: event.target.value });
@@ -46,6 +46,17 @@ export function RecordsFilters({ filters, onChange }: { filters: ViewFilters; on
           {statuses.map((status) => (
             <option key={status} value={status}>
               {humanize(status)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-method`}>Payment method</label>
+        <select id={`${id}-method`} value={filters.method} onChange={set("method")}>
+          <option value="">All methods</option>
+          {paymentMethods.map((method) => (
+            <option key={method} value={method}>
+              {methodLabel(method)}
             </option>
           ))}
         </select>

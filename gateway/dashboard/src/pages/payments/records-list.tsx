@@ -28,7 +28,7 @@ export function RecordsList({ actingFor, filters, filtered, onOpen }: { actingFo
     <>
       {records.length === 0 ? (
         filtered ? (
-          <EmptyState title="No records match these filters.">Widen the dates, pick another type or status, or clear the reference.</EmptyState>
+          <EmptyState title="No records match these filters.">Widen the dates or the amounts, pick another type, status or method, or clear the search.</EmptyState>
         ) : (
           <EmptyState title={`No payments in ${actingFor.environment} mode yet.`}>
             Create a checkout with this project's {actingFor.environment} API key (the README's curl tour shows how); it appears here moments later.

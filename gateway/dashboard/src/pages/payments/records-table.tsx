@@ -2,7 +2,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { CopyId } from "../../components/copy-id";
 import { DataTable } from "../../components/data-table";
 import { DateTime, Money, Status } from "../../components/values";
-import { humanize, providerLabel } from "../../format";
+import { humanize, methodLabel, providerLabel } from "../../format";
 import type { PaymentRecord } from "./records";
 
 const columns: ColumnDef<PaymentRecord, unknown>[] = [
@@ -11,9 +11,20 @@ const columns: ColumnDef<PaymentRecord, unknown>[] = [
   { header: "Id", cell: ({ row }) => <CopyId value={row.original.id} /> },
   { header: "Reference", cell: ({ row }) => <CopyId value={row.original.referenceId} label="reference" /> },
   { header: "Amount", cell: ({ row }) => <Money minor={row.original.amountMinor} /> },
+  { header: "Fee", cell: ({ row }) => <FeeCell record={row.original} /> },
+  { header: "Net", cell: ({ row }) => (row.original.netMinor ? <Money minor={row.original.netMinor} /> : <span className="muted">—</span>) },
   { header: "Status", cell: ({ row }) => <Status value={row.original.status} /> },
+  { header: "Method", cell: ({ row }) => (row.original.paymentMethod ? methodLabel(row.original.paymentMethod) : <span className="muted">—</span>) },
   { header: "Provider", cell: ({ row }) => <ProviderCell record={row.original} /> },
 ];
+
+/** The provider's fee; a paid payment whose provider did not report it says so rather than showing nothing. */
+function FeeCell({ record }: { record: PaymentRecord }) {
+  if (record.feeMinor) return <Money minor={record.feeMinor} />;
+  // Only a payment that took money has a fee to report (refunds have one only when charged).
+  const paid = record.type !== "refund" && record.type !== "subscription" && ["paid", "succeeded"].includes(record.status ?? "");
+  return <span className="muted">{paid && record.feeMinor === null ? "not reported" : "—"}</span>;
+}
 
 /** Checkouts and intents: the provider that took the payment, and the project's account it was made at (routing chose it). */
 function ProviderCell({ record }: { record: PaymentRecord }) {

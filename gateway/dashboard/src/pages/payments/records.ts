@@ -1,10 +1,10 @@
-import { request, type ActingFor } from "../../api/client";
+import { request, requestFile, type ActingFor } from "../../api/client";
 
 /** One record of the payments records feed (GET /api/v1/payments/records), and a page of them. */
 import type { PaymentRecord, PaymentRecordPage as RecordsPage } from "../../api/schemas";
 export type { PaymentRecord, RecordsPage };
 
-/** The feed's filters, as its query parameters. */
+/** The feed's filters, as its query parameters (the export takes the same ones). */
 export interface RecordFilters {
   type?: string;
   status?: string;
@@ -12,28 +12,26 @@ export interface RecordFilters {
   createdBefore?: string;
   referenceId?: string;
   relatedResourceId?: string;
+  customerId?: string;
+  /** `key=value`, split at the first "=". */
+  metadata?: string;
+  /** Integer centavos text, inclusive, on the signed amount (refunds are negative). */
+  amountMin?: string;
+  amountMax?: string;
+  paymentMethod?: string;
+  providerAccountId?: string;
 }
 
 export const recordTypes: PaymentRecord["type"][] = ["checkout", "payment_intent", "refund", "subscription", "invoice", "payment_link"];
 
-/** The largest page the feed gives. */
-export const maxPageSize = 200;
-/** How many pages a whole-set read (export, overview) walks at most: 10,000 records. */
-export const maxPages = 50;
+/** Bayad's payment method names, as records carry them whatever the provider called the method. */
+export const paymentMethods = ["card", "qrph", "gcash", "maya", "grabpay", "shopeepay", "online_banking"] as const;
 
 export function recordsPage(actingFor: ActingFor, filters: RecordFilters, cursor?: string, limit = 50): Promise<RecordsPage> {
   return request<RecordsPage>("/api/v1/payments/records", { actingFor, query: { ...filters, cursor, limit } });
 }
 
-/** Every record matching `filters`, following nextCursor, up to `maxPages` pages (`capped` then). */
-export async function allRecords(actingFor: ActingFor, filters: RecordFilters): Promise<{ records: PaymentRecord[]; capped: boolean }> {
-  const records: PaymentRecord[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < maxPages; page++) {
-    const answer = await recordsPage(actingFor, filters, cursor, maxPageSize);
-    records.push(...answer.records);
-    cursor = answer.nextCursor;
-    if (!cursor) return { records, capped: false };
-  }
-  return { records, capped: true };
+/** Every record matching `filters` as CSV, streamed by the gateway (GET /api/v1/payments/records/export). */
+export function recordsExport(actingFor: ActingFor, filters: RecordFilters): Promise<Response> {
+  return requestFile("/api/v1/payments/records/export", { actingFor, query: { ...filters }, accept: "text/csv" });
 }
