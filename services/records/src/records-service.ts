@@ -1,16 +1,37 @@
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import type { RecordsService } from "@bayad/proto";
+import type { ExportPaymentRecordsRequest, RecordsService } from "@bayad/proto";
 import { callerOf, createCursorCodec } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { createdBound } from "./records/created-bound.js";
+import { exportPaymentRecords } from "./records/export-records.js";
 import { listPaymentRecords, type ListRecordsDeps } from "./records/list-records.js";
 import { paymentRecordToProto } from "./records/payment-record.js";
 import { createPaymentRecordsRepository } from "./records/payment-records-repository.js";
+import type { RecordFiltersInput } from "./records/record-filters.js";
 
 export interface RecordsServiceDeps {
   store: Store;
   /** Signs listing cursors (RecordsConfig.cursorSecret). */
   cursorSecret: string;
+}
+
+/** The filters of a listing or export request, as the rpc carries them. */
+function filtersOf(request: Omit<ExportPaymentRecordsRequest, "$typeName">): RecordFiltersInput {
+  return {
+    type: request.type,
+    status: request.status,
+    referenceId: request.referenceId,
+    relatedResourceId: request.relatedResourceId,
+    customerId: request.customerId,
+    metadataKey: request.metadataKey,
+    metadataValue: request.metadataValue,
+    amountMin: request.amountMinMinor,
+    amountMax: request.amountMaxMinor,
+    paymentMethod: request.paymentMethod,
+    providerAccountId: request.providerAccountId,
+    createdAfter: request.createdAfter ? createdBound(request.createdAfter) : undefined,
+    createdBefore: request.createdBefore ? createdBound(request.createdBefore) : undefined,
+  };
 }
 
 /** The RecordsService rpc handlers: read the caller, list, map to the response. */
@@ -21,22 +42,21 @@ export function createRecordsService(deps: RecordsServiceDeps): ServiceImpl<type
   };
   return {
     async listPaymentRecords(request, context) {
-      const page = await listPaymentRecords(listing, callerOf(context), {
-        type: request.type,
-        status: request.status,
-        referenceId: request.referenceId,
-        relatedResourceId: request.relatedResourceId,
-        createdAfter: request.createdAfter ? createdBound(request.createdAfter) : undefined,
-        createdBefore: request.createdBefore ? createdBound(request.createdBefore) : undefined,
-        limit: request.limit,
-        cursor: request.cursor,
-      });
+      const page = await listPaymentRecords(listing, callerOf(context), { ...filtersOf(request), limit: request.limit, cursor: request.cursor });
       return { records: page.records.map(paymentRecordToProto), nextCursor: page.nextCursor ?? "" };
     },
-    // Being built (issue 45): the export, the summary and the rebuild of payment_totals.
-    exportPaymentRecords() {
-      throw new ConnectError("not implemented yet", Code.Unimplemented);
+    exportPaymentRecords(request, context) {
+      // Not a generator itself: the filters are refused when the call starts, inside the error
+      // boundary, before any message. The batches come from an async generator that reads the
+      // next page only when asked; connect-node asks for the next message only once the last
+      // write has drained (universalResponseToNodeResponse awaits each write), so a slow reader
+      // slows the walk instead of filling memory, and an aborted call ends it.
+      const batches = exportPaymentRecords(listing, callerOf(context), filtersOf(request), context.signal);
+      return (async function* () {
+        for await (const batch of batches) yield { records: batch.map(paymentRecordToProto) };
+      })();
     },
+    // Being built (issue 45): the summary and the rebuild of payment_totals.
     getPaymentsSummary() {
       throw new ConnectError("not implemented yet", Code.Unimplemented);
     },
