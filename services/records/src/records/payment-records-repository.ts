@@ -186,7 +186,7 @@ export function createPaymentRecordsRepository(store: Store, session?: Session) 
         if (page.length === 0 || aborted()) return;
         yield page;
         if (page.length < pageSize) return;
-        const last = page[page.length - 1]!;
+        const last = page[page.length - 1];
         after = { createdAt: last.createdAt, id: last._id };
       }
     },

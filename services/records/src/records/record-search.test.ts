@@ -184,7 +184,7 @@ describe("searching payment records", () => {
     for (const [query, index] of cases) {
       for (const position of [{}, at]) {
         const filter = feedFilter(caller, { ...query, ...position });
-        expect(plannedIndex(paymentRecordsCollection.indexes, filter, feedSort, ["payment_records_feed_metadata"]), JSON.stringify(query)).toBe(index);
+        expect(plannedIndex(paymentRecordsCollection.indexes ?? [], filter, feedSort, ["payment_records_feed_metadata"]), JSON.stringify(query)).toBe(index);
       }
     }
   });
