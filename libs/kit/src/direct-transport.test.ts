@@ -88,6 +88,44 @@ describe("createDirectTransport", () => {
     expect(error.details).toEqual(["service: unknown"]);
   });
 
+  it("maps what a server stream throws after its first messages as it maps a unary call's error", async () => {
+    const client = healthClient(
+      {
+        async *watch() {
+          yield create(HealthCheckResponseSchema, { status: SERVING });
+          await Promise.resolve();
+          throw new AppError("VALIDATION_FAILED", "bad watch", { details: ["service: unknown"] });
+        },
+      },
+      [errorBoundary(createLogger("test", "silent"))],
+    );
+    const received: HealthCheckResponse_ServingStatus[] = [];
+    const thrown = await (async () => {
+      for await (const response of client.watch({ service: "" })) received.push(response.status);
+    })().catch((error: unknown) => error);
+    expect(received).toEqual([SERVING]);
+    expect(ConnectError.from(thrown).code).toBe(Code.InvalidArgument);
+    expect(fromConnectError(thrown).details).toEqual(["service: unknown"]);
+
+    const leaky = healthClient(
+      {
+        async *watch() {
+          yield create(HealthCheckResponseSchema, { status: SERVING });
+          throw new Error("secret internals");
+        },
+      },
+      [errorBoundary(createLogger("test", "silent"))],
+    );
+    const internal = await (async () => {
+      for await (const response of leaky.watch({ service: "" })) void response;
+    })().then(
+      () => new ConnectError("the stream ended without an error"),
+      (error: unknown) => ConnectError.from(error),
+    );
+    expect(internal.code).toBe(Code.Internal);
+    expect(internal.rawMessage).not.toContain("secret");
+  });
+
   it("ends a call that outlives its deadline with DEADLINE_EXCEEDED and aborts the handler's signal", async () => {
     let handlerSignal: AbortSignal | undefined;
     const client = healthClient({

@@ -60,26 +60,41 @@ export function errorBoundary(logger: Logger): Interceptor {
     const started = Date.now();
     // Plain fields, not a child logger: most calls succeed and log nothing at the usual level.
     const fields = () => ({ procedure: request.method.name, correlationId: correlationIdOf(request.header) });
-    try {
-      const response = await next(request);
-      if (logger.isLevelEnabled("debug")) logger.debug({ ...fields(), ms: Date.now() - started }, "rpc served");
-      return response;
-    } catch (thrown) {
+    const crossing = (thrown: unknown): ConnectError => {
       if (thrown instanceof AppError) {
         if (thrown.httpStatus >= 500) logger.error({ ...fields(), err: thrown.cause ?? thrown }, thrown.message);
         else logger.info({ ...fields(), code: thrown.code, ms: Date.now() - started }, "rpc refused");
-        throw toConnectError(thrown);
+        return toConnectError(thrown);
       }
-      if (thrown instanceof ConnectError) throw thrown;
+      if (thrown instanceof ConnectError) return thrown;
       const storeFault = appErrorOfStoreFault(thrown);
       if (storeFault !== undefined) {
         logger.warn({ ...fields(), err: thrown }, storeFault.code === "STORE_UNAVAILABLE" ? "store not writable" : "store unavailable");
-        throw toConnectError(storeFault);
+        return toConnectError(storeFault);
       }
       logger.error({ ...fields(), err: thrown }, "unhandled error in handler");
-      throw toConnectError(new AppError("INTERNAL_ERROR"));
+      return toConnectError(new AppError("INTERNAL_ERROR"));
+    };
+    let response;
+    try {
+      response = await next(request);
+    } catch (thrown) {
+      throw crossing(thrown);
     }
+    if (logger.isLevelEnabled("debug")) logger.debug({ ...fields(), ms: Date.now() - started }, "rpc served");
+    // A server stream's handler runs on as its messages are read: what it throws then crosses
+    // the same boundary (the messages are passed on one at a time, so backpressure holds).
+    if (response.stream) return { ...response, message: guarded(response.message, crossing) };
+    return response;
   };
+}
+
+async function* guarded<T>(messages: AsyncIterable<T>, crossing: (thrown: unknown) => ConnectError): AsyncGenerator<T> {
+  try {
+    yield* messages;
+  } catch (thrown) {
+    throw crossing(thrown);
+  }
 }
 
 function healthRoutes(options: ServiceServerOptions) {

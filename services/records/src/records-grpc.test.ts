@@ -125,6 +125,23 @@ describe("records service over gRPC (Connect client, HTTP/2)", () => {
     expect((await client.getPaymentsSummary({ from: "2026-04-01", to: "2026-04-01" }, caller("prj_grpc"))).total?.refundedMinor).toBe("10000");
   });
 
+  it("streams the export as batches of records, the listing's order", async () => {
+    const messages = [];
+    for await (const message of client.exportPaymentRecords({}, caller("prj_grpc"))) messages.push(message);
+    expect(messages.flatMap((message) => message.records.map((record) => record.id))).toEqual(["ref_1", "pi_1"]);
+    const refunds = [];
+    for await (const message of client.exportPaymentRecords({ amountMaxMinor: -1n }, caller("prj_grpc"))) refunds.push(...message.records);
+    expect(refunds.map((record) => record.id)).toEqual(["ref_1"]);
+  });
+
+  it("refuses a bad export with INVALID_ARGUMENT and VALIDATION_FAILED naming the field", async () => {
+    const thrown = await (async () => {
+      for await (const message of client.exportPaymentRecords({ paymentMethod: "cash" }, caller("prj_grpc"))) void message;
+    })().catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.InvalidArgument);
+    expect(fromConnectError(thrown).details?.[0]).toMatch(/^paymentMethod: /);
+  });
+
   it("refuses a call without caller context", async () => {
     const thrown = await client.listPaymentRecords({}).catch((error: unknown) => ConnectError.from(error));
     expect(thrown).toMatchObject({ code: Code.Unauthenticated });

@@ -9,7 +9,19 @@ import type { Store } from "@bayad/store";
 import { createTestStore } from "@bayad/store/testing";
 
 const caller: Pick<CallerContext, "projectId" | "environment"> = { projectId: "prj_records", environment: "test" };
-const everything: ListRecordsInput = { type: "", status: "", referenceId: "", relatedResourceId: "", limit: 0, cursor: "" };
+const everything: ListRecordsInput = {
+  type: "",
+  status: "",
+  referenceId: "",
+  relatedResourceId: "",
+  customerId: "",
+  metadataKey: "",
+  metadataValue: "",
+  paymentMethod: "",
+  providerAccountId: "",
+  limit: 0,
+  cursor: "",
+};
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
 
 describe("listPaymentRecords", () => {
