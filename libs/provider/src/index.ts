@@ -50,6 +50,7 @@ export {
 export { pageTokenMatches, hostedPageResource } from "./page-token.js";
 export { readSandboxOptions } from "./sandbox/sandbox-config.js";
 export { payerActionOf } from "./payer-action.js";
+export { payerPaymentFacts } from "./payer-payment.js";
 export { createPaymongoClient, type PaymongoClient, type PaymongoClientOptions } from "./paymongo/paymongo-client.js";
 export { PAYMONGO_API_BASE_DEFAULT, type PaymongoDocument } from "./paymongo/paymongo-http.js";
 export {
