@@ -251,8 +251,9 @@ describe("startHostedPaymentReconciler", () => {
         { id: "inv_g2", providerPaymentId: paidInvoice.providerReference },
         { id: "link_g1", providerPaymentId: paymentId },
       ]);
-      expect(resources.payments.get("inv_g2")).toEqual({ id: paidInvoice.providerReference, method: "GCASH", paidAt: expect.any(Date) });
-      expect(resources.payments.get("link_g1")).toEqual({ id: paymentId, method: "gcash", paidAt: expect.any(Date) });
+      // Xendit's invoice reports no fee; PayMongo's payment does (its amount less net_amount).
+      expect(resources.payments.get("inv_g2")).toEqual({ id: paidInvoice.providerReference, method: "GCASH", paymentMethod: "gcash", paidAt: expect.any(Date) });
+      expect(resources.payments.get("link_g1")).toEqual({ id: paymentId, method: "gcash", paymentMethod: "gcash", fee: expect.any(Number), paidAt: expect.any(Date) });
       expect(await running.tick()).toBe(0);
     } finally {
       await running.stop();

@@ -13,10 +13,14 @@ export interface UnsettledHostedPayment {
   providerReference: string;
 }
 
-/** The provider's payment of a hosted payment found paid: what refunds need (its id, method and time). */
+/** The provider's payment of a hosted payment found paid: what refunds need (its id, method and time), and its fee. */
 export interface HostedPaymentSettlement {
   id: string;
   method?: string;
+  /** The method in Bayad's names. */
+  paymentMethod?: string;
+  /** What the provider kept, in centavos; absent: not reported. */
+  fee?: number;
   paidAt?: Date;
 }
 
@@ -55,8 +59,15 @@ export interface HostedPaymentReconcilerOptions {
 
 /** A paid hosted payment's payment, as `settle` takes it: undefined when the provider names none. */
 export function hostedPaymentSettlement(state: HostedPaymentState): HostedPaymentSettlement | undefined {
-  const { providerPaymentId: id, method, paidAt } = state;
-  return id === undefined ? undefined : { id, ...(method !== undefined ? { method } : {}), ...(paidAt !== undefined ? { paidAt } : {}) };
+  const { providerPaymentId: id, method, paymentMethod, fee, paidAt } = state;
+  if (id === undefined) return undefined;
+  return {
+    id,
+    ...(method !== undefined ? { method } : {}),
+    ...(paymentMethod !== undefined ? { paymentMethod } : {}),
+    ...(fee !== undefined ? { fee } : {}),
+    ...(paidAt !== undefined ? { paidAt } : {}),
+  };
 }
 
 const MAX_RESOURCE_WAIT_MS = 3_600_000;

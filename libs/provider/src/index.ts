@@ -31,6 +31,9 @@ export {
   type OnlineBankingBankCode,
   type IntentMethodOption,
 } from "./payment-intent-methods.js";
+export { PAYMENT_METHOD_NAMES, isPaymentMethodName, type PaymentMethodName } from "./payment-methods.js";
+export { SANDBOX_FEES, sandboxFeeMinor, type SandboxFeeRate } from "./sandbox/fees.js";
+export { paymongoFeeOf, paymongoPaymentMethodOf } from "./paymongo/paymongo-payment-facts.js";
 export { createSandboxProvider, type SandboxProviderOptions } from "./sandbox/sandbox-provider.js";
 export { scenarioMetadataKey } from "./sandbox/scenarios.js";
 export { parseQrPhPayload, fitsQrPhText, MAX_QRPH_AMOUNT_MINOR, type ParsedQrPhPayload } from "./qrph/qrph-payload.js";
@@ -47,6 +50,7 @@ export {
 export { pageTokenMatches, hostedPageResource } from "./page-token.js";
 export { readSandboxOptions } from "./sandbox/sandbox-config.js";
 export { payerActionOf } from "./payer-action.js";
+export { payerPaymentFacts } from "./payer-payment.js";
 export { createPaymongoClient, type PaymongoClient, type PaymongoClientOptions } from "./paymongo/paymongo-client.js";
 export { PAYMONGO_API_BASE_DEFAULT, type PaymongoDocument } from "./paymongo/paymongo-http.js";
 export {
@@ -151,6 +155,6 @@ export { createXenditClient, type XenditClient, type XenditClientOptions } from 
 export { XENDIT_API_BASE_DEFAULT, XENDIT_API_VERSION, type XenditObject } from "./xendit/xendit-http.js";
 export { createXenditProvider, type XenditProvider, type XenditProviderOptions } from "./xendit/xendit-provider.js";
 export { createXenditAccountSetup, type XenditAccountSetup, type XenditAccountSetupOptions } from "./xendit/xendit-account-setup.js";
-export { XENDIT_CHANNELS, XENDIT_CHANNEL_FACTS, xenditChannelOf, xenditAccountChannels, type XenditChannel, type XenditChannelFacts } from "./xendit/xendit-channels.js";
+export { XENDIT_CHANNELS, XENDIT_CHANNEL_FACTS, xenditChannelOf, xenditAccountChannels, xenditPaymentMethodOf, type XenditChannel, type XenditChannelFacts } from "./xendit/xendit-channels.js";
 export { xenditRefundRefusal, xenditRefundRefusalOf } from "./xendit/xendit-refund-rules.js";
 export type { XenditSession, XenditPaymentRequest, XenditRefund, XenditAction, XenditInvoice } from "./xendit/xendit-resources.js";

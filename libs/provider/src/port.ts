@@ -1,5 +1,6 @@
 import { AppError, type Environment, type Money } from "@bayad/kit";
 import type { IntentMethodOption } from "./payment-intent-methods.js";
+import type { PaymentMethodName } from "./payment-methods.js";
 
 /**
  * The payment-provider port. The payments service talks to providers only through this, so the
@@ -155,6 +156,10 @@ export interface HostedPaymentState {
   providerPaymentId?: string;
   /** When paid: the payer's method as the provider names it (PayMongo `gcash`; Xendit `GCASH`). */
   method?: string;
+  /** When paid: that method in Bayad's names; absent when unknown. */
+  paymentMethod?: PaymentMethodName;
+  /** When paid: what the provider kept, in centavos, tax on the fee included; absent when not reported. */
+  fee?: number;
   paidAt?: Date;
   amountMinor: number;
   currency: string;
@@ -221,6 +226,11 @@ export interface PaymentProvider {
    * before they write anything. Providers without published limits leave it out.
    */
   checkAmount?(request: AmountCheckRequest): void;
+  /**
+   * What the provider keeps of a payment that decidePayment made paid, in centavos (the sandbox's
+   * fee table, sandbox/fees.ts). Absent for providers that report fees on their own resources.
+   */
+  payerPaymentFee?(amount: Money, method: PaymentMethodName): number;
   /** Whether the provider accepts a payer's payment of this amount (sandbox: the decline scenario). */
   decidePayment(amount: Money, metadata: Record<string, string>, action: PayerAction): "paid" | "failed";
 }

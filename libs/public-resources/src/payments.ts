@@ -17,6 +17,17 @@ function tookPayment(payment: { provider: string; providerAccountId: string }) {
   return { ...optionalField("provider", payment.provider), ...optionalField("providerAccountId", payment.providerAccountId) };
 }
 
+type ProtoMoney = { amountMinor: bigint; currency: string };
+
+/**
+ * What the provider kept of a paid payment (`fee`) and what reached the merchant (`netAmount`,
+ * the amount less the fee), each null while unpaid or when the provider reported no fee.
+ */
+function feeAndNet(amount: ProtoMoney | undefined, fee: ProtoMoney | undefined) {
+  if (fee === undefined || amount === undefined) return { fee: null, netAmount: null };
+  return { fee: moneyToJson(fee), netAmount: moneyToJson({ amountMinor: amount.amountMinor - fee.amountMinor, currency: amount.currency }) };
+}
+
 export function customerToJson(customer: Customer | undefined) {
   const c = required(customer, "customer");
   return {
@@ -39,6 +50,9 @@ export function checkoutToJson(checkout: Checkout | undefined, publicUrl: Public
     ...(c.checkoutUrl ? { checkoutUrl: publicUrl(c.checkoutUrl) } : {}),
     aggregateVersion: c.aggregateVersion,
     ...tookPayment(c),
+    // Bayad's name of the method the payer used; null until paid, or when the provider did not say.
+    paymentMethod: c.paymentMethod === "" ? null : c.paymentMethod,
+    ...feeAndNet(c.amount, c.fee),
   };
 }
 
@@ -59,6 +73,7 @@ export function paymentIntentToJson(intent: PaymentIntent | undefined, publicUrl
     amount: moneyToJson(i.amount),
     aggregateVersion: i.aggregateVersion,
     ...tookPayment(i),
+    ...feeAndNet(i.amount, i.fee),
     ...(redirect ? { paymentMethod: { type: method, ...optionalField("bankCode", i.bankCode) }, ...optionalField("returnUrl", i.returnUrl) } : {}),
     ...(i.nextAction?.url ? { nextAction: { type: "redirect", url: publicUrl(i.nextAction.url) } } : {}),
     // The code to show the payer, while it can still be paid: its `requires_action` event carries it too.
@@ -78,6 +93,7 @@ export function qrPhPaymentIntentToJson(intent: PaymentIntent | undefined, publi
     expirySeconds: i.expirySeconds,
     aggregateVersion: i.aggregateVersion,
     ...tookPayment(i),
+    ...feeAndNet(i.amount, i.fee),
     ...dateField("expiresAt", i.expiresAt),
   };
 }
@@ -90,5 +106,7 @@ export function refundToJson(refund: Refund | undefined) {
     status: enumToText(RefundStatusSchema, r.status),
     amount: moneyToJson(r.amount),
     ...optionalField("reason", r.reason),
+    // What the provider charged for the refund, once reported; null before or when it reports none.
+    fee: r.fee === undefined ? null : moneyToJson(r.fee),
   };
 }

@@ -63,6 +63,9 @@ describe("payment intents", () => {
         aggregateVersion: 1,
         // Test mode without a provider account: the sandbox took it.
         provider: "sandbox",
+        // Not paid yet: no fee, no net.
+        fee: null,
+        netAmount: null,
       });
       const read = await api.request("GET", `${intents}/${created.body.data.paymentIntentId}`);
       expect(read.status).toBe(200);

@@ -29,9 +29,13 @@ describe("PayMongo's documented payloads", () => {
       status: "paid",
       referenceNumber: "Ab3dE7q",
       checkoutUrl: "https://pm.link/bayad-shop/Ab3dE7q",
-      payments: [{ id: "pay_Xc7vB2nM9qL4kR1tY6wE8uP3", status: "paid", amount: 150_000, currency: "PHP", method: "gcash", paidAt: new Date(1_764_205_180_000) }],
+      // fee 3750 = amount 150000 − net_amount 146250, on the payment; the link's own fee with no taxes.
+      payments: [
+        { id: "pay_Xc7vB2nM9qL4kR1tY6wE8uP3", status: "paid", amount: 150_000, currency: "PHP", method: "gcash", paymentMethod: "gcash", fee: 3_750, paidAt: new Date(1_764_205_180_000) },
+      ],
       amount: 150_000,
       currency: "PHP",
+      fee: 3_750,
     });
   });
 
@@ -52,6 +56,9 @@ describe("PayMongo's documented payloads", () => {
       amount: 25_000,
       currency: "PHP",
       method: "gcash",
+      paymentMethod: "gcash",
+      // amount 25000 − net_amount 24375.
+      fee: 625,
       paymentIntentId: "pi_Qw2eR7tY1uI6oP3aS8dF4gH9",
       paidAt: new Date(1_764_200_000_000),
     });
@@ -97,7 +104,17 @@ describe("PayMongo's documented payloads", () => {
     const session = checkoutSessionStateOf(event.data);
     expect(session.status).toBe("active");
     expect(session.payments).toEqual([
-      { id: "pay_Lm3nB8vC2xZ7aS1dF6gH4jK9", status: "paid", amount: 25_000, currency: "PHP", method: "gcash", paymentIntentId: "pi_Qw2eR7tY1uI6oP3aS8dF4gH9", paidAt: new Date(1_764_200_000_000) },
+      {
+        id: "pay_Lm3nB8vC2xZ7aS1dF6gH4jK9",
+        status: "paid",
+        amount: 25_000,
+        currency: "PHP",
+        method: "gcash",
+        paymentMethod: "gcash",
+        fee: 625,
+        paymentIntentId: "pi_Qw2eR7tY1uI6oP3aS8dF4gH9",
+        paidAt: new Date(1_764_200_000_000),
+      },
     ]);
     const intent = paymentIntentStateOf(resourceOf({ data: event.data.attributes.payment_intent }, "checkoutSession"));
     expect(intent).toEqual({

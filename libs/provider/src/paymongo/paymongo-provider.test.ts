@@ -466,6 +466,8 @@ describe("links", () => {
       payments: [],
       amount: 19_900,
       currency: "PHP",
+      // The link's own fee and taxes, as the simulator reports them before any payment.
+      fee: 0,
     });
 
     const { paymentId } = await simulator.payLink(link.providerReference);
@@ -489,8 +491,12 @@ describe("links", () => {
       currency: "PHP",
       providerPaymentId: paymentId,
       method: "gcash",
+      paymentMethod: "gcash",
+      // What PayMongo kept: the payment's amount less its net_amount.
+      fee: 25_050 - (attributesOf(paymentId).net_amount as number),
       paidAt: expect.any(Date),
     });
+    expect(attributesOf(paymentId).net_amount).toBeLessThan(25_050);
   });
 
   it("cuts a description to PayMongo's 255 characters, and falls back to the reference when it is blank", async () => {

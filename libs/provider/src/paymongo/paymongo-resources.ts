@@ -1,5 +1,7 @@
 import { ProviderNoAnswerError } from "../port.js";
+import type { PaymentMethodName } from "../payment-methods.js";
 import type { PaymongoDocument } from "./paymongo-http.js";
+import { paymongoFeeOf, paymongoPaymentMethodOf } from "./paymongo-payment-facts.js";
 
 /**
  * Readers of PayMongo's resources. They read defensively: a field the docs mark unconfirmed may
@@ -22,6 +24,10 @@ export interface PaymongoPaymentState {
   paymentIntentId?: string;
   /** The payer's method (`gcash`, `qrph`, `card`…), from the payment's source. */
   method?: string;
+  /** That method in Bayad's names (`paymaya` → `maya`…); absent when it has none. */
+  paymentMethod?: PaymentMethodName;
+  /** What PayMongo kept, tax on the fee included (paymongo-payment-facts.ts); absent when not reported. */
+  fee?: number;
   paidAt?: Date;
   /** Why it failed, as PayMongo codes it (QR Ph: `RJCT`). */
   failedCode?: string;
@@ -78,6 +84,8 @@ export interface PaymongoLinkState {
   payments: PaymongoPaymentState[];
   /** In centavos, and its currency: absent when PayMongo leaves them out. */
   amount?: number;
+  /** The link's own `fee` plus its `taxes[]` [O /v1/links], when reported. */
+  fee?: number;
   currency?: string;
 }
 
@@ -134,6 +142,8 @@ export function paymentStateOf(raw: unknown): PaymongoPaymentState | undefined {
   const paidAt = dateOfUnixSeconds(numberAt(attributes, "paid_at"));
   const failedCode = textAt(attributes, "failed_code");
   const currency = textAt(attributes, "currency");
+  const paymentMethod = paymongoPaymentMethodOf(method);
+  const fee = paymongoFeeOf(attributes);
   return {
     id: resource.id,
     status: paymentStatusOf(textAt(attributes, "status")),
@@ -141,6 +151,8 @@ export function paymentStateOf(raw: unknown): PaymongoPaymentState | undefined {
     ...(currency !== undefined ? { currency } : {}),
     ...(paymentIntentId !== undefined ? { paymentIntentId } : {}),
     ...(method !== undefined ? { method } : {}),
+    ...(paymentMethod !== undefined ? { paymentMethod } : {}),
+    ...(fee !== undefined ? { fee } : {}),
     ...(paidAt !== undefined ? { paidAt } : {}),
     ...(failedCode !== undefined ? { failedCode } : {}),
   };
@@ -236,6 +248,7 @@ export function linkStateOf(resource: PaymongoResource): PaymongoLinkState {
   const attributes = resource.attributes;
   const amount = numberAt(attributes, "amount");
   const currency = textAt(attributes, "currency");
+  const fee = paymongoFeeOf(attributes);
   return {
     id: resource.id,
     status: textAt(attributes, "status") ?? "unpaid",
@@ -244,6 +257,7 @@ export function linkStateOf(resource: PaymongoResource): PaymongoLinkState {
     payments: paymentsOf(attributes),
     ...(amount !== undefined ? { amount } : {}),
     ...(currency !== undefined ? { currency } : {}),
+    ...(fee !== undefined ? { fee } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   type PayerAction,
 } from "../port.js";
 import { scenarioOf } from "./scenarios.js";
+import { sandboxFeeMinor } from "./fees.js";
 
 const REFERENCE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
@@ -124,6 +125,10 @@ export function createSandboxProvider(options: SandboxProviderOptions): PaymentP
 
     async createRefund(request) {
       return { providerReference: referenceFor("re", request.refundId) };
+    },
+
+    payerPaymentFee(amount, method) {
+      return sandboxFeeMinor(amount.amountMinor, method);
     },
 
     decidePayment(amount: Money, metadata: Record<string, string>, action: PayerAction) {

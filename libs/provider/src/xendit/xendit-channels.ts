@@ -1,5 +1,6 @@
 import { AppError } from "@bayad/kit";
 import type { IntentMethodOption, RedirectIntentMethod } from "../payment-intent-methods.js";
+import type { PaymentMethodName } from "../payment-methods.js";
 
 /**
  * The Xendit v3 channels this adapter serves, with what Xendit's channel pages publish about
@@ -43,6 +44,16 @@ export function xenditChannelOf(name: string): XenditChannel | undefined {
   const upper = name.toUpperCase();
   if (isChannel(upper)) return upper;
   return XENDIT_CHANNELS.find((channel) => XENDIT_CHANNEL_FACTS[channel].intentMethod === name);
+}
+
+/**
+ * A channel Xendit names on a payment (`payment_channel`, `channel_code`) in Bayad's names:
+ * the served e-wallets by their intent method, QR Ph as `qrph`; anything else is unknown.
+ */
+export function xenditPaymentMethodOf(name: string | undefined): PaymentMethodName | undefined {
+  const channel = name === undefined ? undefined : xenditChannelOf(name);
+  if (channel === undefined) return undefined;
+  return XENDIT_CHANNEL_FACTS[channel].intentMethod ?? "qrph";
 }
 
 /** The channels a Xendit account's stored `paymentMethodTypes` name; undefined when they name none (every channel served). */

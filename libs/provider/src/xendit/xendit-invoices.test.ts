@@ -142,6 +142,7 @@ describe("Xendit hosted payments (invoices)", () => {
       currency: "PHP",
       providerPaymentId: page.providerReference,
       method: "PAYMAYA",
+      paymentMethod: "maya",
       paidAt: new Date(simulator.find(page.providerReference)?.["paid_at"] as string),
     });
     simulator.settleInvoice(page.providerReference);

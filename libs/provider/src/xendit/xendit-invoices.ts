@@ -2,7 +2,7 @@ import { CURRENCY } from "@bayad/kit";
 import { ProviderNoAnswerError, type HostedPayment, type HostedPaymentRequest, type HostedPaymentState } from "../port.js";
 import { providerUnavailable } from "../provider-errors.js";
 import { toXenditAmount } from "./xendit-amounts.js";
-import { xenditChannelsAccepting, type XenditChannel } from "./xendit-channels.js";
+import { xenditChannelsAccepting, xenditPaymentMethodOf, type XenditChannel } from "./xendit-channels.js";
 import type { XenditClient } from "./xendit-client.js";
 import { XenditRejectedError } from "./xendit-errors.js";
 import { xenditInvoiceOf, type XenditInvoice } from "./xendit-resources.js";
@@ -103,11 +103,14 @@ export function xenditHostedPaymentState(invoice: XenditInvoice): HostedPaymentS
   const base = { amountMinor: invoice.amountMinor, currency: invoice.currency ?? CURRENCY };
   if (invoice.state !== "paid") return { status: invoice.state, ...base };
   const method = invoice.paymentChannel ?? invoice.paymentMethod;
+  // No fee: nothing in Xendit's published invoice fields says what it kept (xendit.md).
+  const paymentMethod = xenditPaymentMethodOf(invoice.paymentChannel);
   return {
     status: "paid",
     ...base,
     providerPaymentId: invoice.paymentRequestId ?? invoice.id,
     ...(method !== undefined ? { method } : {}),
+    ...(paymentMethod !== undefined ? { paymentMethod } : {}),
     ...(invoice.paidAt !== undefined ? { paidAt: invoice.paidAt } : {}),
   };
 }

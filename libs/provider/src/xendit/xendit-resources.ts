@@ -86,6 +86,8 @@ export interface XenditRefund {
   amountMinor?: number;
   currency?: string;
   failureCode?: string;
+  /** What Xendit charged for the refund (`refund_fee_amount` [O xendit.md §5], pesos read as centavos); absent when not reported. */
+  feeMinor?: number;
 }
 
 const textAt = (object: XenditObject, key: string): string | undefined => {
@@ -181,6 +183,7 @@ export function xenditRefundOf(object: XenditObject, operation: string): XenditR
     amountMinor: amountAt(object, "amount"),
     currency: textAt(object, "currency"),
     failureCode: textAt(object, "failure_code"),
+    feeMinor: amountAt(object, "refund_fee_amount"),
   });
 }
 

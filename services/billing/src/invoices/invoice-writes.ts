@@ -18,6 +18,16 @@ function invoiceMover(deps: BillingDeps): ResourceMover<InvoiceRecord, InvoiceSt
 }
 
 /**
+ * The subscription's customer for an invoice written before invoices kept it, so every later
+ * snapshot of it names the customer too (empty: the invoice has it already, or no subscription).
+ */
+async function customerFill(deps: BillingDeps, session: Session, invoice: InvoiceRecord): Promise<Partial<InvoiceRecord>> {
+  if (invoice.customerId !== undefined) return {};
+  const subscription = await deps.subscriptions.findByIdUnscoped(invoice.subscriptionId, session);
+  return subscription ? { customerId: subscription.customerId } : {};
+}
+
+/**
  * Writes a new invoice (version 1, a draft) with its event `invoice.<status>` inside `session`.
  * A second invoice for the same period breaks the unique index, aborting the transaction.
  */
@@ -36,13 +46,14 @@ export async function writeInvoice(deps: BillingDeps, session: Session, record: 
  * Applies one move of the invoice state table inside `session` (409 INVALID_STATE_TRANSITION if
  * it is not allowed); VersionConflict aborts the transaction if the invoice changed since it was read.
  */
-export function moveInvoice(
+export async function moveInvoice(
   deps: BillingDeps,
   session: Session,
   invoice: InvoiceRecord,
   action: InvoiceAction,
-  extra: Partial<InvoiceRecord> = {},
+  given: Partial<InvoiceRecord> = {},
 ): Promise<InvoiceRecord> {
+  const extra = { ...(await customerFill(deps, session, invoice)), ...given };
   // A paid or void invoice is dunned no more: its schedule stops in the transaction that pays or voids it.
   const stopsDunning = (action === "pay" || action === "void") && invoice.nextDunningAt !== undefined;
   if (!stopsDunning) return mustLand(writeMove(session, invoiceMover(deps), invoice, action, { extra }), invoice);
@@ -61,7 +72,7 @@ export function moveInvoice(
  * is due (none after the last). At the last step an invoice still `open` is past due (the last
  * step is never before the due date).
  */
-export function writeDunningStep(
+export async function writeDunningStep(
   deps: BillingDeps,
   session: Session,
   invoice: InvoiceRecord,
@@ -71,7 +82,7 @@ export function writeDunningStep(
   const status = nextDunningAt === undefined && invoice.status === "open" ? invoiceStates.next(invoice.status, "fall_due") : invoice.status;
   return mustLand(
     writeNextVersion(session, invoiceMover(deps), invoice, "reminder_sent", {
-      extra: { status, dunningStep, nextDunningAt },
+      extra: { ...(await customerFill(deps, session, invoice)), status, dunningStep, nextDunningAt },
       ...(nextDunningAt === undefined ? { also: (next: InvoiceRecord, inSession: Session) => deps.invoices.stopDunning(next, inSession) } : {}),
     }),
     invoice,
@@ -83,7 +94,8 @@ export function writeDunningStep(
  * so, and either way the attempt is a change of its own, announced as `invoice.payment_failed`
  * (consumers are told of every failed attempt, as of every payment).
  */
-export function writeFailedPayment(deps: BillingDeps, session: Session, invoice: InvoiceRecord): Promise<InvoiceRecord> {
+export async function writeFailedPayment(deps: BillingDeps, session: Session, invoice: InvoiceRecord): Promise<InvoiceRecord> {
   const status = invoice.status === "open" ? invoiceStates.next(invoice.status, "fall_due") : invoice.status;
-  return mustLand(writeNextVersion(session, invoiceMover(deps), invoice, "payment_failed", { extra: { status } }), invoice);
+  const extra = { ...(await customerFill(deps, session, invoice)), status };
+  return mustLand(writeNextVersion(session, invoiceMover(deps), invoice, "payment_failed", { extra }), invoice);
 }

@@ -3,6 +3,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { InvoiceLineKind as ProtoLineKind, InvoiceLineSchema, InvoiceSchema, InvoiceStatus, ProviderPaymentSchema, type Invoice } from "@bayad/proto";
 import { defineStateMachine, newId, type Environment } from "@bayad/kit";
 import type { BillingPeriod } from "../clock/billing-periods.js";
+import type { HostedPaymentSettlement } from "@bayad/provider";
 import type { SubscriptionRecord } from "../subscriptions/subscription.js";
 
 export type InvoiceState = "draft" | "open" | "paid" | "past_due" | "void";
@@ -31,14 +32,20 @@ export interface InvoicePayment {
   providerPaymentId?: string;
   /** The method the payer used, as the provider names it (`gcash`, `card`…). */
   method?: string;
+  /** That method in Bayad's names (`maya`, `online_banking`…); absent when unknown. */
+  paymentMethod?: string;
+  /** What the provider kept, in centavos (tax on the fee included); absent: not reported (also on payments kept before fees were). */
+  feeMinor?: number;
   paidAt: Date;
 }
 
 /** The provider's payment as an invoice keeps it; a link PayMongo says is paid without naming the payment keeps no id. */
-export function invoicePaymentOf(payment: { id: string; method?: string; paidAt?: Date } | undefined, now: Date): InvoicePayment {
+export function invoicePaymentOf(payment: HostedPaymentSettlement | undefined, now: Date): InvoicePayment {
   return {
     ...(payment?.id ? { providerPaymentId: payment.id } : {}),
     ...(payment?.method === undefined ? {} : { method: payment.method }),
+    ...(payment?.paymentMethod === undefined ? {} : { paymentMethod: payment.paymentMethod }),
+    ...(payment?.fee === undefined ? {} : { feeMinor: payment.fee }),
     paidAt: payment?.paidAt ?? now,
   };
 }
@@ -70,6 +77,8 @@ export interface InvoiceRecord {
   projectId: string;
   environment: Environment;
   subscriptionId: string;
+  /** The subscription's customer; absent on invoices written before it was kept (filled from the subscription on their next write). */
+  customerId?: string;
   periodNumber: number;
   periodStart: Date;
   periodEnd: Date;
@@ -140,6 +149,7 @@ export function draftInvoice(
     projectId: subscription.projectId,
     environment: subscription.environment,
     subscriptionId: subscription._id,
+    customerId: subscription.customerId,
     periodNumber: period.periodNumber,
     periodStart: period.start,
     periodEnd: period.end,
@@ -177,6 +187,7 @@ export function invoiceToProto(record: InvoiceRecord): Invoice {
   return create(InvoiceSchema, {
     invoiceId: record._id,
     subscriptionId: record.subscriptionId,
+    customerId: record.customerId ?? "",
     status: protoStatus[record.status],
     amount: { amountMinor: BigInt(record.amountMinor), currency: record.currency },
     periodNumber: record.periodNumber,
@@ -195,6 +206,10 @@ export function invoiceToProto(record: InvoiceRecord): Invoice {
             providerPaymentId: record.providerPayment.providerPaymentId ?? "",
             method: record.providerPayment.method ?? "",
             paidAt: timestampFromDate(record.providerPayment.paidAt),
+            paymentMethod: record.providerPayment.paymentMethod ?? "",
+            ...(record.providerPayment.feeMinor === undefined
+              ? {}
+              : { fee: { amountMinor: BigInt(record.providerPayment.feeMinor), currency: record.currency } }),
           }),
         }
       : {}),

@@ -1,7 +1,7 @@
 import { AppError, fromStoredMetadata, notFound, type CallerContext } from "@bayad/kit";
 import { actOnce } from "@bayad/idempotency";
 import type { Session } from "@bayad/store";
-import { askProvider, chooseProvider, hostedPageResource, providerOfResource, type PayerAction } from "@bayad/provider";
+import { askProvider, chooseProvider, hostedPageResource, payerPaymentFacts, providerOfResource, type HostedPaymentSettlement, type PayerAction } from "@bayad/provider";
 import type { BillingDeps } from "../billing-deps.js";
 import { transactionRetryingConflicts } from "../transactions.js";
 import { settleSubscriptionStatus } from "../subscriptions/subscription-writes.js";
@@ -135,7 +135,9 @@ async function applyPayerAction(
     const decided = provider.decidePayment(amount, fromStoredMetadata(owner?.planMetadata), action);
     let next: InvoiceRecord = current;
     // The sandbox's payment has no id of its own: refunds of the invoice name the invoice.
-    if (decided === "paid") next = await moveInvoice(deps, session, current, "pay", { providerPayment: invoicePaymentOf(undefined, deps.now()) });
+    if (decided === "paid") {
+      next = await moveInvoice(deps, session, current, "pay", { providerPayment: { ...invoicePaymentOf(undefined, deps.now()), ...payerPaymentFacts(provider, amount) } });
+    }
     else next = await writeFailedPayment(deps, session, current);
     if (next.status !== current.status && owner) await settleSubscriptionStatus(deps, session, owner);
     await claim?.(session, next);
@@ -178,7 +180,7 @@ export async function applyProviderInvoicePayment(
   deps: BillingDeps,
   providerAccountId: string,
   invoiceId: string,
-  payment?: { id: string; method?: string; paidAt?: Date },
+  payment?: HostedPaymentSettlement,
 ): Promise<boolean> {
   return transactionRetryingConflicts(deps.store, async (session) => {
     const current = await deps.invoices.findByIdUnscoped(invoiceId, session);

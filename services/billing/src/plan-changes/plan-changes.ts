@@ -224,6 +224,7 @@ async function writePlanChange(deps: BillingDeps, session: Session, subscription
     projectId: subscription.projectId,
     environment: subscription.environment,
     subscriptionId: subscription._id,
+    customerId: subscription.customerId,
     periodNumber: subscription.cyclesBilled,
     periodStart: decided.prorationDate,
     periodEnd: subscription.currentPeriodEnd,

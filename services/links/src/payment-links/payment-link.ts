@@ -26,6 +26,10 @@ export interface LinkPayment {
   providerPaymentId?: string;
   /** The method the payer used, as the provider names it (`gcash`, `card`…). */
   method?: string;
+  /** That method in Bayad's names (`maya`, `online_banking`…); absent when unknown. */
+  paymentMethod?: string;
+  /** What the provider kept, in centavos (tax on the fee included); absent: not reported (also on payments kept before fees were). */
+  feeMinor?: number;
   paidAt: Date;
 }
 
@@ -102,6 +106,10 @@ export function paymentLinkToProto(record: PaymentLinkRecord): PaymentLink {
             providerPaymentId: record.providerPayment.providerPaymentId ?? "",
             method: record.providerPayment.method ?? "",
             paidAt: timestampFromDate(record.providerPayment.paidAt),
+            paymentMethod: record.providerPayment.paymentMethod ?? "",
+            ...(record.providerPayment.feeMinor === undefined
+              ? {}
+              : { fee: { amountMinor: BigInt(record.providerPayment.feeMinor), currency: record.currency } }),
           }),
         }
       : {}),

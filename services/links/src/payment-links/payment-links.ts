@@ -6,7 +6,9 @@ import {
   chooseProvider,
   hostedPageResource,
   hostedPaymentSettlement,
+  payerPaymentFacts,
   providerOfResource,
+  type HostedPaymentSettlement,
   type PayerAction,
   type PaymentProviders,
   type ProviderChoice,
@@ -240,7 +242,7 @@ async function applyPayerAction(deps: PaymentLinksDeps, record: PaymentLinkRecor
   const provider = await providerOfResource(deps.providers, record);
   const decided = provider.decidePayment(amount, fromStoredMetadata(record.metadata), action);
   // The sandbox's payment has no id of its own: refunds of the link name the link.
-  if (decided === "paid") return move(deps, record, "pay", claim, { providerPayment: { paidAt: deps.now() } });
+  if (decided === "paid") return move(deps, record, "pay", claim, { providerPayment: { paidAt: deps.now(), ...payerPaymentFacts(provider, amount) } });
   return claim ? claimUnchanged(deps.store, claim, record) : record;
 }
 
@@ -282,7 +284,7 @@ export async function applyProviderLinkPayment(
   deps: PaymentLinksDeps,
   providerAccountId: string,
   linkId: string,
-  payment?: { id: string; method?: string; paidAt?: Date },
+  payment?: HostedPaymentSettlement,
 ): Promise<boolean> {
   const record = await deps.repository.findByIdForPage(linkId);
   if (!record || record.providerAccountId !== providerAccountId || record.status !== "active") return false;
@@ -291,10 +293,12 @@ export async function applyProviderLinkPayment(
 }
 
 /** The provider's payment as the link keeps it; a link PayMongo says is paid without naming the payment keeps no id. */
-function linkPaymentOf(payment: { id: string; method?: string; paidAt?: Date } | undefined, now: Date): LinkPayment {
+function linkPaymentOf(payment: HostedPaymentSettlement | undefined, now: Date): LinkPayment {
   return {
     ...(payment?.id ? { providerPaymentId: payment.id } : {}),
     ...(payment?.method === undefined ? {} : { method: payment.method }),
+    ...(payment?.paymentMethod === undefined ? {} : { paymentMethod: payment.paymentMethod }),
+    ...(payment?.fee === undefined ? {} : { feeMinor: payment.fee }),
     paidAt: payment?.paidAt ?? now,
   };
 }

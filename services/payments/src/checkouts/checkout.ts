@@ -3,6 +3,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { CheckoutSchema, CheckoutStatus, type Checkout } from "@bayad/proto";
 import { defineStateMachine, type Environment } from "@bayad/kit";
 import { fromStoredMetadata, type StoredMetadata } from "@bayad/kit";
+import type { PaymentMethodName } from "@bayad/provider";
 import type { ProviderAttempt } from "../routing/failover.js";
 
 /** The provider a payment was made with, as answered: records from before routing have no `provider`. */
@@ -58,6 +59,10 @@ export interface CheckoutRecord {
   paymentMethodUsed?: string;
   /** When the provider took the payment: refund windows run from it. */
   paidAt?: Date;
+  /** Once paid: the method in Bayad's names (`card`, `maya`…); absent while unpaid or when the provider did not say. */
+  paymentMethod?: PaymentMethodName;
+  /** Once paid: what the provider kept, in centavos (tax on the fee included); absent: not reported (also every checkout paid before fees were kept). */
+  feeMinor?: number;
   /** What is left to refund once paid. */
   refundableMinor?: number;
   idempotencyKey: string;
@@ -89,5 +94,7 @@ export function checkoutToProto(record: CheckoutRecord): Checkout {
     createdAt: timestampFromDate(record.createdAt),
     providerAccountId: record.providerAccountId ?? "",
     provider: providerNameOf(record),
+    paymentMethod: record.paymentMethod ?? "",
+    ...(record.feeMinor === undefined ? {} : { fee: { amountMinor: BigInt(record.feeMinor), currency: record.currency } }),
   });
 }

@@ -1,11 +1,11 @@
 import { AppError, CURRENCY, newId, notFound, type CallerContext, type Logger } from "@bayad/kit";
 import { createResource, moveResource, type Outbox } from "@bayad/events";
 import { actOnce, createOnce, type IdempotencyKeys } from "@bayad/idempotency";
-import { type CheckoutSession, type CheckoutSessionRequest, type PayerAction, type ProviderCallContext } from "@bayad/provider";
+import { type CheckoutSession, type CheckoutSessionRequest, type PayerAction, type PaymentMethodName, type ProviderCallContext } from "@bayad/provider";
 import type { Session, Store } from "@bayad/store";
 import { fromStoredMetadata, toStoredMetadata } from "@bayad/kit";
 import { askProvider, ProviderNoAnswerError, providerOfResource, type PaymentProviders } from "@bayad/provider";
-import { hostedPageResource } from "@bayad/provider";
+import { hostedPageResource, payerPaymentFacts } from "@bayad/provider";
 import { checkoutStates, checkoutToProto, type CheckoutRecord } from "./checkout.js";
 import type { CheckoutsRepository } from "./checkouts-repository.js";
 import { paymentFacts } from "../refunds/refundable-payments.js";
@@ -290,10 +290,11 @@ type Claim = (session: Session, result: CheckoutRecord) => Promise<void>;
 /** What the payer did, decided by the provider (the sandbox declines its decline scenario). */
 async function applyPayerAction(deps: CheckoutsDeps, record: CheckoutRecord, action: PayerAction, claim?: Claim) {
   const amount = { amountMinor: record.amountMinor, currency: record.currency };
-  const decided = (await providerOfResource(deps.providers, record)).decidePayment(amount, fromStoredMetadata(record.metadata), action);
+  const provider = await providerOfResource(deps.providers, record);
+  const decided = provider.decidePayment(amount, fromStoredMetadata(record.metadata), action);
   const also = claim && ((next: CheckoutRecord, session: Session) => claim(session, next));
   return decided === "paid"
-    ? moveResource(checkoutMover(deps), record, "pay", { extra: { refundableMinor: record.amountMinor }, also })
+    ? moveResource(checkoutMover(deps), record, "pay", { extra: { refundableMinor: record.amountMinor, ...payerPaymentFacts(provider, amount) }, also })
     : moveResource(checkoutMover(deps), record, "fail", { also });
 }
 
@@ -323,7 +324,9 @@ export async function submitHostedCheckout(deps: CheckoutsDeps, checkoutId: stri
 }
 
 /** What a provider reported of a checkout (its webhook, or the reconciler reading the session). */
-export type ProviderCheckoutOutcome = { status: "paid"; providerPaymentId: string; method?: string; paidAt?: Date } | { status: "failed" | "expired" };
+export type ProviderCheckoutOutcome =
+  | { status: "paid"; providerPaymentId: string; method?: string; paymentMethod?: PaymentMethodName; paidAt?: Date; fee?: number }
+  | { status: "failed" | "expired" };
 
 /**
  * Applies what the provider account `providerAccountId` reported of checkout `checkoutId`.
@@ -343,7 +346,12 @@ export async function applyProviderCheckoutOutcome(
   if (record.status === outcome.status) return record;
   if (outcome.status === "paid") {
     return moveResource(checkoutMover(deps), record, "pay", {
-      extra: { refundableMinor: record.amountMinor, providerPaymentId: outcome.providerPaymentId, ...paymentFacts(outcome) },
+      extra: {
+        refundableMinor: record.amountMinor,
+        providerPaymentId: outcome.providerPaymentId,
+        ...paymentFacts(outcome),
+        ...(outcome.paymentMethod === undefined ? {} : { paymentMethod: outcome.paymentMethod }),
+      },
     });
   }
   if (record.status !== "pending") return record;

@@ -18,6 +18,9 @@ import {
   type CreateCheckoutInput,
 } from "./checkouts.js";
 import { createTestStore } from "@bayad/store/testing";
+import { fromBinary } from "@bufbuild/protobuf";
+import { EventSchema } from "@bayad/proto";
+import { settleCheckoutFromProvider, type SettleDeps } from "../providers/settle-from-provider.js";
 
 /** Xendit is never asked here (PayMongo accounts only): nothing listens there. */
 const UNREACHABLE = "http://127.0.0.1:9";
@@ -168,6 +171,22 @@ describe("checkouts at a project's PayMongo account", () => {
       });
       expect(await applyProviderCheckoutOutcome(deps, providerAccountId, checkout._id, report)).toEqual(paid);
       expect(await checkoutEvents(checkout._id)).toEqual(["checkout.created", "checkout.pending", "checkout.paid"]);
+    });
+
+    it("settles a checkout paid at PayMongo with Bayad's method name and PayMongo's fee (amount − net_amount), in its paid event", async () => {
+      const checkout = await pendingCheckout(2_500_00);
+      const { paymentId } = await simulator.payCheckoutSession(checkout.providerReference!, { method: "gcash" });
+      const accountProviders = createAccountProviders({ accounts: createProviderAccountsRepository(store), secretsKey: SECRETS_KEY, paymongoApiBase: simulator.url, xenditApiBase: UNREACHABLE });
+      const found = await accountProviders.paymongoOf(providerAccountId);
+      const settleDeps = { checkouts: deps, logger: deps.logger } as unknown as SettleDeps;
+      expect(await settleCheckoutFromProvider(settleDeps, found!.provider, checkout, "test")).toBe("applied");
+      const net = (simulator.find(paymentId) as { attributes: { net_amount: number } }).attributes.net_amount;
+      expect(net).toBeLessThan(2_500_00);
+      const paid = await getCheckout(deps, live(), checkout._id);
+      expect(paid).toMatchObject({ status: "paid", paymentMethodUsed: "gcash", paymentMethod: "gcash", feeMinor: 2_500_00 - net });
+      const stored = await store.collection<OutboxRecord>(outboxCollection).findOne({ resourceId: checkout._id, aggregateVersion: 3 });
+      const event = fromBinary(EventSchema, Buffer.from(stored!.payload, "base64"));
+      expect(event.snapshot.value).toMatchObject({ paymentMethod: "gcash", fee: { amountMinor: BigInt(2_500_00 - net), currency: "PHP" } });
     });
 
     it("fails or expires a pending checkout, announced; a paid checkout stays paid", async () => {

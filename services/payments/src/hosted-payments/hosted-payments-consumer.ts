@@ -39,6 +39,7 @@ export function hostedPaymentOf(event: Event): HostedPaymentRecord | null {
     ...(payment.providerAccountId !== "" ? { providerAccountId: payment.providerAccountId } : {}),
     ...(payment.providerPaymentId !== "" ? { providerPaymentId: payment.providerPaymentId } : {}),
     ...(payment.method !== "" ? { paymentMethodUsed: payment.method } : {}),
+    ...(payment.paymentMethod !== "" ? { paymentMethod: payment.paymentMethod } : {}),
     ...(paidAt ? { paidAt } : {}),
     aggregateVersion: 1,
     createdAt: paidAt ?? new Date(),

@@ -21,6 +21,8 @@ export interface HostedPaymentRecord {
   /** The provider's id of the payment (PayMongo's `pay_…`). */
   providerPaymentId?: string;
   paymentMethodUsed?: string;
+  /** That method in Bayad's names, when the link's or invoice's service knew it (refunds copy it). */
+  paymentMethod?: string;
   paidAt?: Date;
   /** Fixed: refunds change only refundableMinor, which carries no version. */
   aggregateVersion: number;

@@ -91,6 +91,8 @@ export interface PaymentIntentRecord {
   expirySeconds?: number;
   /** QR Ph: when an unpaid code expires by itself (createdAt + expirySeconds). */
   expiresAt?: Date;
+  /** Once succeeded: what the provider kept, in centavos (tax on the fee included); absent: not reported. */
+  feeMinor?: number;
   /** What is left to refund once succeeded. */
   refundableMinor?: number;
   /**
@@ -151,5 +153,6 @@ export function paymentIntentToProto(record: PaymentIntentRecord): PaymentIntent
     ...(record.status === "awaiting_next_action" && record.redirectUrl ? { nextAction: { type: "redirect", url: record.redirectUrl } } : {}),
     providerAccountId: record.providerAccountId ?? "",
     provider: providerNameOf(record),
+    ...(record.feeMinor === undefined ? {} : { fee: { amountMinor: BigInt(record.feeMinor), currency: record.currency } }),
   });
 }

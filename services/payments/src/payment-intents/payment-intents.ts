@@ -8,6 +8,7 @@ import {
   MAX_QRPH_AMOUNT_MINOR,
   chooseProvider,
   pageTokenMatches,
+  payerPaymentFacts,
   providerOfResource,
   renderQrPng,
   type PayerAction,
@@ -341,11 +342,13 @@ export async function settleByPayer(
   also?: (next: PaymentIntentRecord, session: Session) => Promise<void>,
 ): Promise<PaymentIntentRecord> {
   const amount = { amountMinor: record.amountMinor, currency: record.currency };
-  const decided = (await providerOfResource(deps.providers, record)).decidePayment(amount, {}, action);
+  const provider = await providerOfResource(deps.providers, record);
+  const decided = provider.decidePayment(amount, {}, action);
+  const { feeMinor } = payerPaymentFacts(provider, amount, record.paymentMethod);
   const current = action === "pay" && paidByRedirect(record) && record.status === "awaiting_next_action" ? await move(deps, record, "process") : record;
   const options = also ? { also } : {};
   return decided === "paid"
-    ? moveResource(paymentIntentMover(deps), current, "succeed", { extra: { refundableMinor: current.amountMinor }, ...options })
+    ? moveResource(paymentIntentMover(deps), current, "succeed", { extra: { refundableMinor: current.amountMinor, ...(feeMinor === undefined ? {} : { feeMinor }) }, ...options })
     : moveResource(paymentIntentMover(deps), current, "fail", options);
 }
 
@@ -381,7 +384,7 @@ export async function getQrPhImage(deps: PaymentIntentsDeps, paymentIntentId: st
 
 /** What a provider reported of a payment intent (its webhook, or the reconciler reading the intent). */
 export type ProviderPaymentIntentOutcome =
-  | { status: "succeeded"; providerPaymentId: string; method?: string; paidAt?: Date }
+  | { status: "succeeded"; providerPaymentId: string; method?: string; paidAt?: Date; fee?: number }
   | { status: "processing" | "failed" | "expired" };
 
 /**

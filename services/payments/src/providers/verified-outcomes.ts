@@ -1,4 +1,4 @@
-import { BAYAD_RESOURCE_ID, type PaymongoCheckoutSessionState, type PaymongoPaymentIntentState, type PaymongoRefundState } from "@bayad/provider";
+import { BAYAD_RESOURCE_ID, type PaymongoCheckoutSessionState, type PaymongoPaymentIntentState, type PaymongoRefundState, type PaymongoPaymentState } from "@bayad/provider";
 import type { CheckoutRecord } from "../checkouts/checkout.js";
 import type { ProviderCheckoutOutcome } from "../checkouts/checkouts.js";
 import type { PaymentIntentRecord } from "../payment-intents/payment-intent.js";
@@ -14,7 +14,8 @@ import type { RefundRecord } from "../refunds/refund.js";
  */
 export type Verdict<O> = { kind: "settled"; outcome: O } | { kind: "open" } | { kind: "disagrees"; reason: string };
 
-export type ProviderRefundOutcome = { status: "succeeded" | "failed"; providerReference: string };
+/** `fee`: what the provider charged for the refund, when its refund says (PayMongo's documents none). */
+export type ProviderRefundOutcome = { status: "succeeded" | "failed"; providerReference: string; fee?: number };
 
 const open = { kind: "open" } as const;
 const disagrees = (reason: string) => ({ kind: "disagrees", reason }) as const;
@@ -32,10 +33,15 @@ function mismatch(
   return undefined;
 }
 
-/** The payer's method and PayMongo's payment time, which refund rules (method, window) need. */
-const methodAndTime = (payment: { method?: string; paidAt?: Date }) => ({
+/**
+ * The payer's method and PayMongo's payment time, which refund rules (method, window) need; the
+ * method in Bayad's names and PayMongo's fee, which fees and net need.
+ */
+const methodAndTime = (payment: PaymongoPaymentState) => ({
   ...(payment.method !== undefined ? { method: payment.method } : {}),
+  ...(payment.paymentMethod !== undefined ? { paymentMethod: payment.paymentMethod } : {}),
   ...(payment.paidAt !== undefined ? { paidAt: payment.paidAt } : {}),
+  ...(payment.fee !== undefined ? { fee: payment.fee } : {}),
 });
 
 /**

@@ -25,7 +25,7 @@ const request = (overrides: Partial<XenditPaymentRequest> = {}): XenditPaymentRe
 
 describe("verifiedXenditCheckoutOutcome", () => {
   it("pays the checkout only by a completed session whose payment request succeeded for its reference, amount and currency", () => {
-    expect(verifiedXenditCheckoutOutcome(checkout, session(), request())).toEqual({ kind: "settled", outcome: { status: "paid", providerPaymentId: "pr-1", method: "maya" } });
+    expect(verifiedXenditCheckoutOutcome(checkout, session(), request())).toEqual({ kind: "settled", outcome: { status: "paid", providerPaymentId: "pr-1", method: "maya", paymentMethod: "maya" } });
     expect(verifiedXenditCheckoutOutcome(checkout, session(), undefined).kind).toBe("disagrees");
     expect(verifiedXenditCheckoutOutcome(checkout, session(), request({ id: "pr-other" })).kind).toBe("disagrees");
     expect(verifiedXenditCheckoutOutcome(checkout, session(), request({ state: "failed" })).kind).toBe("disagrees");
@@ -46,7 +46,7 @@ describe("verifiedXenditCheckoutOutcome", () => {
 describe("verifiedXenditPaymentIntentOutcome", () => {
   const intent = { _id: "chk_1", amountMinor: 250_50, currency: "PHP" as const, status: "awaiting_next_action" as const };
   it("reads the payment request's state as the intent's, only for the intent's reference, amount and currency", () => {
-    expect(verifiedXenditPaymentIntentOutcome(intent, request({ channelCode: "QRPH" }))).toEqual({ kind: "settled", outcome: { status: "succeeded", providerPaymentId: "pr-1", method: "qrph" } });
+    expect(verifiedXenditPaymentIntentOutcome(intent, request({ channelCode: "QRPH" }))).toEqual({ kind: "settled", outcome: { status: "succeeded", providerPaymentId: "pr-1", method: "qrph", paymentMethod: "qrph" } });
     expect(verifiedXenditPaymentIntentOutcome(intent, request({ state: "processing" }))).toEqual({ kind: "settled", outcome: { status: "processing" } });
     expect(verifiedXenditPaymentIntentOutcome(intent, request({ state: "failed" }))).toEqual({ kind: "settled", outcome: { status: "failed" } });
     expect(verifiedXenditPaymentIntentOutcome(intent, request({ state: "cancelled" }))).toEqual({ kind: "settled", outcome: { status: "failed" } });
@@ -72,6 +72,8 @@ describe("verifiedXenditRefundOutcome", () => {
   it("settles Bayad's refund by Xendit's, of the same payment request and money; anything else disagrees", () => {
     expect(verifiedXenditRefundOutcome(refundRecord, refund())).toEqual({ kind: "settled", outcome: { status: "succeeded", providerReference: "rfd-1" } });
     expect(verifiedXenditRefundOutcome(refundRecord, refund({ state: "failed" }))).toEqual({ kind: "settled", outcome: { status: "failed", providerReference: "rfd-1" } });
+    // Xendit's refund_fee_amount, once reported, comes with the outcome.
+    expect(verifiedXenditRefundOutcome(refundRecord, refund({ feeMinor: 12_50 }))).toEqual({ kind: "settled", outcome: { status: "succeeded", providerReference: "rfd-1", fee: 12_50 } });
     expect(verifiedXenditRefundOutcome(refundRecord, refund({ state: "pending" }))).toEqual({ kind: "open" });
     expect(verifiedXenditRefundOutcome(refundRecord, refund({ id: "rfd-2" })).kind).toBe("disagrees");
     expect(verifiedXenditRefundOutcome(refundRecord, refund({ referenceId: "re_2" })).kind).toBe("disagrees");

@@ -1,4 +1,4 @@
-import { XENDIT_CHANNEL_FACTS, xenditChannelOf, type XenditPaymentRequest, type XenditRefund, type XenditSession } from "@bayad/provider";
+import { XENDIT_CHANNEL_FACTS, xenditChannelOf, xenditPaymentMethodOf, type PaymentMethodName, type XenditPaymentRequest, type XenditRefund, type XenditSession } from "@bayad/provider";
 import type { CheckoutRecord } from "../checkouts/checkout.js";
 import type { ProviderCheckoutOutcome } from "../checkouts/checkouts.js";
 import type { PaymentIntentRecord } from "../payment-intents/payment-intent.js";
@@ -30,11 +30,15 @@ function mismatch(
   return undefined;
 }
 
-/** The Bayad method name of a Xendit channel (gcash, maya, …, qrph), which refund rules read back to the channel. */
-function methodOf(request: XenditPaymentRequest): { method?: string } {
+/**
+ * The Bayad method name of a Xendit channel (gcash, maya, …, qrph), which refund rules read back
+ * to the channel, and fees and net group by. No fee: Xendit's payment fields confirm none (xendit.md).
+ */
+function methodOf(request: XenditPaymentRequest): { method?: string; paymentMethod?: PaymentMethodName } {
   const channel = request.channelCode === undefined ? undefined : xenditChannelOf(request.channelCode);
   if (channel === undefined) return {};
-  return { method: XENDIT_CHANNEL_FACTS[channel].intentMethod ?? channel.toLowerCase() };
+  const paymentMethod = xenditPaymentMethodOf(channel);
+  return { method: XENDIT_CHANNEL_FACTS[channel].intentMethod ?? channel.toLowerCase(), ...(paymentMethod === undefined ? {} : { paymentMethod }) };
 }
 
 /**
@@ -101,5 +105,5 @@ export function verifiedXenditRefundOutcome(
   if (record.providerPaymentId?.startsWith("pr-") && refund.paymentRequestId !== record.providerPaymentId) {
     return disagrees(`refund ${refund.id}: payment request ${refund.paymentRequestId ?? "absent"} is not ${record.providerPaymentId}`);
   }
-  return refund.state === "succeeded" || refund.state === "failed" ? { kind: "settled", outcome: { status: refund.state, providerReference: refund.id } } : open;
+  return refund.state === "succeeded" || refund.state === "failed" ? { kind: "settled", outcome: { status: refund.state, providerReference: refund.id, ...(refund.feeMinor === undefined ? {} : { fee: refund.feeMinor }) } } : open;
 }

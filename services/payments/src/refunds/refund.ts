@@ -31,6 +31,12 @@ export interface RefundRecord {
   providerAccountId?: string;
   /** The provider's id of the refunded payment (PayMongo's `pay_…`). */
   providerPaymentId?: string;
+  /** The refunded payment's provider (`paymongo`, `xendit`, `sandbox`), copied when made; absent on refunds made before. */
+  provider?: string;
+  /** The refunded payment's method in Bayad's names, copied when made; absent when it was not known. */
+  paymentMethod?: string;
+  /** What the provider charged for the refund, once it reported it (Xendit's refund_fee_amount); absent: not reported. */
+  feeMinor?: number;
   idempotencyKey: string;
   aggregateVersion: number;
   createdAt: Date;
@@ -52,5 +58,9 @@ export function refundToProto(record: RefundRecord): Refund {
     reason: record.reason,
     aggregateVersion: record.aggregateVersion,
     createdAt: timestampFromDate(record.createdAt),
+    providerAccountId: record.providerAccountId ?? "",
+    provider: record.provider ?? "",
+    paymentMethod: record.paymentMethod ?? "",
+    ...(record.feeMinor === undefined ? {} : { fee: { amountMinor: BigInt(record.feeMinor), currency: record.currency } }),
   });
 }

@@ -18,6 +18,10 @@ export interface RefundablePayment {
   paymentMethodUsed?: string;
   /** When the provider took the payment, when it said. */
   paidAt?: Date;
+  /** The provider (`paymongo`, `xendit`, `sandbox`); absent on payments made before routing (see providerNameOf). */
+  provider?: string;
+  /** The method in Bayad's names (`gcash`, `maya`…), once known. */
+  paymentMethod?: string;
 }
 
 type Scope = Pick<CallerContext, "projectId" | "environment">;
@@ -86,10 +90,14 @@ export function providerSideOf(payment: RefundablePayment): Pick<RefundablePayme
   };
 }
 
-/** The method and time of a provider's payment, as a paid payment record keeps them (for the provider's refund rules). */
-export const paymentFacts = (payment: { method?: string; paidAt?: Date }) => ({
+/**
+ * The method, time and fee of a provider's payment, as a paid payment record keeps them (the
+ * method and time for the provider's refund rules; the fee for fees and net).
+ */
+export const paymentFacts = (payment: { method?: string; paidAt?: Date; fee?: number }) => ({
   ...(payment.method === undefined ? {} : { paymentMethodUsed: payment.method }),
   ...(payment.paidAt === undefined ? {} : { paidAt: payment.paidAt }),
+  ...(payment.fee === undefined ? {} : { feeMinor: payment.fee }),
 });
 
 /** Gives a failed refund's amount back to the payment's refundable balance. */

@@ -95,6 +95,9 @@ export async function createRefund(
         currency: CURRENCY,
         reason: input.reason,
         ...side,
+        // Copied now, so the refund says where and how the money went back whatever the payment becomes.
+        provider: provider.name,
+        ...(payment.paymentMethod === undefined ? {} : { paymentMethod: payment.paymentMethod }),
         idempotencyKey: caller.idempotencyKey,
         aggregateVersion: 1,
         createdAt: now,
@@ -235,13 +238,16 @@ export async function applyProviderRefundOutcome(
   deps: RefundsDeps,
   providerAccountId: string,
   refundId: string,
-  outcome: { status: "succeeded" | "failed"; providerReference: string },
+  outcome: { status: "succeeded" | "failed"; providerReference: string; fee?: number },
 ): Promise<RefundRecord | undefined> {
   const record = await deps.repository.findByIdForProvider(refundId);
   if (!record || record.providerAccountId !== providerAccountId) return undefined;
   if (record.status !== "pending") return record;
   return moveResource(refundMover(deps), record, outcome.status === "succeeded" ? "succeed" : "fail", {
-    extra: record.providerReference === undefined ? { providerReference: outcome.providerReference } : {},
+    extra: {
+      ...(record.providerReference === undefined ? { providerReference: outcome.providerReference } : {}),
+      ...(outcome.fee === undefined ? {} : { feeMinor: outcome.fee }),
+    },
     also: async (next, session) => {
       if (next.status === "failed") await releaseRefund(deps.payments, next.paymentId, next.amountMinor, session);
     },
