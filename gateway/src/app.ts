@@ -19,7 +19,8 @@ import { idempotencyKey } from "./middleware/idempotency-key.js";
 import { validateRequest } from "./middleware/validate-request.js";
 import { executeOperation } from "./middleware/execute-operation.js";
 import { RouteTable } from "./routes/route-table.js";
-import { executeStreamedOperation, hasStreamedHandler, type StreamedOperationHandlers } from "./routes/streamed-operation.js";
+import { hasStreamedHandler, type StreamedOperationHandlers } from "./routes/streamed-operation.js";
+import { executeStreamedOperation } from "./middleware/execute-streamed-operation.js";
 
 export interface GatewayAppDeps {
   operations: OperationSpec[];

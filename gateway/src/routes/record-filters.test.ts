@@ -50,6 +50,7 @@ describe("records filters from a validated query", () => {
       } catch (error) {
         return error;
       }
+      return undefined;
     })();
     expect(refusal).toBeInstanceOf(AppError);
     expect((refusal as AppError).code).toBe("VALIDATION_FAILED");
