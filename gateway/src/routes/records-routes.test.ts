@@ -314,14 +314,15 @@ describe("POST /admin/v1/projects/{projectId}/payment-totals/rebuild", () => {
   it("asks the records service to rebuild one environment or both, and answers its counts", async () => {
     expect(await rebuild(projectId, { environment: "live" })).toMatchObject({ status: 200, body: { data: { recordsRead: 12, totalsWritten: 3 } } });
     expect(seen.rebuilds.at(-1)).toMatchObject({ projectId, environment: "live" });
-    expect((await rebuild(projectId)).status).toBe(200);
+    expect((await rebuild(projectId, {})).status).toBe(200);
     expect(seen.rebuilds.at(-1)).toMatchObject({ projectId, environment: "" });
   });
 
   it("refuses an unknown project and a bad environment", async () => {
     const before = seen.rebuilds.length;
-    expect((await rebuild("prj_Nobody")).body.error.code).toBe("RESOURCE_NOT_FOUND");
+    expect((await rebuild("prj_Nobody", {})).body.error.code).toBe("RESOURCE_NOT_FOUND");
     expect((await rebuild(projectId, { environment: "prod" })).status).toBe(400);
+    expect((await rebuild(projectId)).status).toBe(400);
     expect(seen.rebuilds.length).toBe(before);
   });
 });
