@@ -19,12 +19,16 @@ import { idempotencyKey } from "./middleware/idempotency-key.js";
 import { validateRequest } from "./middleware/validate-request.js";
 import { executeOperation } from "./middleware/execute-operation.js";
 import { RouteTable } from "./routes/route-table.js";
+import { hasStreamedHandler, type StreamedOperationHandlers } from "./routes/streamed-operation.js";
+import { executeStreamedOperation } from "./middleware/execute-streamed-operation.js";
 
 export interface GatewayAppDeps {
   operations: OperationSpec[];
   validators: Map<string, RequestValidator>;
   handlers: OperationHandlers;
   run: OperationRunner;
+  /** Operations that answer a file written while it is read (the records export), and their rpcs' deadline. */
+  streamed?: { handlers: StreamedOperationHandlers; timeoutMs: number };
   idempotent: IdempotentExecution<ValidatedInput>;
   authenticators: Authenticators;
   /** Charges every request of a project credential (RATE_LIMIT_*), after authentication. */
@@ -56,12 +60,15 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
     if (spec.method !== "GET") pipeline.push(jsonBody(deps.bodyLimitBytes));
     if (spec.idempotency) pipeline.push(idempotencyKey());
     pipeline.push(validateRequest(validator));
+    const streamed = deps.streamed;
     pipeline.push(
-      hasHandler(deps.handlers, spec.operationId)
-        ? executeOperation(spec, deps.run, deps.idempotent)
-        : async () => {
-            throw new AppError("NOT_IMPLEMENTED", `${spec.operationId} is not available yet.`);
-          },
+      streamed && hasStreamedHandler(streamed.handlers, spec.operationId)
+        ? executeStreamedOperation(spec, streamed.handlers, streamed.timeoutMs, deps.logger)
+        : hasHandler(deps.handlers, spec.operationId)
+          ? executeOperation(spec, deps.run, deps.idempotent)
+          : async () => {
+              throw new AppError("NOT_IMPLEMENTED", `${spec.operationId} is not available yet.`);
+            },
     );
     routes.register(spec.routerPath, [spec.method], pipeline, { name: spec.operationId });
   }

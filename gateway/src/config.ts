@@ -43,6 +43,11 @@ export interface GatewayConfig {
   secret: string;
   bodyLimitBytes: number;
   rpcTimeoutMs: number;
+  /**
+   * RECORDS_EXPORT_TIMEOUT_MS (default 600000, 10 minutes): the deadline of a records export's
+   * stream as a whole, which may run far longer than a unary call (RPC_TIMEOUT_MS).
+   */
+  recordsExportTimeoutMs: number;
   /** HTTP_*: the HTTP server's timeouts and head size (http-server.ts). */
   http: HttpServerSettings;
   /**
@@ -112,6 +117,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
     secret: digestKeyOf(secrets),
     bodyLimitBytes: envInt(env, "BODY_LIMIT_BYTES", 65_536, { min: 1_024, max: 10_485_760 }),
     rpcTimeoutMs,
+    recordsExportTimeoutMs: envInt(env, "RECORDS_EXPORT_TIMEOUT_MS", 600_000, { min: 1_000, max: 3_600_000 }),
     http: readHttpServerSettings(env, rpcTimeoutMs),
     metrics: {
       host: envString(env, "METRICS_HOST", envString(env, "HOST", "127.0.0.1")),

@@ -22,6 +22,8 @@ import { routedResources } from "./routes/routed-resources.js";
 import { billingRoutes } from "./routes/billing.js";
 import { linksRoutes } from "./routes/links.js";
 import { recordsRoutes } from "./routes/records.js";
+import { recordsExportRoutes } from "./routes/records-export.js";
+import { reportsRoutes } from "./routes/reports.js";
 import { otpRoutes } from "./routes/otp.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { adminRoutes } from "./routes/admin.js";
@@ -125,6 +127,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let publicBaseUrl = config.publicUrl ?? "";
   const publicUrl = publicUrlResolver(() => publicBaseUrl);
   const cookieKind = (ctx: Context) => sessionCookieKind(ctx, publicBaseUrl);
+  const requireProject = async (projectId: string) => {
+    const project = await projects.get(projectId);
+    if (!project) throw new AppError("RESOURCE_NOT_FOUND", `No project with id ${projectId}.`);
+    return project;
+  };
   const handlers = {
     ...healthRoutes(store, clients),
     ...adminRoutes({
@@ -147,17 +154,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...paymentsRoutes(clients.payments, publicUrl, routedResources(clients), clients.webhooks ? webhookEventTypes : undefined),
     // A service not deployed leaves its operations without handlers: 501 NOT_IMPLEMENTED.
     ...messagesRoutes({
-      requireProject: async (projectId) => {
-        const project = await projects.get(projectId);
-        if (!project) throw new AppError("RESOURCE_NOT_FOUND", `No project with id ${projectId}.`);
-        return project;
-      },
+      requireProject,
       ...(clients.billing ? { billing: clients.billing } : {}),
       ...(clients.otp ? { otp: clients.otp } : {}),
     }),
     ...(clients.billing ? billingRoutes(clients.billing, clients.payments, publicUrl, projects) : {}),
     ...(clients.links ? linksRoutes(clients.links, publicUrl) : {}),
     ...(clients.records ? recordsRoutes(clients.records) : {}),
+    ...(clients.records ? reportsRoutes({ records: clients.records, requireProject }) : {}),
     ...(clients.otp ? otpRoutes(clients.otp) : {}),
     ...(clients.webhooks ? webhooksRoutes(clients.webhooks) : {}),
   };
@@ -187,6 +191,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     validators: compileRequestValidators(doc, operations),
     handlers,
     run,
+    streamed: {
+      handlers: clients.records ? recordsExportRoutes(clients.records) : {},
+      timeoutMs: config.recordsExportTimeoutMs,
+    },
     idempotent,
     authenticators: {
       verifyCredential: createCredentialVerifier({

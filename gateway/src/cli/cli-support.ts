@@ -1,3 +1,5 @@
+import type { Writable } from "node:stream";
+
 /** What every `bayad` command shares: its output channels, its usage error, its error wording. */
 
 export interface CliIo {
@@ -5,6 +7,8 @@ export interface CliIo {
   err(text: string): void;
   /** All of standard input (a secret piped in rather than named on the command line). */
   readStdin?(): Promise<string>;
+  /** Where a command writes bytes as they come (`records export`'s CSV); never ended by it. */
+  byteOut?: Writable;
 }
 
 /** A mistake in the command line: reported with a pointer to `bayad help`, exit status 2. */

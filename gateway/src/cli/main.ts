@@ -3,10 +3,11 @@ import { readFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { UsageError, defaultUrl, describe, reportFailure, required, type CliIo, type Values } from "./cli-support.js";
+import { UsageError, defaultUrl, describe, optional, reportFailure, required, type CliIo, type Values } from "./cli-support.js";
 import { runDataDirCommand } from "./data-dir-commands.js";
 import { runEventsList } from "./events-list.js";
 import { runListen } from "./listen.js";
+import { runRecordsExport } from "./records-export.js";
 
 /**
  * `bayad` — the operator CLI. It talks to the gateway's admin HTTP API rather than to the store,
@@ -19,6 +20,7 @@ import { runListen } from "./listen.js";
 export type { CliIo } from "./cli-support.js";
 
 const processIo: CliIo = {
+  byteOut: process.stdout,
   out: (text) => void process.stdout.write(`${text}\n`),
   err: (text) => void process.stderr.write(`${text}\n`),
   async readStdin() {
@@ -73,6 +75,10 @@ Operator commands (ADMIN_API_KEY):
       Replace the routing with the JSON in <file> (standard input when absent or "-"):
       {"routes": [{"providerAccountId": "pa_…", "methods": [...], "weight": 700}, …],
        "version": <the version read>}, as "provider-routing get --json" prints it.
+  records rebuild-totals --project <prj_…> [--environment test|live]
+      Recompute the project's payment totals (what reports/summary answers) from its payment
+      records, in one mode or both; prints how many records were read and totals written.
+      Safe to repeat.
   signing-keys rotate
       Replace the development token issuer's signing key now; tokens it signed keep working
       until they expire.
@@ -104,6 +110,14 @@ Developer commands (a project API key: --api-key or BAYAD_API_KEY; --gateway or 
       failures are retried. Ctrl-C removes the endpoint. --events defaults to every type.
   events list [--type <type>] [--limit <n>]
       The project's events, newest first (20 unless --limit says otherwise).
+  records export [--output <file>] [--type <type>] [--status <status>] [--reference-id <id>]
+                 [--related-resource-id <id>] [--created-after <date-time>]
+                 [--created-before <date-time>] [--customer <cus_…>] [--metadata <key=value>]
+                 [--amount-min <centavos>] [--amount-max <centavos>]
+                 [--payment-method <method>] [--provider-account <pa_…>]
+      Every matching payment record of the key's project and mode as CSV (columns in
+      docs/api/records.md), streamed to standard output or to a new <file>. A transfer that
+      breaks off exits 1 (and leaves no <file>). A negative bound takes "=": --amount-min=-1500.
 
   help
       Show this text.
@@ -148,6 +162,20 @@ const commands: Record<string, Command> = {
       path: `${projectPath(values)}/api-keys`,
       body: { environment: environmentOf(values) },
     }),
+  },
+  "records rebuild-totals": {
+    options: { project: { type: "string" }, environment: environmentOption },
+    toRequest: (values) => {
+      const environment = optional(values, "environment");
+      if (environment !== undefined && environment !== "test" && environment !== "live") {
+        throw new UsageError(`--environment must be test or live, got "${environment}"`);
+      }
+      return { method: "POST", path: `${projectPath(values)}/payment-totals/rebuild`, body: environment ? { environment } : {} };
+    },
+    summarize: (data) => {
+      const { recordsRead, totalsWritten } = data as { recordsRead: number; totalsWritten: number };
+      return `Read ${recordsRead} payment records; wrote ${totalsWritten} totals.`;
+    },
   },
   "api-keys list": {
     options: { project: { type: "string" } },
@@ -429,6 +457,7 @@ export async function runCli(
   if (group === "backup" || group === "restore") return runDataDirCommand(group, argv.slice(1), env, io);
   if (group === "listen") return runListen(argv.slice(1), env, fetchImpl, io, stop);
   if (group === "events" && action === "list") return runEventsList(rest, env, fetchImpl, io);
+  if (group === "records" && action === "export") return runRecordsExport(rest, env, fetchImpl, io);
 
   let request: AdminRequest;
   let summarize: ((data: unknown) => string) | undefined;

@@ -51,6 +51,8 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["get", "/api/v1/payments/subscriptions/{subscriptionId}/invoices", "listSubscriptionInvoices", "Payments"],
   ["get", "/api/v1/payments/invoices/{invoiceId}", "getInvoice", "Payments"],
   ["get", "/api/v1/payments/records", "listPaymentRecords", "Payments"],
+  ["get", "/api/v1/payments/records/export", "exportPaymentRecords", "Payments"],
+  ["get", "/api/v1/payments/reports/summary", "getPaymentsSummary", "Payments"],
   ["get", "/api/v1/payments/capabilities", "getPaymentCapabilities", "Payments"],
   ["get", "/api/v1/payments/payment-links", "listPaymentLinks", "Payments"],
   ["post", "/api/v1/payments/payment-links", "createPaymentLink", "Payments"],
@@ -75,6 +77,7 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["get", "/admin/v1/messages", "listDevMessages", "Admin"],
   ["get", "/admin/v1/projects/{projectId}/billing-settings", "getBillingSettings", "Admin"],
   ["put", "/admin/v1/projects/{projectId}/billing-settings", "putBillingSettings", "Admin"],
+  ["post", "/admin/v1/projects/{projectId}/payment-totals/rebuild", "rebuildPaymentTotals", "Admin"],
   ["get", "/admin/v1/projects/{projectId}/provider-accounts", "listProviderAccounts", "Admin"],
   ["put", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "putProviderAccount", "Admin"],
   ["get", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "getProviderAccount", "Admin"],
@@ -338,7 +341,10 @@ describe("openapi document", () => {
     const query = Object.fromEntries(
       (op.parameters ?? []).map((p) => deref(p)).filter((p) => p.in === "query").map((p) => [String(p.name), p]),
     );
-    expect(Object.keys(query).sort()).toEqual(["createdAfter", "createdBefore", "cursor", "limit", "referenceId", "relatedResourceId", "status", "type"]);
+    expect(Object.keys(query).sort()).toEqual([
+      "amountMax", "amountMin", "createdAfter", "createdBefore", "cursor", "customerId", "limit", "metadata", "paymentMethod",
+      "providerAccountId", "referenceId", "relatedResourceId", "status", "type",
+    ]);
     for (const p of Object.values(query)) expect(p.required ?? false).toBe(false);
     expect(query.limit!.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 200, default: 50 });
     expect(query.createdAfter!.schema).toMatchObject({ type: "string", format: "date-time" });
@@ -347,6 +353,12 @@ describe("openapi document", () => {
     expect(query.relatedResourceId!.schema).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
     const recordType = deref((resolvePointer("#/components/schemas/PaymentRecord/properties/type") as Json));
     expect((query.type!.schema as JsonObject).enum).toEqual(recordType.enum);
+    expect(query.amountMin!.schema).toMatchObject({ type: "integer", minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+    expect(deref(query.paymentMethod!.schema as Json).enum).toEqual(["card", "qrph", "gcash", "maya", "grabpay", "shopeepay", "online_banking"]);
+    // The export takes the same filters, without paging.
+    const exported = operation("get", "/api/v1/payments/records/export").parameters!.map((p) => deref(p));
+    const { limit: _limit, cursor: _cursor, ...filters } = query;
+    expect(exported).toEqual(Object.values(filters));
   });
 
   it("gives every request body a closed, referenced application/json schema", () => {
@@ -395,6 +407,12 @@ describe("openapi document", () => {
         expect(headers?.["X-Correlation-Id"], `${id} ${status} X-Correlation-Id`).toEqual({
           $ref: "#/components/headers/XCorrelationId",
         });
+        // The export answers a file, not an envelope (its errors are envelopes like any other).
+        if (id === "exportPaymentRecords" && status === "200") {
+          expect(Object.keys(resolved.content as JsonObject), id).toEqual(["text/csv"]);
+          expect(headers?.["RateLimit-Policy"], id).toEqual({ $ref: "#/components/headers/RateLimitPolicy" });
+          continue;
+        }
         const schema = ((resolved.content as JsonObject)["application/json"] as JsonObject).schema as JsonObject;
         if (status.startsWith("2")) {
           expect(String(schema.$ref), `${id} ${status}`).toMatch(/Envelope$/);
@@ -610,7 +628,8 @@ describe("schema bounds", () => {
     const record = {
       type: "refund", id: "ref_a", projectId: "prj_a", environment: "test", referenceId: null,
       relatedResourceId: "chk_a", amountMinor: "-500", currency: "PHP", status: "pending",
-      provider: null, providerAccountId: null, createdAt: "2030-01-01T00:00:00Z",
+      provider: null, providerAccountId: null, paymentMethod: "gcash", customerId: null, feeMinor: "0", netMinor: "-500",
+      metadata: { orderId: "ORD-1" }, createdAt: "2030-01-01T00:00:00Z",
     };
     expect(accepts("PaymentRecordPageEnvelope", { success: true, data: { records: [record] } })).toBe(true);
     expect(accepts("PaymentRecordPageEnvelope", { success: true, data: { records: [record], nextCursor: "c" } })).toBe(true);
@@ -619,6 +638,19 @@ describe("schema bounds", () => {
     expect(accepts("PaymentRecord", { ...record, amountMinor: -500 })).toBe(false);
     const { status: _status, ...withoutStatus } = record;
     expect(accepts("PaymentRecord", withoutStatus)).toBe(false);
+    const { metadata: _metadata, ...withoutMetadata } = record;
+    expect(accepts("PaymentRecord", withoutMetadata)).toBe(false);
+    expect(accepts("PaymentRecord", { ...record, feeMinor: null, netMinor: null, paymentMethod: null, metadata: {} })).toBe(true);
+    expect(accepts("PaymentRecord", { ...record, feeMinor: "1.5" })).toBe(false);
+
+    const totals = {
+      paidCount: 2, paidMinor: "30000", failedCount: 0, failedMinor: "0", refundedCount: 1, refundedMinor: "500",
+      feeMinor: "750", netMinor: "28750", unreportedFeeCount: 0,
+    };
+    const period = { start: "2030-01-01", end: "2030-01-07", paymentMethod: null, providerAccountId: "pa_a", totals };
+    expect(accepts("PaymentsSummaryEnvelope", { success: true, data: { periods: [period], total: totals } })).toBe(true);
+    expect(accepts("PaymentsSummaryEnvelope", { success: true, data: { periods: [], total: { ...totals, paidMinor: 30000 } } })).toBe(false);
+    expect(accepts("PaymentTotalsRebuildEnvelope", { success: true, data: { recordsRead: 3, totalsWritten: 1 } })).toBe(true);
 
     expect(
       accepts("ErrorEnvelope", {

@@ -4,9 +4,9 @@ import { isoTime } from "@bayad/kit";
 import type { PaymentRecord, RecordsService } from "@bayad/proto";
 import type { OperationHandlers } from "./operation.js";
 import { required } from "@bayad/public-resources";
-import { dateTimeFilter } from "./date-time.js";
+import { recordFilters } from "./record-filters.js";
 
-function recordToJson(record: PaymentRecord) {
+export function recordToJson(record: PaymentRecord) {
   return {
     type: record.type,
     id: record.id,
@@ -19,22 +19,22 @@ function recordToJson(record: PaymentRecord) {
     status: record.status ?? null,
     provider: record.provider ?? null,
     providerAccountId: record.providerAccountId ?? null,
+    paymentMethod: record.paymentMethod ?? null,
+    customerId: record.customerId ?? null,
+    feeMinor: record.feeMinor ?? null,
+    netMinor: record.netMinor ?? null,
+    metadata: { ...record.metadata },
     createdAt: isoTime(timestampMs(required(record.createdAt, "record's createdAt"))),
   };
 }
 
-/** The payment records feed ⇄ RecordsService. */
+/** The payment records feed ⇄ RecordsService (the export streams: records-export.ts). */
 export function recordsRoutes(records: Client<typeof RecordsService>): OperationHandlers {
   return {
     async listPaymentRecords({ query }, { call }) {
       const response = await records.listPaymentRecords(
         {
-          type: query.type ?? "",
-          status: query.status ?? "",
-          referenceId: query.referenceId ?? "",
-          relatedResourceId: query.relatedResourceId ?? "",
-          createdAfter: dateTimeFilter(query.createdAfter, "createdAfter"),
-          createdBefore: dateTimeFilter(query.createdBefore, "createdBefore"),
+          ...recordFilters(query),
           // 0 when absent: the records service owns the default page size.
           limit: query.limit ?? 0,
           cursor: query.cursor ?? "",

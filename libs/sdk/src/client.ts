@@ -12,6 +12,7 @@ import { PaymentLinks } from "./resources/payment-links.js";
 import { Plans } from "./resources/plans.js";
 import { Records } from "./resources/records.js";
 import { Refunds } from "./resources/refunds.js";
+import { Reports } from "./resources/reports.js";
 import { Subscriptions } from "./resources/subscriptions.js";
 import { TestHelpers } from "./resources/test-helpers.js";
 import { WebhookEndpoints } from "./resources/webhook-endpoints.js";
@@ -42,6 +43,7 @@ export class Bayad {
   readonly subscriptions: Subscriptions;
   readonly invoices: Invoices;
   readonly records: Records;
+  readonly reports: Reports;
   readonly capabilities: Capabilities;
   readonly paymentLinks: PaymentLinks;
   readonly plans: Plans;
@@ -68,6 +70,7 @@ export class Bayad {
     this.subscriptions = new Subscriptions(transport);
     this.invoices = new Invoices(transport);
     this.records = new Records(transport);
+    this.reports = new Reports(transport);
     this.capabilities = new Capabilities(transport);
     this.paymentLinks = new PaymentLinks(transport);
     this.plans = new Plans(transport);

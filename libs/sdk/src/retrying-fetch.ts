@@ -19,15 +19,21 @@ type Verdict = { retry: false } | { retry: true; reason: string; counted: boolea
  * which 409s are retried, that the unsettled ones are bounded by the deadline and not by the
  * retry count, and that Retry-After overrides the backoff.
  */
-export function retryingFetch(fetchImpl: Fetch, settings: RetrySettings, signal?: AbortSignal): Fetch {
+export function retryingFetch(fetchImpl: Fetch, settings: RetrySettings, signal?: AbortSignal, body: "timed" | "untimed" = "timed"): Fetch {
   return async (request) => {
     const deadline = Date.now() + settings.deadlineMs;
     let counted = 0;
     // The last answer that was to be retried, kept to be answered if no later attempt gets one.
     let previous: Response | undefined;
     for (let attempt = 1; ; attempt++) {
-      const attemptTimeout = AbortSignal.timeout(Math.max(1, Math.min(settings.timeoutMs, deadline - Date.now())));
-      const attemptSignal = signal ? AbortSignal.any([signal, attemptTimeout]) : attemptTimeout;
+      const attemptTimeout = new AbortController();
+      const timer = setTimeout(
+        () => attemptTimeout.abort(new DOMException("The attempt timed out.", "TimeoutError")),
+        Math.max(1, Math.min(settings.timeoutMs, deadline - Date.now())),
+      );
+      // As AbortSignal.timeout's: a pending attempt timer never keeps the process alive.
+      timer.unref();
+      const attemptSignal = signal ? AbortSignal.any([signal, attemptTimeout.signal]) : attemptTimeout.signal;
       let response: Response | undefined;
       let failure: unknown;
       try {
@@ -35,11 +41,15 @@ export function retryingFetch(fetchImpl: Fetch, settings: RetrySettings, signal?
       } catch (error) {
         if (signal?.aborted) throw error;
         failure = error;
+      } finally {
+        // "untimed": a stream (the records export) may take far longer than an attempt to read;
+        // the timeout bounds the wait for its answer only. The caller's signal still stops it.
+        if (body === "untimed") clearTimeout(timer);
       }
 
       const verdict: Verdict = response
         ? await verdictOf(response)
-        : { retry: true, reason: attemptTimeout.aborted ? "TIMEOUT" : "NETWORK_ERROR", counted: true };
+        : { retry: true, reason: attemptTimeout.signal.aborted ? "TIMEOUT" : "NETWORK_ERROR", counted: true };
       if (!verdict.retry) return response!;
 
       if (verdict.counted) counted++;

@@ -43,6 +43,12 @@ export class Transport {
     return { fetch: retryingFetch(this.#options.fetch, { ...this.#options.retry, ...definedOnly(retry) }, signal) };
   }
 
+  /** The per-call fetch of a GET whose body is a stream: retried until it answers, its body not bound by `timeoutMs`. */
+  readStream(options: CallOptions = {}): { fetch: Fetch } {
+    const { idempotencyKey: _unused, signal, ...retry } = options;
+    return { fetch: retryingFetch(this.#options.fetch, { ...this.#options.retry, ...definedOnly(retry) }, signal, "untimed") };
+  }
+
   /** The per-call fetch of a mutation and its Idempotency-Key header, the same on every attempt. */
   write(options: CallOptions = {}): { fetch: Fetch; header: { "Idempotency-Key": string } } {
     const key = options.idempotencyKey ?? newIdempotencyKey();

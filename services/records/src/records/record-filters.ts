@@ -38,6 +38,9 @@ export const paymentMethodNames: readonly string[] = Object.entries(PaymentMetho
 const MAX_STATUS_LENGTH = 64;
 /** The REST contract's bound on a resource id, reference or other text filter. */
 const MAX_TEXT_LENGTH = 255;
+/** The REST contract's bounds on a metadata key and value (what a resource's metadata may hold). */
+const MAX_METADATA_KEY_LENGTH = 40;
+const MAX_METADATA_VALUE_LENGTH = 500;
 /** Far beyond any payment (10 trillion pesos) and well inside a double's exact integers. */
 const MAX_AMOUNT = 1_000_000_000_000_000n;
 
@@ -54,8 +57,8 @@ export function recordFilterProblems(input: RecordFiltersInput): string[] {
     if (value.length > MAX_TEXT_LENGTH) problems.push(`${field}: must be at most ${MAX_TEXT_LENGTH} characters`);
   }
   if (input.metadataKey === "" && input.metadataValue !== "") problems.push("metadata: must be key=value with a non-empty key");
-  else if (input.metadataKey.length > MAX_TEXT_LENGTH || input.metadataValue.length > MAX_TEXT_LENGTH) {
-    problems.push(`metadata: key and value must each be at most ${MAX_TEXT_LENGTH} characters`);
+  else if (input.metadataKey.length > MAX_METADATA_KEY_LENGTH || input.metadataValue.length > MAX_METADATA_VALUE_LENGTH) {
+    problems.push(`metadata: the key must be at most ${MAX_METADATA_KEY_LENGTH} characters and the value at most ${MAX_METADATA_VALUE_LENGTH}`);
   }
   const amountProblems = (field: string, bound: bigint | undefined) => {
     if (bound !== undefined && (bound > MAX_AMOUNT || bound < -MAX_AMOUNT)) {

@@ -32,6 +32,12 @@ const asRecord = (refund: CreatedRefund & { at: string }, resource: PaymentResou
   status: refund.status,
   provider: null,
   providerAccountId: null,
+  // Not known until the feed has the refund.
+  paymentMethod: null,
+  customerId: null,
+  feeMinor: null,
+  netMinor: null,
+  metadata: {},
   createdAt: refund.at,
 });
 
