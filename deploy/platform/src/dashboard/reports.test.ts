@@ -129,7 +129,7 @@ describe.skipIf(!chromiumReady("the dashboard reports tests"))(`dashboard: overv
       await table.getByRole("row").filter({ hasText: otherId }).waitFor();
 
       await page.getByLabel("Metadata (key=value)").fill(`batch=${batch}`);
-      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByRole("button", { name: "Search", exact: true }).click();
       for (const id of batchIds) await table.getByRole("row").filter({ hasText: id }).waitFor();
       expect(await table.getByRole("row").count()).toBe(amounts.length + 1); // the header and the batch
       expect(new URL(page.url()).searchParams.get("metadata")).toBe(`batch=${batch}`);
@@ -144,14 +144,14 @@ describe.skipIf(!chromiumReady("the dashboard reports tests"))(`dashboard: overv
 
       // An amount the box cannot read is refused before anything is asked.
       await page.getByLabel("Amount from (₱)").fill("250.505");
-      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByRole("button", { name: "Search", exact: true }).click();
       await page.getByRole("alert").filter({ hasText: "at most two decimals" }).waitFor();
       expect(new URL(page.url()).searchParams.get("amountMin")).toBeNull();
 
       // ₱250.50 to ₱1,000.00, inclusive at both ends: two of the batch.
       await page.getByLabel("Amount from (₱)").fill("250.50");
       await page.getByLabel("Amount to (₱)").fill("1,000");
-      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByRole("button", { name: "Search", exact: true }).click();
       await table.getByRole("row").filter({ hasText: batchIds[0] }).waitFor({ state: "detached" });
       expect(await table.getByRole("row").count()).toBe(3);
       await table.getByRole("row").filter({ hasText: batchIds[1] }).waitFor();
