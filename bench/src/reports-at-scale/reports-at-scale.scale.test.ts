@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { exportHeapGrowth, reportsTargets } from "./report-section.js";
-import { reportsAtScale } from "./run.js";
+
+/**
+ * The compiled run (the script builds first): it forks the platform from dist/platform-process.js,
+ * beside the module that forks it, which the sources under src/ do not have.
+ */
+const { reportsAtScale } = (await import(new URL("../../dist/reports-at-scale/run.js", import.meta.url).href)) as typeof import("./run.js");
 
 /**
  * Issue 45's checks at scale: `npm run test:reports-scale` (REPORTS_RECORDS=… for another size;

@@ -333,20 +333,6 @@ describe("createPortTransport with servePortCalls", () => {
     expect((await failure(client.check({ service: "" }))).code).toBe(Code.Unimplemented);
   });
 
-  it("refuses streaming calls with UNIMPLEMENTED", async () => {
-    const { client } = overPort({
-      async *watch() {
-        yield { status: SERVING };
-      },
-    });
-    const statuses: HealthCheckResponse_ServingStatus[] = [];
-    const watching = (async () => {
-      for await (const response of client.watch({ service: "" })) statuses.push(response.status);
-    })();
-    expect((await failure(watching)).code).toBe(Code.Unimplemented);
-    expect(statuses).toEqual([]);
-  });
-
   it("starts a few calls per turn and posts their answers before starting more", async () => {
     const { client, calling, started } = recordingStarts({ callsPerTurn: 2 });
     // The answers arrive on the caller's port in batches, one per turn of the serving side.
@@ -444,5 +430,103 @@ describe("createPortTransport with servePortCalls", () => {
     const request = { ...create(Health.method.check.input, { service: "" }), callback: () => 1 };
     const thrown = await failure(transport.unary(Health.method.check, undefined, undefined, undefined, request as never));
     expect(thrown.code).toBe(Code.Internal);
+  });
+});
+
+describe("server streams over a MessagePort", () => {
+  /** A Watch (behind the services' error boundary) that yields `count` answers, recording how many it has produced and its call's signal. */
+  function counting(count: number, failAt?: number) {
+    const seen: { produced: number; signal?: AbortSignal } = { produced: 0 };
+    const channel = overPort(
+      {
+        async *watch(_request, context) {
+          seen.signal = context.signal;
+          for (let n = 0; n < count; n++) {
+            if (n === failAt) throw new AppError("VALIDATION_FAILED", "stream broke", { details: ["service: broke here"] });
+            seen.produced += 1;
+            yield create(HealthCheckResponseSchema, { status: n % 2 === 0 ? SERVING : NOT_SERVING });
+          }
+        },
+      },
+      [errorBoundary(createLogger("test", "silent"))],
+    );
+    return { ...channel, seen };
+  }
+
+  /** Turns of the event loop in which either side could run ahead if it were going to. */
+  const someTurns = async () => {
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it("yields every message in order, then ends", async () => {
+    const { client } = counting(25);
+    const statuses: number[] = [];
+    for await (const answer of client.watch({ service: "records" })) statuses.push(answer.status);
+    expect(statuses).toEqual(Array.from({ length: 25 }, (_, n) => (n % 2 === 0 ? SERVING : NOT_SERVING)));
+  });
+
+  it("reads the service only as fast as the reader takes messages", async () => {
+    const { client, seen } = counting(1_000);
+    const messages = client.watch({ service: "records" })[Symbol.asyncIterator]();
+    await messages.next();
+    // Give the serving side every chance to run ahead: it may not pass the window.
+    await someTurns();
+    expect(seen.produced).toBeLessThanOrEqual(4);
+    await messages.next();
+    await someTurns();
+    expect(seen.produced).toBeLessThanOrEqual(5);
+    await messages.return?.(undefined);
+  });
+
+  it("stops the service's stream when the caller cancels it midway", async () => {
+    const { client, seen } = counting(1_000);
+    // Connect's clients never return() a stream's iterator: a caller stops one with its signal.
+    const controller = new AbortController();
+    const thrown = await (async () => {
+      for await (const answer of client.watch({ service: "records" }, { signal: controller.signal })) {
+        if (answer.status === NOT_SERVING) controller.abort();
+      }
+    })().catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.Canceled);
+    await expect.poll(() => seen.signal?.aborted).toBe(true);
+    const produced = seen.produced;
+    await someTurns();
+    expect(seen.produced).toBe(produced);
+    expect(produced).toBeLessThan(10);
+  });
+
+  it("carries an error raised midway with its code and details, after the messages before it", async () => {
+    const { client } = counting(10, 3);
+    const statuses: number[] = [];
+    const thrown = await (async () => {
+      for await (const answer of client.watch({ service: "records" })) statuses.push(answer.status);
+    })().catch((error: unknown) => error);
+    expect(statuses).toHaveLength(3);
+    expect(ConnectError.from(thrown).code).toBe(Code.InvalidArgument);
+    expect(fromConnectError(thrown).details).toEqual(["service: broke here"]);
+  });
+
+  it("cancels the service's stream at the caller's deadline", async () => {
+    const { client, seen } = counting(1_000_000);
+    const thrown = await (async () => {
+      for await (const answer of client.watch({ service: "records" }, { timeoutMs: 50 })) {
+        void answer;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })().catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.DeadlineExceeded);
+    await expect.poll(() => seen.signal?.aborted).toBe(true);
+  });
+
+  it("fails UNAVAILABLE once the other side's port closes", async () => {
+    const { client, serving } = counting(1_000_000);
+    const messages = client.watch({ service: "records" })[Symbol.asyncIterator]();
+    await messages.next();
+    serving.close();
+    await expect(
+      (async () => {
+        for (;;) if ((await messages.next()).done) return;
+      })(),
+    ).rejects.toMatchObject({ code: Code.Unavailable });
   });
 });

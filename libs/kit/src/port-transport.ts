@@ -1,19 +1,25 @@
 import type { MessagePort } from "node:worker_threads";
 import { Code, ConnectError, createContextValues, type Transport } from "@connectrpc/connect";
-import { create, isMessage, toBinary, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+import { create, isMessage, toBinary, type DescMethodServerStreaming, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { messagesCopiedByCaller } from "./direct-transport.js";
 import { callerValueOf, setCallerValue, type CallerContext } from "./caller-context.js";
 
 /**
- * Unary rpcs across a MessagePort, for services running on another thread of this process (the
+ * Unary and server-streaming rpcs across a MessagePort, for services running on another thread of this process (the
  * platform's services thread): `createPortTransport` is the client's Transport, `servePortCalls`
  * hands each call to the service's own in-process transport on the other side (kit's direct
  * transport: the service's interceptors, error boundary and deadline run as for any in-process
  * call). Messages cross as structured clones (protobuf-es messages are plain data), so neither
  * side encodes them; errors arrive as a remote caller sees them (code, message, metadata, details
  * as bytes). Both sides post in batches, one message per turn of the event loop, and the serving
- * side starts a few calls per turn (see `ServePortCallsOptions`).
+ * side starts a few calls per turn (see `ServePortCallsOptions`). A server stream is pulled: the
+ * serving side reads the service's next message only when the client has credit left (it grants
+ * `STREAM_WINDOW` at the start and one more for each message its reader takes), so a slow reader
+ * slows the service instead of filling either thread's memory.
  */
+
+/** Messages of a server stream that may be on their way, or waiting, for the client's reader. */
+const STREAM_WINDOW = 2;
 
 type HeaderEntries = Array<[string, string]>;
 
@@ -41,6 +47,20 @@ interface CancelMessage {
   id: number;
 }
 
+/** A server-streaming call: a call's fields (its single request), the stream starting with `STREAM_WINDOW` credit. */
+interface StreamMessage extends Omit<CallMessage, "kind" | "cancelable"> {
+  kind: "stream";
+}
+
+/** The client's reader took messages: the serving side may send that many more. */
+interface MoreMessage {
+  kind: "more";
+  id: number;
+  count: number;
+}
+
+type ClientMessage = CallMessage | CancelMessage | StreamMessage | MoreMessage;
+
 interface ReceivedError {
   code: Code;
   message: string;
@@ -48,9 +68,14 @@ interface ReceivedError {
   details: Array<{ type: string; value: Uint8Array }>;
 }
 
+type UnaryReply = { id: number; message: unknown; header?: HeaderEntries; trailer?: HeaderEntries } | { id: number; error: ReceivedError };
+
 type ReplyMessage =
-  | { id: number; message: unknown; header?: HeaderEntries; trailer?: HeaderEntries }
-  | { id: number; error: ReceivedError };
+  | UnaryReply
+  // A server stream: opened (its header), then each message, then its end (its trailer) or an error.
+  | { id: number; opened: true; header?: HeaderEntries }
+  | { id: number; item: unknown }
+  | { id: number; end: true; trailer?: HeaderEntries };
 
 const notRunning = () => new ConnectError("the services thread is not running", Code.Unavailable);
 
@@ -74,8 +99,10 @@ export function createPortTransport(port: MessagePort): Transport & { close(): v
     for (const settle of [...pending.values()]) settle(notRunning());
   };
   port.on("close", failAll);
-  const post = batchedPoster<CallMessage | CancelMessage>(port, (message, error) => {
-    if (message.kind === "call") pending.get(message.id)?.(new ConnectError(`the request cannot cross threads: ${error.message}`, Code.Internal));
+  const post = batchedPoster<ClientMessage>(port, (message, error) => {
+    if (message.kind === "call" || message.kind === "stream") {
+      pending.get(message.id)?.(new ConnectError(`the request cannot cross threads: ${error.message}`, Code.Internal));
+    }
   });
 
   return {
@@ -83,9 +110,9 @@ export function createPortTransport(port: MessagePort): Transport & { close(): v
       if (closed) throw notRunning();
       const message = isMessage(input, method.input) ? input : create(method.input, input);
       const id = nextId++;
-      const outcome = await new Promise<ReplyMessage | ConnectError>((resolve) => {
+      const outcome = await new Promise<UnaryReply | ConnectError>((resolve) => {
         let timer: NodeJS.Timeout | undefined;
-        const settle = (result: ReplyMessage | ConnectError) => {
+        const settle = (result: UnaryReply | ConnectError) => {
           pending.delete(id);
           clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
@@ -96,7 +123,8 @@ export function createPortTransport(port: MessagePort): Transport & { close(): v
           settle(new ConnectError("the call was canceled", Code.Canceled));
         };
         if (signal?.aborted) return resolve(new ConnectError("the call was canceled", Code.Canceled));
-        pending.set(id, settle);
+        // A unary call is only ever answered with a unary reply.
+        pending.set(id, settle as (reply: ReplyMessage | ConnectError) => void);
         signal?.addEventListener("abort", onAbort, { once: true });
         if (timeoutMs !== undefined) {
           timer = setTimeout(() => settle(new ConnectError("the call's deadline passed", Code.DeadlineExceeded)), timeoutMs);
@@ -117,8 +145,42 @@ export function createPortTransport(port: MessagePort): Transport & { close(): v
       if ("error" in outcome) throw receivedError(outcome.error);
       return new PortResponse(method, outcome.header, outcome.trailer, outcome.message) as never;
     },
-    stream(method) {
-      return Promise.reject(new ConnectError(`${method.parent.typeName}.${method.name}: streaming calls do not cross threads`, Code.Unimplemented));
+    async stream(method, signal, timeoutMs, header, input, contextValues) {
+      if (closed) throw notRunning();
+      if (method.methodKind !== "server_streaming") {
+        throw new ConnectError(`${method.parent.typeName}.${method.name}: only server-streaming calls cross threads`, Code.Unimplemented);
+      }
+      let request: unknown;
+      for await (const message of input) {
+        request = message;
+        break;
+      }
+      const message = isMessage(request, method.input) ? request : create(method.input, request as never);
+      const id = nextId++;
+      const stream = new PortStream(() => post({ kind: "cancel", id }), (count) => post({ kind: "more", id, count }), () => pending.delete(id));
+      pending.set(id, (reply) => stream.receive(reply));
+      stream.watch(signal, timeoutMs);
+      post({
+        kind: "stream",
+        id,
+        service: method.parent.typeName,
+        method: method.name,
+        timeoutMs,
+        header: headerEntries(header as ConstructorParameters<typeof Headers>[0]),
+        caller: contextValues && callerValueOf(contextValues),
+        message,
+      });
+      const opened = await stream.opened;
+      return {
+        stream: true,
+        service: method.parent,
+        method,
+        header: new Headers(opened),
+        get trailer() {
+          return new Headers(stream.trailer);
+        },
+        message: stream.messages(),
+      } as never;
     },
     close() {
       failAll();
@@ -151,11 +213,15 @@ export function servePortCalls(
 ): void {
   const callsPerTurn = options.callsPerTurn ?? 4;
   const methods = new Map<string, { method: DescMethodUnary; transport: Transport }>();
+  const streamingMethods = new Map<string, { method: DescMethodServerStreaming; transport: Transport }>();
   for (const { service, transport } of services) {
     for (const method of service.methods) {
       if (method.methodKind === "unary") methods.set(`${service.typeName}/${method.name}`, { method: method as DescMethodUnary, transport });
+      if (method.methodKind === "server_streaming") streamingMethods.set(`${service.typeName}/${method.name}`, { method: method as DescMethodServerStreaming, transport });
     }
   }
+  /** The server streams in progress: their credit, and how to wake a stream waiting for some. */
+  const credits = new Map<number, { credit: number; wake?: () => void }>();
   /** The calls in progress that their caller may still cancel. */
   const cancelable = new Map<number, AbortController>();
   const post = batchedPoster<ReplyMessage>(port, (reply, error) =>
@@ -179,11 +245,21 @@ export function servePortCalls(
     turnScheduled = started.length > 0;
     if (turnScheduled) setImmediate(turn);
   };
-  port.on("message", (messages: Array<CallMessage | CancelMessage>) => {
+  port.on("message", (messages: ClientMessage[]) => {
     const arrivedAt = performance.now();
     for (const message of messages) {
       if (message.kind === "call") waiting.push({ call: message, arrivedAt });
-      else if (!cancelWaiting(message.id)) cancelable.get(message.id)?.abort(new ConnectError("the call was canceled", Code.Canceled));
+      else if (message.kind === "stream") void serveStream(message);
+      else if (message.kind === "more") {
+        const stream = credits.get(message.id);
+        if (stream) {
+          stream.credit += message.count;
+          stream.wake?.();
+        }
+      } else if (!cancelWaiting(message.id)) {
+        cancelable.get(message.id)?.abort(new ConnectError("the call was canceled", Code.Canceled));
+        credits.get(message.id)?.wake?.();
+      }
     }
     if (waiting.length > 0 && !turnScheduled) {
       turnScheduled = true;
@@ -197,6 +273,13 @@ export function servePortCalls(
     if (position === -1) return false;
     waiting.splice(position, 1);
     return true;
+  }
+
+  /** Serves a server stream at once (streams are few and long; they need no turns), cancelable like a call. */
+  function serveStream(call: StreamMessage): Promise<void> {
+    const controller = new AbortController();
+    cancelable.set(call.id, controller);
+    return serveStreamOn(post, streamingMethods.get(`${call.service}/${call.method}`), call, controller, credits).finally(() => cancelable.delete(call.id));
   }
 
   /** Runs one call with what is left of its deadline (`timeoutMs`, counted from its arrival). */
@@ -216,6 +299,145 @@ export function servePortCalls(
     } finally {
       if (controller) cancelable.delete(call.id);
     }
+  }
+}
+
+/**
+ * Serves one server stream: the service's messages go out one per credit the client granted; its
+ * end, or its error, closes it. A cancel aborts the service's call (its signal), which ends the
+ * service's reading.
+ */
+function serveStreamOn(
+  post: (reply: ReplyMessage) => void,
+  target: { method: DescMethodServerStreaming; transport: Transport } | undefined,
+  call: StreamMessage,
+  controller: AbortController,
+  credits: Map<number, { credit: number; wake?: () => void }>,
+): Promise<void> {
+  const state: { credit: number; wake?: () => void } = { credit: STREAM_WINDOW };
+  credits.set(call.id, state);
+  const hasCredit = () =>
+    new Promise<void>((resolve) => {
+      if (state.credit > 0 || controller.signal.aborted) return resolve();
+      state.wake = () => {
+        state.wake = undefined;
+        resolve();
+      };
+    });
+  return (async () => {
+    try {
+      if (!target) throw new ConnectError(`${call.service}.${call.method} is not served here`, Code.Unimplemented);
+      const values = createContextValues().set(messagesCopiedByCaller, true);
+      if (call.caller) setCallerValue(values, call.caller);
+      const response = await target.transport.stream(target.method, controller.signal, call.timeoutMs, call.header, singleMessage(call.message), values);
+      post({ id: call.id, opened: true, header: nonEmpty(response.header) });
+      const messages = response.message[Symbol.asyncIterator]();
+      for (;;) {
+        await hasCredit();
+        if (controller.signal.aborted) {
+          await messages.return?.();
+          return;
+        }
+        const next = await messages.next();
+        if (next.done) break;
+        state.credit -= 1;
+        post({ id: call.id, item: next.value });
+      }
+      post({ id: call.id, end: true, trailer: nonEmpty(response.trailer) });
+    } catch (thrown) {
+      post({ id: call.id, error: crossingError(ConnectError.from(thrown)) });
+    } finally {
+      credits.delete(call.id);
+    }
+  })();
+}
+
+async function* singleMessage(message: unknown): AsyncIterable<never> {
+  yield message as never;
+}
+
+/**
+ * The client's side of one server stream: `opened` resolves with the header (or rejects with an
+ * error before it), `messages()` yields what arrives, granting credit for each message taken; a
+ * reader that stops early, a deadline or the caller's signal cancels the call on the other side.
+ */
+class PortStream {
+  readonly opened: Promise<HeaderEntries | undefined>;
+  trailer: HeaderEntries | undefined;
+  private open!: { resolve: (header: HeaderEntries | undefined) => void; reject: (error: ConnectError) => void };
+  private readonly queue: unknown[] = [];
+  private ended = false;
+  private failure: ConnectError | undefined;
+  private wake: (() => void) | undefined;
+  private unwatch: () => void = () => {};
+
+  constructor(
+    private readonly cancel: () => void,
+    private readonly grant: (count: number) => void,
+    private readonly forget: () => void,
+  ) {
+    this.opened = new Promise((resolve, reject) => (this.open = { resolve, reject }));
+    // Rejections before a reader awaits it are still the caller's to see, not unhandled ones.
+    this.opened.catch(() => {});
+  }
+
+  /** Ends the stream with an error at the caller's deadline or abort. */
+  watch(signal: AbortSignal | undefined, timeoutMs: number | undefined): void {
+    const onAbort = () => this.stop(new ConnectError("the call was canceled", Code.Canceled));
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.stop(new ConnectError("the call's deadline passed", Code.DeadlineExceeded)), timeoutMs);
+    this.unwatch = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+  }
+
+  receive(reply: ReplyMessage | ConnectError): void {
+    if (reply instanceof ConnectError) return this.finish(reply);
+    if ("error" in reply) return this.finish(receivedError(reply.error));
+    if ("opened" in reply) this.open.resolve(reply.header);
+    else if ("item" in reply) this.queue.push(reply.item);
+    else if ("end" in reply) {
+      this.trailer = reply.trailer;
+      this.finish(undefined);
+    }
+    this.wake?.();
+  }
+
+  async *messages(): AsyncGenerator<never> {
+    try {
+      for (;;) {
+        if (this.queue.length > 0) {
+          const item = this.queue.shift();
+          if (!this.ended) this.grant(1);
+          yield item as never;
+        } else if (this.failure) throw this.failure;
+        else if (this.ended) return;
+        else await new Promise<void>((resolve) => (this.wake = resolve));
+      }
+    } finally {
+      // A reader that stopped before the end: the other side stops reading too.
+      if (!this.ended) this.stop(new ConnectError("the call was canceled", Code.Canceled));
+    }
+  }
+
+  /** Ends the call from this side: the other side is told, and a reader sees `error`. */
+  private stop(error: ConnectError): void {
+    if (this.ended) return;
+    this.cancel();
+    this.finish(error);
+  }
+
+  private finish(error: ConnectError | undefined): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.failure = error;
+    this.unwatch();
+    this.forget();
+    if (error) this.open.reject(error);
+    else this.open.resolve(undefined);
+    this.wake?.();
   }
 }
 
