@@ -23,10 +23,12 @@ describe(`reports with ${records.toLocaleString("en-US")} payment records stored
     expect(result.summary.mismatches).toEqual([]);
     expect(result.summary.total.paidCount).toBeGreaterThan(0);
     expect(result.summaryLoad.problems).toEqual([]);
+    expect(result.summaryGroupedLoad.problems).toEqual([]);
     // Every record exported, once; the heap never grew by anything like the file's size.
     expect(result.exportSpeed.rows).toBe(records);
     expect(result.exportMemory.rows).toBe(records);
-    expect(result.exportMemory.heapSamples.length).toBeGreaterThan(0);
+    // Read while the export ran (a small export may end before the first reading).
+    if (result.exportMemory.seconds > 1) expect(result.exportMemory.heapSamples.length).toBeGreaterThan(0);
     expect(exportHeapGrowth(result)).toBeLessThan(reportsTargets.exportHeapGrowthMaxBytes);
     // The one payment carrying the pair, and nothing else.
     expect(result.search.found).toEqual([result.search.expected]);

@@ -17,7 +17,7 @@ const seededDays = 40;
 export interface ExportRun {
   rows: number;
   seconds: number;
-  /** Heap after forced collections, read about once a second while the export streamed (bytes); empty when not sampled. */
+  /** Heap after forced collections, read about four times a second while the export streamed (bytes); empty when not sampled. */
   heapSamples: number[];
   /** The heap, read the same way, right before the export began. */
   heapBefore: number;
@@ -29,7 +29,10 @@ export interface ReportsAtScaleResult {
   rebuild: { seconds: number; recordsRead: number; totalsWritten: number };
   /** The 30-day summary compared with the seeder's own totals: every day and the grand total. */
   summary: { from: string; to: string; mismatches: string[]; total: Totals };
+  /** The summary the dashboard's overview asks for by default: 30 days by day (the target's row). */
   summaryLoad: Row;
+  /** The same split by method and provider account (every day × group in the answer): shown, not judged. */
+  summaryGroupedLoad: Row;
   search: { found: string[]; expected: string; milliseconds: number };
   exportSpeed: ExportRun;
   exportMemory: ExportRun;
@@ -63,14 +66,15 @@ export async function reportsAtScale(records: number, load: LoadSettings, log: (
     log(`  totals rebuilt from ${rebuild.recordsRead.toLocaleString("en-US")} records in ${rebuild.seconds.toFixed(1)} s`);
     const summary = await checkSummary(platform, seeded, now);
     log(`  summary of ${summary.from}..${summary.to}: ${summary.mismatches.length === 0 ? "equal to the seeder's totals" : `${summary.mismatches.length} mismatches`}`);
-    const summaryLoad = await measureScenario(platform.gatewayUrl, summaryScenario(platform.testApiKey, summary.from, summary.to), load);
+    const summaryLoad = await measureScenario(platform.gatewayUrl, summaryScenario(platform.testApiKey, summary.from, summary.to, false), load);
+    const summaryGroupedLoad = await measureScenario(platform.gatewayUrl, summaryScenario(platform.testApiKey, summary.from, summary.to, true), load);
     const search = await searchNeedle(platform, seeded.needleId);
     log(`  metadata search: ${search.found.length} found in ${search.milliseconds.toFixed(1)} ms`);
     const exportSpeed = await streamExport(platform, false);
     log(`  export: ${exportSpeed.rows.toLocaleString("en-US")} rows in ${exportSpeed.seconds.toFixed(1)} s (${Math.round(exportSpeed.rows / exportSpeed.seconds).toLocaleString("en-US")} rows/s)`);
     const exportMemory = await streamExport(platform, true);
     log(`  export with the heap read: largest heap ${mib(Math.max(...exportMemory.heapSamples, exportMemory.heapBefore))} MiB, before ${mib(exportMemory.heapBefore)} MiB`);
-    return { records, seeding: { seconds: seeded.seconds }, rebuild, summary, summaryLoad, search, exportSpeed, exportMemory };
+    return { records, seeding: { seconds: seeded.seconds }, rebuild, summary, summaryLoad, summaryGroupedLoad, search, exportSpeed, exportMemory };
   } finally {
     await platform?.stop();
     await rm(dataDir, { recursive: true, force: true });
@@ -133,13 +137,13 @@ async function checkSummary(platform: PlatformHandle, seeded: SeededRecords, now
   return { from, to, mismatches, total };
 }
 
-function summaryScenario(apiKey: string, from: string, to: string): Scenario {
+function summaryScenario(apiKey: string, from: string, to: string, grouped: boolean): Scenario {
   return {
-    id: "reports.summary",
-    label: `GET /payments/reports/summary (${summaryDays} days by day, method and account)`,
+    id: grouped ? "reports.summary-grouped" : "reports.summary",
+    label: `GET /payments/reports/summary (${summaryDays} days by day${grouped ? ", method and account" : ""})`,
     plan: {
       method: "GET",
-      path: `/api/v1/payments/reports/summary?from=${from}&to=${to}&granularity=day&groupBy=payment_method,provider_account`,
+      path: `/api/v1/payments/reports/summary?from=${from}&to=${to}&granularity=day${grouped ? "&groupBy=payment_method,provider_account" : ""}`,
       headers: { Authorization: `Bearer ${apiKey}` },
     },
     expected: ["200"],
@@ -161,7 +165,7 @@ async function searchNeedle(platform: PlatformHandle, expected: string): Promise
 
 /**
  * Streams the whole export, counting its rows (record terminators outside quoted cells, less the
- * header); with `readHeap`, the platform's heap is read about once a second meanwhile (each
+ * header); with `readHeap`, the platform's heap is read about four times a second meanwhile (each
  * reading forces collections, which slows the stream: hence two runs).
  */
 async function streamExport(platform: PlatformHandle, readHeap: boolean): Promise<ExportRun> {
@@ -170,7 +174,7 @@ async function streamExport(platform: PlatformHandle, readHeap: boolean): Promis
   let sampling = readHeap;
   const sampler = (async () => {
     while (sampling) {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await new Promise((resolve) => setTimeout(resolve, 250));
       if (sampling) heapSamples.push((await platform.memory()).heapUsed);
     }
   })();
