@@ -121,7 +121,7 @@ describe("records service over gRPC (Connect client, HTTP/2)", () => {
   });
 
   it("rebuilds a project's totals from its records", async () => {
-    expect(await client.rebuildPaymentTotals({ projectId: "prj_grpc" })).toMatchObject({ recordsRead: 2n, totalsWritten: 1n });
+    expect(await client.rebuildPaymentTotals({ projectId: "prj_grpc" })).toMatchObject({ recordsRead: 2n, totalsWritten: 2n });
     expect((await client.getPaymentsSummary({ from: "2026-04-01", to: "2026-04-01" }, caller("prj_grpc"))).total?.refundedMinor).toBe("10000");
   });
 

@@ -103,9 +103,12 @@ describe("the projection's totals", () => {
     const project = (record: ProjectedRecord) => store.transaction((session) => projectRecord(projectionIn(store, session, () => new Date()), record));
     await project(recordOf({ _id: "chk_1", status: "failed", amount: 100_00 }));
     await project(recordOf({ _id: "chk_1", status: "paid", amount: 100_00, fee: 2_50, paymentMethod: "gcash", provider: "paymongo", providerAccountId: "pa_1", aggregateVersion: 2 }));
-    const docs = await store.collection<PaymentTotalsDoc>(paymentTotalsCollection).find({});
+    const docs = await store.collection<PaymentTotalsDoc>(paymentTotalsCollection).find({}, { sort: { wholeDay: 1 } });
+    const paid = { paidCount: 1, paidMinor: 100_00, feeMinor: 2_50, failedCount: 0, failedMinor: 0 };
     expect(docs).toEqual([
-      expect.objectContaining({ paymentMethod: "gcash", providerAccountId: "pa_1", paidCount: 1, paidMinor: 100_00, feeMinor: 2_50, failedCount: 0, failedMinor: 0 }),
+      expect.objectContaining({ wholeDay: false, paymentMethod: "gcash", providerAccountId: "pa_1", ...paid }),
+      // The day's document over every method and account moved with it.
+      expect.objectContaining({ wholeDay: true, paymentMethod: null, providerAccountId: null, ...paid }),
     ]);
   });
 

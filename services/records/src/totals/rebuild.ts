@@ -3,7 +3,7 @@ import type { Store } from "@bayad/store";
 import type { ProjectedRecord } from "../records/payment-record.js";
 import { createPaymentRecordsRepository, type FeedPosition } from "../records/payment-records-repository.js";
 import { contribution } from "./contribution.js";
-import { counterNames, totalsIdOf, type PaymentTotalsDoc } from "./totals-collection.js";
+import { counterNames, totalsIdOf, wholeDayKeyOf, type PaymentTotalsDoc } from "./totals-collection.js";
 import { createPaymentTotalsRepository } from "./totals-repository.js";
 
 /** Records read per page of the walk. */
@@ -30,10 +30,13 @@ export function totalsOf(records: Iterable<ProjectedRecord>): Map<string, Paymen
 function addRecord(docs: Map<string, PaymentTotalsDoc>, record: ProjectedRecord): void {
   const counted = contribution(record);
   if (counted === null) return;
-  const _id = totalsIdOf(counted.key);
-  const doc = docs.get(_id);
-  if (doc === undefined) docs.set(_id, { _id, ...counted.key, ...counted.counters });
-  else for (const name of counterNames) doc[name] += counted.counters[name];
+  // Its split document and its day's whole-day document, as the projection keeps them.
+  for (const wholeDay of [false, true]) {
+    const _id = totalsIdOf(counted.key, wholeDay);
+    const doc = docs.get(_id);
+    if (doc === undefined) docs.set(_id, { _id, ...(wholeDay ? wholeDayKeyOf(counted.key) : counted.key), ...counted.counters, wholeDay });
+    else for (const name of counterNames) doc[name] += counted.counters[name];
+  }
 }
 
 /**

@@ -79,7 +79,8 @@ export async function getPaymentsSummary(
 
   const periods = periodsOf(from, to, granularity, MAX_SUMMARY_ROWS);
   if (periods === null) throw tooManyRows();
-  const docs = await totals.findDays(caller, input.from, input.to);
+  // Without groups, the whole-day documents: one a day.
+  const docs = await totals.findDays(caller, input.from, input.to, !(byMethod || byAccount));
 
   // The groups of the range, in a stable order (unknown method / sandbox first).
   const groupOf = (doc: PaymentTotalsDoc) => JSON.stringify([byMethod ? doc.paymentMethod : null, byAccount ? doc.providerAccountId : null]);

@@ -50,26 +50,36 @@ export interface TotalsKey {
   providerAccountId: string | null;
 }
 
-/** One document of `payment_totals`: the counters of one key, kept by the projection. */
+/**
+ * One document of `payment_totals`: the counters of one key, kept by the projection. Each day has
+ * them twice: split by method and account (`wholeDay` false), and once over every method and
+ * account (`wholeDay` true, its method and account null), so that a summary without groups reads
+ * one document a day instead of one per method × account.
+ */
 export interface PaymentTotalsDoc extends TotalsKey, TotalsCounters {
   _id: string;
+  wholeDay: boolean;
 }
 
 /**
- * The summary reads a project's environment over a range of days; the rebuild deletes a
- * project's environment. Both walk this one index.
+ * The summary reads a project's environment's split or whole-day documents over a range of days;
+ * the rebuild deletes a project's environment. Both walk this one index.
  */
 export const paymentTotalsCollection: CollectionDef = {
   name: "payment_totals",
-  indexes: [{ name: "payment_totals_days", keys: { projectId: 1, environment: 1, day: 1 } }],
+  indexes: [{ name: "payment_totals_level_days", keys: { projectId: 1, environment: 1, wholeDay: 1, day: 1 } }],
 };
+
+/** The key of the day's document over every method and account that `key`'s day counts in too. */
+export const wholeDayKeyOf = (key: TotalsKey): TotalsKey => ({ projectId: key.projectId, environment: key.environment, day: key.day, paymentMethod: null, providerAccountId: null });
 
 /**
  * The document id of a key: the same key always gives the same id, so upserts from any batch
- * meet on one document, and JSON keeps it unambiguous whatever characters the ids hold.
+ * meet on one document, and JSON keeps it unambiguous whatever characters the ids hold (a
+ * whole day's id has three parts, a split one five).
  */
-export function totalsIdOf(key: TotalsKey): string {
-  return JSON.stringify([key.projectId, key.environment, key.day, key.paymentMethod, key.providerAccountId]);
+export function totalsIdOf(key: TotalsKey, wholeDay = false): string {
+  return JSON.stringify(wholeDay ? [key.projectId, key.environment, key.day] : [key.projectId, key.environment, key.day, key.paymentMethod, key.providerAccountId]);
 }
 
 export function isZero(counters: TotalsCounters): boolean {

@@ -5,6 +5,7 @@ import {
   isZero,
   paymentTotalsCollection,
   totalsIdOf,
+  wholeDayKeyOf,
   type PaymentTotalsDoc,
   type TotalsCounters,
   type TotalsKey,
@@ -24,19 +25,25 @@ export function createPaymentTotalsRepository(store: Store, session?: Session) {
      * the keys some record counts in: what a rebuild writes, and the groups a summary lists.
      */
     async add(key: TotalsKey, counters: TotalsCounters): Promise<void> {
-      const filter = { _id: totalsIdOf(key) };
-      const update = { $inc: { ...counters }, $setOnInsert: { ...key } };
-      if (!counterNames.some((name) => counters[name] < 0)) {
-        await totals.updateOne(filter, update, { ...inTransaction, upsert: true });
-        return;
+      // The split document and its day's whole-day document move together.
+      for (const wholeDay of [false, true]) {
+        const filter = { _id: totalsIdOf(key, wholeDay) };
+        const update = { $inc: { ...counters }, $setOnInsert: { ...(wholeDay ? wholeDayKeyOf(key) : key), wholeDay } };
+        if (!counterNames.some((name) => counters[name] < 0)) {
+          await totals.updateOne(filter, update, { ...inTransaction, upsert: true });
+          continue;
+        }
+        const after = await totals.findOneAndUpdate(filter, update, { ...inTransaction, upsert: true, returnDocument: "after" });
+        if (after !== null && isZero(after)) await totals.deleteOne(filter, inTransaction);
       }
-      const after = await totals.findOneAndUpdate(filter, update, { ...inTransaction, upsert: true, returnDocument: "after" });
-      if (after !== null && isZero(after)) await totals.deleteOne(filter, inTransaction);
     },
 
-    /** The documents of a project's environment from one Philippine day to another, both inclusive. */
-    findDays(scope: { projectId: string; environment: Environment }, from: string, to: string): Promise<PaymentTotalsDoc[]> {
-      return totals.find({ projectId: scope.projectId, environment: scope.environment, day: { $gte: from, $lte: to } }, inTransaction);
+    /**
+     * A project's environment's documents from one Philippine day to another, both inclusive: the
+     * whole-day ones (one a day), or those split by method and account.
+     */
+    findDays(scope: { projectId: string; environment: Environment }, from: string, to: string, wholeDay: boolean): Promise<PaymentTotalsDoc[]> {
+      return totals.find({ projectId: scope.projectId, environment: scope.environment, wholeDay, day: { $gte: from, $lte: to } }, inTransaction);
     },
 
     /** Replaces every document of the project's environments with `docs`; needs the session of a transaction. */
