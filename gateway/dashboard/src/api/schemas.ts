@@ -10,22 +10,8 @@ type Schemas = components["schemas"];
 export type Money = Schemas["Money"];
 export type Refund = Schemas["Refund"];
 export type PaymentIntentMethod = Schemas["PaymentIntentMethod"];
-/**
- * What a record gained for reports (issue 45: method, customer, fee and net, metadata). Declared here until gateway/openapi/openapi.yaml carries them; the intersection then
- * changes nothing and can go.
- */
-interface RecordReportFields {
-  /** Bayad's name of the method that paid (`card`, `gcash`, …); null when unknown. */
-  paymentMethod?: string | null;
-  customerId?: string | null;
-  /** Decimal centavos text; null when the provider did not report the fee. */
-  feeMinor?: string | null;
-  netMinor?: string | null;
-  /** {} when none. */
-  metadata?: Record<string, string>;
-}
-export type PaymentRecord = Schemas["PaymentRecord"] & RecordReportFields;
-export type PaymentRecordPage = Omit<Schemas["PaymentRecordPage"], "records"> & { records: PaymentRecord[] };
+export type PaymentRecord = Schemas["PaymentRecord"];
+export type PaymentRecordPage = Schemas["PaymentRecordPage"];
 export type PaymentLink = Schemas["PaymentLink"];
 export type Plan = Schemas["Plan"];
 export type Subscription = Schemas["Subscription"];
