@@ -173,15 +173,85 @@ describe("createDirectTransport", () => {
     expect(ConnectError.from(thrown).code).toBe(Code.Unimplemented);
   });
 
-  it("hands streaming calls to the streams transport", async () => {
+  it("calls a server stream's handler directly, one message per read, with its context", async () => {
+    let produced = 0;
+    let header: string | null = null;
+    const routes = (router: ConnectRouter) =>
+      router.service(Health, {
+        async *watch(_request, context) {
+          header = context.requestHeader.get("bayad-project-id");
+          for (let n = 0; n < 100; n++) {
+            produced += 1;
+            yield { status: n % 2 === 0 ? NOT_SERVING : SERVING };
+          }
+        },
+      });
+    // A streams transport that fails: server streams must not reach it.
+    const refusing = createRouterTransport(() => {});
+    const client = createClient(Health, createDirectTransport({ routes, interceptors: [], streams: refusing }));
+    const statuses: HealthCheckResponse_ServingStatus[] = [];
+    for await (const response of client.watch({ service: "" }, { headers: { "bayad-project-id": "prj_1" } })) {
+      statuses.push(response.status);
+      // Read one, produced at most one ahead: the handler runs only as its messages are read.
+      expect(produced).toBeLessThanOrEqual(statuses.length + 1);
+      if (statuses.length === 3) break;
+    }
+    expect(statuses).toEqual([NOT_SERVING, SERVING, NOT_SERVING]);
+    expect(header).toBe("prj_1");
+  });
+
+  it("ends a server stream at its deadline with DEADLINE_EXCEEDED, never as if it were complete", async () => {
+    let signal: AbortSignal | undefined;
     const client = healthClient({
-      async *watch() {
-        yield { status: NOT_SERVING };
-        yield { status: SERVING };
+      async *watch(_request, context) {
+        signal = context.signal;
+        // A handler that stops quietly when aborted (as the records export's walk does).
+        while (!context.signal.aborted) {
+          yield { status: SERVING };
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
       },
     });
-    const statuses: HealthCheckResponse_ServingStatus[] = [];
-    for await (const response of client.watch({ service: "" })) statuses.push(response.status);
-    expect(statuses).toEqual([NOT_SERVING, SERVING]);
+    const thrown = await (async () => {
+      for await (const response of client.watch({ service: "" }, { timeoutMs: 40 })) void response;
+    })().catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.DeadlineExceeded);
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("ends a server stream the caller cancels with CANCELED and aborts the handler's signal", async () => {
+    let signal: AbortSignal | undefined;
+    const client = healthClient({
+      async *watch(_request, context) {
+        signal = context.signal;
+        for (;;) yield { status: SERVING };
+      },
+    });
+    const controller = new AbortController();
+    const thrown = await (async () => {
+      let read = 0;
+      for await (const response of client.watch({ service: "" }, { signal: controller.signal })) {
+        void response;
+        if (++read === 5) controller.abort();
+      }
+    })().catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.Canceled);
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("refuses a server stream whose handler throws before its first message, through the interceptors", async () => {
+    const client = healthClient(
+      {
+        watch() {
+          throw new AppError("VALIDATION_FAILED", "bad watch", { details: ["service: unknown"] });
+        },
+      },
+      [errorBoundary(createLogger("test", "silent"))],
+    );
+    const thrown = await (async () => {
+      for await (const response of client.watch({ service: "x" })) void response;
+    })().catch((error: unknown) => error);
+    expect(ConnectError.from(thrown).code).toBe(Code.InvalidArgument);
+    expect(fromConnectError(thrown).details).toEqual(["service: unknown"]);
   });
 });

@@ -10,6 +10,8 @@ import {
   type HandlerContext,
   type Interceptor,
   type MethodImplSpec,
+  type StreamRequest,
+  type StreamResponse,
   type Transport,
   type UnaryRequest,
   type UnaryResponse,
@@ -20,6 +22,7 @@ import {
   toBinary,
   type DescMessage,
   type DescMethod,
+  type DescMethodServerStreaming,
   type DescMethodUnary,
   type DescService,
   type MessageInitShape,
@@ -28,6 +31,7 @@ import {
 import { copyMessage } from "./message-copy.js";
 
 type UnaryNext = (request: UnaryRequest) => Promise<UnaryResponse>;
+type StreamNext = (request: StreamRequest) => Promise<StreamResponse>;
 
 /**
  * Set by a caller whose request is a copy no one else holds and who copies the response itself
@@ -41,8 +45,10 @@ export const messagesCopiedByCaller = createContextKey<boolean>(false, { descrip
  * at a fraction of the cost of encoding and decoding it), the server's interceptors run around
  * the call in order, the caller's deadline is enforced, and errors arrive as a remote caller
  * would see them (code, message, metadata and details encoded as bytes, no cause). What it leaves out is Connect's HTTP emulation (envelopes,
- * header serialization, async iterables, a linked abort controller per call). Streaming calls go
- * to `streams` (Connect's in-memory router transport).
+ * header serialization, async iterables, a linked abort controller per call). Server streams are
+ * called directly too (each message copied as it is read, unless the caller copies); client and
+ * bidirectional streams go to `streams` (Connect's in-memory router transport), which encodes and
+ * decodes every message.
  */
 export function createDirectTransport(options: {
   routes: (router: ConnectRouter) => void;
@@ -54,6 +60,10 @@ export function createDirectTransport(options: {
   const dispatch = options.interceptors.reduceRight<UnaryNext>(
     (next, interceptor) => interceptor(next as Parameters<Interceptor>[0]) as UnaryNext,
     (request) => invoke(methods, request),
+  );
+  const dispatchStream = options.interceptors.reduceRight<StreamNext>(
+    (next, interceptor) => interceptor(next as Parameters<Interceptor>[0]) as StreamNext,
+    (request) => invokeServerStream(methods, request),
   );
 
   return {
@@ -80,10 +90,71 @@ export function createDirectTransport(options: {
         call.done();
       }
     },
-    stream(method, signal, timeoutMs, header, input, contextValues) {
-      return options.streams.stream(method, signal, timeoutMs, header, input, contextValues);
+    async stream(method, signal, timeoutMs, header, input, contextValues) {
+      if (method.methodKind !== "server_streaming") return options.streams.stream(method, signal, timeoutMs, header, input, contextValues);
+      const copied = contextValues?.get(messagesCopiedByCaller) ?? false;
+      const request = normalize(method.input, await firstOf(input));
+      const call = new StreamCall(signal, timeoutMs);
+      const streamRequest = new DirectStreamRequest(method, call, timeoutMs, header as HeaderInit, contextValues ?? createContextValues(), copied ? request : copyMessage(request));
+      let response: StreamResponse;
+      try {
+        response = await dispatchStream(streamRequest);
+      } catch (thrown) {
+        call.done();
+        throw asReceived(thrown);
+      }
+      return {
+        stream: true,
+        service: method.parent,
+        method,
+        header: response.header,
+        trailer: response.trailer,
+        message: delivered(response.message, call, copied),
+      } as never;
     },
   };
+}
+
+/**
+ * A server stream's messages as its caller reads them: one at a time (the handler runs on only
+ * as they are read), copied unless the caller copies, and ended by the call's deadline or
+ * cancellation with that error, never with a quiet end that would look complete.
+ */
+async function* delivered<T extends object>(messages: AsyncIterable<T>, call: StreamCall, copied: boolean): AsyncGenerator<T> {
+  try {
+    for await (const message of messages) {
+      call.throwIfEnded();
+      yield copied ? message : copyMessage(message);
+    }
+    call.throwIfEnded();
+  } catch (thrown) {
+    throw asReceived(thrown);
+  } finally {
+    call.done();
+  }
+}
+
+/** The one request message of a unary-request stream. */
+async function firstOf<T>(input: AsyncIterable<T>): Promise<T> {
+  for await (const message of input) return message;
+  throw new ConnectError("protocol error: missing request message", Code.InvalidArgument);
+}
+
+async function invokeServerStream(methods: Map<DescMethod, MethodImplSpec>, request: StreamRequest): Promise<StreamResponse> {
+  const spec = methods.get(request.method);
+  if (spec?.kind !== "server_streaming") {
+    throw new ConnectError(`${request.service.typeName}.${request.method.name} is not implemented`, Code.Unimplemented);
+  }
+  const direct = request instanceof DirectStreamRequest ? request : DirectStreamRequest.fromCopy(request);
+  const context = new DirectHandlerContext(direct);
+  // A handler may refuse before its first message (a plain function returning an iterable): that
+  // throws here, inside the interceptors, as a unary call's refusal does.
+  const messages = spec.impl(await firstOf(direct.message), context);
+  return { stream: true, service: request.service, method: request.method, header: context.responseHeader, trailer: context.responseTrailer, message: shaped(messages, request.method.output) };
+}
+
+async function* shaped<O extends DescMessage>(messages: AsyncIterable<MessageInitShape<O>>, schema: O): AsyncGenerator<MessageShape<O>> {
+  for await (const message of messages) yield normalize(schema, message);
 }
 
 /** The unary implementations a routes function registers, by method. */
@@ -189,6 +260,43 @@ class DirectRequest<I extends DescMessage = DescMessage, O extends DescMessage =
   }
 }
 
+/** A server stream's request as interceptors and the method see it (its one message as an iterable). */
+class DirectStreamRequest<I extends DescMessage = DescMessage, O extends DescMessage = DescMessage> implements StreamRequest<I, O> {
+  readonly stream = true as const;
+  readonly service: DescService;
+  readonly requestMethod = "POST";
+  readonly url: string;
+  readonly deadline: number | undefined;
+  readonly header: Headers;
+  readonly message: AsyncIterable<MessageShape<I>>;
+
+  constructor(
+    readonly method: DescMethodServerStreaming<I, O>,
+    private readonly call: StreamCall,
+    timeoutMs: number | undefined,
+    headerInit: HeaderInit,
+    readonly contextValues: ContextValues,
+    request: MessageShape<I>,
+  ) {
+    this.service = method.parent;
+    this.url = `in-process:///${method.parent.typeName}/${method.name}`;
+    this.deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+    this.header = new Headers(headerInit);
+    this.message = (async function* () {
+      yield request;
+    })();
+  }
+
+  /** A spread copy (an interceptor's `{ ...request }`) as one again. */
+  static fromCopy(copy: StreamRequest): DirectStreamRequest {
+    return Object.setPrototypeOf({ ...copy }, DirectStreamRequest.prototype) as DirectStreamRequest;
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+}
+
 /** What the method implementation gets as its context (a class for the same reason). */
 class DirectHandlerContext implements HandlerContext {
   readonly service: DescService;
@@ -200,7 +308,7 @@ class DirectHandlerContext implements HandlerContext {
   readonly responseTrailer = new Headers();
   readonly values: ContextValues;
 
-  constructor(private readonly request: DirectRequest) {
+  constructor(private readonly request: DirectRequest | DirectStreamRequest) {
     this.service = request.service;
     this.method = request.method;
     this.requestMethod = request.requestMethod;
@@ -223,6 +331,39 @@ class DirectHandlerContext implements HandlerContext {
 }
 
 const notAborted = new AbortController().signal;
+
+/**
+ * A server stream's signal: aborted by the caller's signal or at the deadline, for as long as the
+ * stream is read (not only until the handler answers, as a unary call's).
+ */
+class StreamCall {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly callerSignal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+  ) {
+    if (callerSignal?.aborted) this.onCallerAbort();
+    else callerSignal?.addEventListener("abort", this.onCallerAbort, { once: true });
+    if (timeoutMs !== undefined) this.timer = setTimeout(() => this.controller.abort(new ConnectError("the call's deadline passed", Code.DeadlineExceeded)), timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  throwIfEnded(): void {
+    if (this.controller.signal.aborted) throw this.controller.signal.reason;
+  }
+
+  done(): void {
+    clearTimeout(this.timer);
+    this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
+  }
+
+  private readonly onCallerAbort = () => this.controller.abort(new ConnectError("the call was canceled", Code.Canceled));
+}
 
 /**
  * The call's abort signal and deadline. The signal handlers see is made only when one asks for it
