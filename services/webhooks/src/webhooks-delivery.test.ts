@@ -59,6 +59,10 @@ describe("webhook deliveries", () => {
         amount: { amountMinor: 1250_00, currency: "PHP" },
         checkoutUrl: `${PUBLIC_URL}/checkout/${checkout.checkoutId}?token=t0k3n`,
         aggregateVersion: 3,
+        // The event's snapshot names neither (a provider that reported no fee, no method).
+        paymentMethod: null,
+        fee: null,
+        netAmount: null,
       },
     });
     // A changed body does not verify.
