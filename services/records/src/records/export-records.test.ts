@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { AppError, createCursorCodec, newId, type CallerContext } from "@bayad/kit";
 import { createTestStore } from "@bayad/store/testing";
-import { recordOf } from "../test-support/records.js";
+import { noFilters, recordOf } from "../test-support/records.js";
 import { exportPaymentRecords } from "./export-records.js";
 import { listPaymentRecords, type ListRecordsDeps } from "./list-records.js";
 import type { PaymentRecordDoc } from "./payment-record.js";
@@ -9,17 +9,6 @@ import { createPaymentRecordsRepository } from "./payment-records-repository.js"
 import type { RecordFiltersInput } from "./record-filters.js";
 
 const caller: Pick<CallerContext, "projectId" | "environment"> = { projectId: "prj_export", environment: "test" };
-const noFilters: RecordFiltersInput = {
-  type: "",
-  status: "",
-  referenceId: "",
-  relatedResourceId: "",
-  customerId: "",
-  metadataKey: "",
-  metadataValue: "",
-  paymentMethod: "",
-  providerAccountId: "",
-};
 const methods = ["card", "gcash", "maya"] as const;
 
 describe("exportPaymentRecords", () => {

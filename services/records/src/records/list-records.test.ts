@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { AppError, createCursorCodec, newId, type CallerContext } from "@bayad/kit";
-import { recordOf } from "../test-support/records.js";
+import { everything, recordOf } from "../test-support/records.js";
 import { listPaymentRecords, type ListRecordsDeps, type ListRecordsInput } from "./list-records.js";
 import type { ProjectedRecord } from "./payment-record.js";
 import { createPaymentRecordsRepository } from "./payment-records-repository.js";
@@ -9,19 +9,6 @@ import type { Store } from "@bayad/store";
 import { createTestStore } from "@bayad/store/testing";
 
 const caller: Pick<CallerContext, "projectId" | "environment"> = { projectId: "prj_records", environment: "test" };
-const everything: ListRecordsInput = {
-  type: "",
-  status: "",
-  referenceId: "",
-  relatedResourceId: "",
-  customerId: "",
-  metadataKey: "",
-  metadataValue: "",
-  paymentMethod: "",
-  providerAccountId: "",
-  limit: 0,
-  cursor: "",
-};
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
 
 describe("listPaymentRecords", () => {

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { AppError, createCursorCodec, type CallerContext } from "@bayad/kit";
 import { createTestStore, plannedIndex } from "@bayad/store/testing";
 import type { Store } from "@bayad/store";
-import { recordOf } from "../test-support/records.js";
+import { everything, recordOf } from "../test-support/records.js";
 import { listPaymentRecords, type ListRecordsDeps, type ListRecordsInput } from "./list-records.js";
 import type { ProjectedRecord } from "./payment-record.js";
 import { createPaymentRecordsRepository, feedFilter, feedSort, paymentRecordsCollection, type FeedQuery } from "./payment-records-repository.js";
@@ -10,19 +10,6 @@ import { projectInTransaction } from "./projection.js";
 import { metadataPair } from "./record-from-event.js";
 
 const caller: Pick<CallerContext, "projectId" | "environment"> = { projectId: "prj_search", environment: "test" };
-const everything: ListRecordsInput = {
-  type: "",
-  status: "",
-  referenceId: "",
-  relatedResourceId: "",
-  customerId: "",
-  metadataKey: "",
-  metadataValue: "",
-  paymentMethod: "",
-  providerAccountId: "",
-  limit: 0,
-  cursor: "",
-};
 const day = (n: number) => new Date(Date.UTC(2026, 2, n));
 
 /** A record as record-from-event.ts fills the search fields: amount a number, metadata as pairs. */
