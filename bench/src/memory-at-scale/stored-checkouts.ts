@@ -62,13 +62,22 @@ export interface StoredPaymentRecord {
   relatedResourceId: null;
   amountMinor: string;
   currency: "PHP";
+  /** The amount as a number, which amount ranges search. */
+  amount: number;
   status: "pending";
   /** The sandbox took it: no provider account. */
   provider: "sandbox";
   providerAccountId: null;
+  /** Not paid yet: no method, no fee; no metadata given. */
+  paymentMethod: null;
+  fee: null;
+  metadata: null;
+  metadataPairs: never[];
   createdAt: Date;
   aggregateVersion: 2;
   updatedAt: Date;
+  /** A checkout has no customer; the second version's replace sets it (null), after the fields the first version wrote. */
+  customerId: null;
 }
 
 /** Scenario 2's body (scenarios.ts checkoutBody). */
@@ -117,12 +126,18 @@ export function storedCheckout(projectId: string, run: string, index: number, cr
     relatedResourceId: null,
     amountMinor: String(amountMinor),
     currency: "PHP",
+    amount: amountMinor,
     status: "pending",
     provider: "sandbox",
     providerAccountId: null,
+    paymentMethod: null,
+    fee: null,
+    metadata: null,
+    metadataPairs: [],
     createdAt,
     aggregateVersion: 2,
     updatedAt: new Date(openedAt.getTime() + 100),
+    customerId: null,
   };
   return { checkout, record };
 }
