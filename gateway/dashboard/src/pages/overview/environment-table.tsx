@@ -1,7 +1,7 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { Environment } from "../../api/client";
-import { Money } from "../../components/values";
-import { cardsOf, formatRate, type PaymentsSummary } from "./summary";
+import { cardsOf, type PaymentsSummary } from "./summary";
+import { TotalsCells, TotalsHeadings, totalsColumns } from "./totals-columns";
 
 type Answer = UseQueryResult<PaymentsSummary>;
 
@@ -11,30 +11,16 @@ function Row({ environment, answer }: { environment: Environment; answer: Answer
     return (
       <tr>
         <th scope="row">{name}</th>
-        <td colSpan={6} className="muted">
+        <td colSpan={totalsColumns.length} className="muted">
           {answer.isPending ? "Loading…" : `Could not load: ${answer.error.message}`}
         </td>
       </tr>
     );
   }
-  const cards = cardsOf(answer.data.total);
   return (
     <tr>
       <th scope="row">{name}</th>
-      <td className="numeric">
-        <Money minor={cards.paid.minor} />
-      </td>
-      <td className="numeric">{cards.paid.count}</td>
-      <td className="numeric">
-        <Money minor={cards.fee} />
-      </td>
-      <td className="numeric">
-        <Money minor={cards.net} />
-      </td>
-      <td className="numeric">
-        {cards.refunded.count} · <Money minor={cards.refunded.minor} />
-      </td>
-      <td className="numeric">{formatRate(cards.successRate)}</td>
+      <TotalsCells cards={cardsOf(answer.data.total)} />
     </tr>
   );
 }
@@ -48,24 +34,7 @@ export function EnvironmentTable({ test, live }: { test: Answer; live: Answer })
         <thead>
           <tr>
             <th scope="col">Environment</th>
-            <th scope="col" className="numeric">
-              Paid volume
-            </th>
-            <th scope="col" className="numeric">
-              Paid payments
-            </th>
-            <th scope="col" className="numeric">
-              Fees
-            </th>
-            <th scope="col" className="numeric">
-              Net
-            </th>
-            <th scope="col" className="numeric">
-              Refunded
-            </th>
-            <th scope="col" className="numeric">
-              Success rate
-            </th>
+            <TotalsHeadings />
           </tr>
         </thead>
         <tbody>

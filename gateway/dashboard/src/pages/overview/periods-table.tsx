@@ -1,5 +1,5 @@
-import { Money } from "../../components/values";
-import { formatRate, type PeriodRow } from "./summary";
+import type { PeriodRow } from "./summary";
+import { TotalsCells, TotalsHeadings } from "./totals-columns";
 
 /** The summary's periods as a table (the chart's text alternative), split by group when asked. */
 export function PeriodsTable({ rows, groupTitle }: { rows: PeriodRow[]; groupTitle?: string }) {
@@ -11,27 +11,7 @@ export function PeriodsTable({ rows, groupTitle }: { rows: PeriodRow[]; groupTit
           <tr>
             <th scope="col">Period</th>
             {groupTitle ? <th scope="col">{groupTitle}</th> : null}
-            <th scope="col" className="numeric">
-              Paid volume
-            </th>
-            <th scope="col" className="numeric">
-              Paid payments
-            </th>
-            <th scope="col" className="numeric">
-              Fees
-            </th>
-            <th scope="col" className="numeric">
-              Net
-            </th>
-            <th scope="col" className="numeric">
-              Refunded
-            </th>
-            <th scope="col" className="numeric">
-              Failed
-            </th>
-            <th scope="col" className="numeric">
-              Success rate
-            </th>
+            <TotalsHeadings />
           </tr>
         </thead>
         <tbody>
@@ -39,21 +19,7 @@ export function PeriodsTable({ rows, groupTitle }: { rows: PeriodRow[]; groupTit
             <tr key={row.key}>
               <th scope="row">{row.period}</th>
               {groupTitle ? <td>{row.group}</td> : null}
-              <td className="numeric">
-                <Money minor={row.cards.paid.minor} />
-              </td>
-              <td className="numeric">{row.cards.paid.count}</td>
-              <td className="numeric">
-                <Money minor={row.cards.fee} />
-              </td>
-              <td className="numeric">
-                <Money minor={row.cards.net} />
-              </td>
-              <td className="numeric">
-                {row.cards.refunded.count} · <Money minor={row.cards.refunded.minor} />
-              </td>
-              <td className="numeric">{row.cards.failed.count}</td>
-              <td className="numeric">{formatRate(row.cards.successRate)}</td>
+              <TotalsCells cards={row.cards} />
             </tr>
           ))}
         </tbody>
