@@ -10,7 +10,15 @@ export interface OperationContext {
   caller: CallerContext;
   /** Options for every rpc: the caller as metadata and the deadline. */
   call: CallOptions;
+  /**
+   * The requesting client's address as the gateway reads it (TRUST_PROXY, http/client-address.ts);
+   * empty when unknown: a reconciliation runs a stored request again, without its client.
+   */
+  clientAddress: string;
 }
+
+/** The caller an operation runs for; the gateway adds the client's address, which no rpc carries as metadata. */
+export type OperationCaller = CallerContext & { clientAddress?: string };
 
 export interface OperationResult {
   status: number;
@@ -26,17 +34,17 @@ export type OperationHandler<Op extends OperationId> = (input: OperationInput<Op
 /** Handlers by OpenAPI operationId; a key that is not an operation of the document does not compile. */
 export type OperationHandlers = { [Op in OperationId]?: OperationHandler<Op> };
 
-export type OperationRunner = (operationId: string, input: ValidatedInput, caller: CallerContext) => Promise<StoredResponse>;
+export type OperationRunner = (operationId: string, input: ValidatedInput, caller: OperationCaller) => Promise<StoredResponse>;
 
 /**
  * Runs an operation's handler and wraps its data in the envelope. Whatever an rpc throws comes
  * back as the catalogue's AppError, so callers see one error type.
  */
 export function createOperationRunner(handlers: OperationHandlers, rpcTimeoutMs: number): OperationRunner {
-  return async (operationId, input, caller) => {
+  return async (operationId, input, { clientAddress = "", ...caller }) => {
     if (!hasHandler(handlers, operationId)) throw new Error(`no handler for operation ${operationId}`);
     try {
-      const result = await runHandler(handlers, operationId, input, { caller, call: callerCallOptions(caller, rpcTimeoutMs) });
+      const result = await runHandler(handlers, operationId, input, { caller, call: callerCallOptions(caller, rpcTimeoutMs), clientAddress });
       return { status: result.status, body: successEnvelope(result.data) };
     } catch (error) {
       throw fromConnectError(error);

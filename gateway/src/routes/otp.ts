@@ -9,13 +9,15 @@ const channelText = (channel: number) => enumToText(OtpChannelSchema, channel);
 /** The shared OTP interface ⇄ OtpService rpcs, and the operators' view of its development outbox. */
 export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
   return {
-    async generateOtp({ body }, { call }) {
+    async generateOtp({ body }, { call, clientAddress }) {
       const response = await otp.generateOtp(
         {
           recipient: body.recipient,
           channel: textToEnum(OtpChannelSchema, body.channel),
           digits: body.digits,
           ttlSeconds: body.ttlSeconds,
+          // From the connection (TRUST_PROXY), never from the body: the per-client limit counts it.
+          clientAddress,
         },
         call,
       );

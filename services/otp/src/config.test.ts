@@ -27,7 +27,10 @@ describe("readOtpConfig", () => {
         // Far above one project's limit, over the same window.
         generateRecipientCeiling: { limit: 50, windowSeconds: 900 },
         verifyRecipientCeiling: { limit: 200, windowSeconds: 900 },
+        generatePerPrefix: { limit: 30, windowSeconds: 600 },
+        generatePerClient: { limit: 30, windowSeconds: 60 },
       },
+      suspicious: { minGenerated: 20, minVerifiedPercent: 20, windowSeconds: 3_600, cooldownSeconds: 3_600 },
     });
     expect(config.hashSecret.length).toBeGreaterThanOrEqual(32);
     expect(readOtpConfig({}).hashSecret).not.toBe(config.hashSecret);

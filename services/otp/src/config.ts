@@ -32,6 +32,30 @@ export interface OtpLimits {
   verifyRecipientCeiling: RateLimitSetting;
   /** OTP_VERIFY_CALLER_LIMIT / _WINDOW_SECONDS: 300 per 60 s per project and environment. */
   verifyPerCaller: RateLimitSetting;
+  /**
+   * OTP_GENERATE_PREFIX_LIMIT / _WINDOW_SECONDS: 30 SMS codes per 600 s to one number prefix (the
+   * country code and the next 3 digits, fraud/number-prefix.ts) per project and environment: a
+   * burst towards one range is SMS pumping's signature.
+   */
+  generatePerPrefix: RateLimitSetting;
+  /** OTP_GENERATE_CLIENT_LIMIT / _WINDOW_SECONDS: 30 codes per 60 s from one client address per project and environment. */
+  generatePerClient: RateLimitSetting;
+}
+
+/**
+ * When SMS codes to a number prefix go unverified (fraud/suspicious-prefixes.ts): once a prefix
+ * had at least `minGenerated` SMS codes in `windowSeconds` and fewer than `minVerifiedPercent` of
+ * them were verified, new SMS codes to it are refused for `cooldownSeconds`.
+ */
+export interface SuspiciousTrafficSettings {
+  /** OTP_SUSPICIOUS_MIN_GENERATED (default 20). */
+  minGenerated: number;
+  /** OTP_SUSPICIOUS_MIN_VERIFIED_PERCENT (default 20). */
+  minVerifiedPercent: number;
+  /** OTP_SUSPICIOUS_WINDOW_SECONDS (default 3600). */
+  windowSeconds: number;
+  /** OTP_SUSPICIOUS_COOLDOWN_SECONDS (default 3600). */
+  cooldownSeconds: number;
 }
 
 export interface OtpConfig {
@@ -47,6 +71,7 @@ export interface OtpConfig {
   hashSecret: string;
   hashSecretGenerated: boolean;
   limits: OtpLimits;
+  suspicious: SuspiciousTrafficSettings;
   /** OTP_EMAIL_SENDER: `dev` (default, the development outbox) or `smtp`. */
   email: EmailSenderConfig;
   /** OTP_SMS_SENDER: `dev` (default, the development outbox) or `semaphore`. */
@@ -72,6 +97,7 @@ export function readOtpConfig(env: Env): OtpConfig {
     hashSecret: digestKeyOf(hashSecrets),
     hashSecretGenerated: configured === undefined,
     limits: readLimits(env),
+    suspicious: readSuspicious(env),
     email: readEmailSender(env, "OTP_EMAIL_SENDER", sendTimeoutMs),
     sms: readSmsSender(env, "OTP_SMS_SENDER", sendTimeoutMs),
     sendTimeoutMs,
@@ -90,6 +116,17 @@ function readLimits(env: Env): OtpLimits {
     verifyPerRecipient,
     verifyRecipientCeiling: readCeiling(env, "OTP_VERIFY_RECIPIENT", verifyPerRecipient),
     verifyPerCaller: readLimit(env, "OTP_VERIFY_CALLER", 300, 60),
+    generatePerPrefix: readLimit(env, "OTP_GENERATE_PREFIX", 30, 600),
+    generatePerClient: readLimit(env, "OTP_GENERATE_CLIENT", 30, 60),
+  };
+}
+
+function readSuspicious(env: Env): SuspiciousTrafficSettings {
+  return {
+    minGenerated: envInt(env, "OTP_SUSPICIOUS_MIN_GENERATED", 20, { min: 1, max: 1_000_000 }),
+    minVerifiedPercent: envInt(env, "OTP_SUSPICIOUS_MIN_VERIFIED_PERCENT", 20, { min: 0, max: 100 }),
+    windowSeconds: envInt(env, "OTP_SUSPICIOUS_WINDOW_SECONDS", 3_600, { min: 60, max: 7 * 86_400 }),
+    cooldownSeconds: envInt(env, "OTP_SUSPICIOUS_COOLDOWN_SECONDS", 3_600, { min: 1, max: 7 * 86_400 }),
   };
 }
 

@@ -20,6 +20,7 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
         channel: channelFromProto(request.channel),
         digits: request.digits,
         ttlSeconds: request.ttlSeconds,
+        clientAddress: request.clientAddress,
       });
       return generateResponse(record);
     },

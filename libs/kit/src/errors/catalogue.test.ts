@@ -7,6 +7,7 @@ describe("errorOutcome", () => {
     expect(errorOutcome("IDEMPOTENCY_OUTCOME_UNKNOWN")).toBe("unresolved");
     expect(errorOutcome("IDEMPOTENCY_KEY_IN_PROGRESS")).toBe("unresolved");
     expect(errorOutcome("RATE_LIMITED")).toBe("refused");
+    expect(errorOutcome("SUSPICIOUS_TRAFFIC")).toBe("refused");
     // A write that lost every race to other writers wrote nothing: a retry may reuse the key.
     expect(errorOutcome("CONCURRENT_MODIFICATION")).toBe("refused");
     expect(errorOutcome("OTP_DELIVERY_FAILED")).toBe("decided");
@@ -26,7 +27,7 @@ describe("errorOutcome", () => {
 
   it("defaults to decided below 500 and unresolved from 500 up", () => {
     const special = new Set<ErrorCode>([
-      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED", "PROVIDER_UNAVAILABLE", "WEBHOOK_URL_NOT_ALLOWED",
+      "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "SUSPICIOUS_TRAFFIC", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED", "PROVIDER_UNAVAILABLE", "WEBHOOK_URL_NOT_ALLOWED",
       "PAYMENT_METHOD_NOT_OFFERED",
       "AMOUNT_OUT_OF_RANGE",
     ]);

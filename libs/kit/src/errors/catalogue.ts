@@ -67,6 +67,8 @@ export const errorCatalogue = {
   PAYLOAD_TOO_LARGE: { http: 413, grpc: Code.InvalidArgument, message: "The request body is too large." },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, grpc: Code.InvalidArgument, message: "The request body must be application/json." },
   RATE_LIMITED: { http: 429, grpc: Code.ResourceExhausted, message: "Too many requests.", outcome: "refused" },
+  // SMS codes to a number prefix whose codes go unverified (SMS pumping's signature) are refused for a cool-down.
+  SUSPICIOUS_TRAFFIC: { http: 429, grpc: Code.ResourceExhausted, message: "Traffic to these numbers looks suspicious; SMS codes to them are paused.", outcome: "refused" },
   HEADERS_TOO_LARGE: { http: 431, grpc: Code.InvalidArgument, message: "The request's headers are too large." },
   INTERNAL_ERROR: { http: 500, grpc: Code.Internal, message: "Something went wrong on our side." },
   OTP_DELIVERY_FAILED: { http: 502, grpc: Code.FailedPrecondition, message: "The code could not be delivered to the recipient.", outcome: "decided" },

@@ -5,7 +5,7 @@ import { sealMessage } from "../codes/sealed-message.js";
 import { maskRecipient } from "../recipients/masking.js";
 import { normalizeRecipient, type OtpChannelName } from "../recipients/recipient.js";
 import { deliver, reconcileDelivery } from "./delivery.js";
-import { generateCharges } from "./limit-charges.js";
+import { fraudFields } from "../fraud/fraud-signals.js";
 import type { OtpDeps } from "./otp-deps.js";
 import type { OtpRecord } from "./otp.js";
 
@@ -17,6 +17,8 @@ export interface GenerateOtpInput {
   digits: number;
   /** 0 means the default, 300. */
   ttlSeconds: number;
+  /** The requesting client's address (the gateway's reading); empty when unknown. */
+  clientAddress?: string;
 }
 
 const DEFAULT_DIGITS = 6;
@@ -45,7 +47,7 @@ export async function generateOtp(
     // Concurrent requests with one key are all charged before one of them wins the insert; a
     // refused one (429) answers with the winner's OTP instead, as createOnce does for any failure.
     create: async (claim) => {
-      await deps.limiter.charge(generateCharges(deps.limits, caller, recipientHash));
+      await deps.fraud.admitGenerate(caller, { ...request, recipientHash, clientAddress: input.clientAddress ?? "" });
       const now = deps.now();
       const otpId = newId("otp");
       const code = generateCode(request.digits);
@@ -58,6 +60,7 @@ export async function generateOtp(
         channel: request.channel,
         target: maskRecipient(request.channel, request.recipient),
         recipientHash,
+        ...fraudFields(request),
         codeHash: hashCode(deps.secret, otpId, code),
         digits: request.digits,
         ttlSeconds: request.ttlSeconds,
@@ -82,6 +85,7 @@ export async function generateOtp(
   });
   if (!stored.created) return replay(deps, stored.record, request, recipientHash);
   const { record } = stored;
+  await deps.fraud.generated(record);
   deps.logger.info({ otpId: record._id, channel: record.channel, target: record.target, digits: record.digits }, "otp generated");
   return deliver(deps, record, { recipient: request.recipient, code: stored.code }, { reconciling: false });
 }

@@ -1,10 +1,11 @@
-import { createRateLimiter, keyedDigest, singleKeyRing, type KeyRing, type Logger, type RateLimiter } from "@bayad/kit";
+import { createRateLimiter, keyedDigest, singleKeyRing, type KeyRing, type Logger, type RateLimiter, type Registry } from "@bayad/kit";
 import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, type IdempotencyKeys } from "@bayad/idempotency";
 import type { Store } from "@bayad/store";
 import type { OtpConfig, OtpLimits } from "../config.js";
 import type { OtpChannelName } from "../recipients/recipient.js";
 import type { ChannelSenders, DevOutbox, MessageSender } from "@bayad/messaging";
 import { createOtpsRepository, type OtpsRepository } from "./otps-repository.js";
+import { createFraudSignals, type FraudSignals } from "../fraud/fraud-signals.js";
 
 /** What the OTP operations need; tests build it around an embedded store and a fixed clock. */
 export interface OtpDeps {
@@ -14,6 +15,8 @@ export interface OtpDeps {
   keys: IdempotencyKeys;
   limiter: RateLimiter;
   limits: OtpLimits;
+  /** Prefix and client limits, the suspicious-prefix state and the generated/verified counts. */
+  fraud: FraudSignals;
   senders: Record<OtpChannelName, MessageSender>;
   /** Present while a channel delivers into the development outbox (ListDevMessages reads it). */
   devOutbox: DevOutbox | undefined;
@@ -33,18 +36,22 @@ export interface OtpDeps {
 /** The OTP deps over `store`, as `config` (secret, limits, send timeout) sets them. */
 export function createOtpDeps(options: {
   store: Store;
-  config: Pick<OtpConfig, "hashSecret" | "limits" | "sendTimeoutMs"> & Partial<Pick<OtpConfig, "hashSecrets" | "idempotencyWindowMs">>;
+  config: Pick<OtpConfig, "hashSecret" | "limits" | "suspicious" | "sendTimeoutMs"> & Partial<Pick<OtpConfig, "hashSecrets" | "idempotencyWindowMs">>;
   senders: Pick<ChannelSenders, "byChannel" | "devOutbox">;
   logger: Logger;
   now: () => Date;
+  /** The process's Prometheus registry: the generated and verified counts. */
+  metrics?: Registry;
 }): OtpDeps {
   const { store, config, senders, logger, now } = options;
+  const limiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.hashSecret, "rate-limit", key), now });
   return {
     store,
     repository: createOtpsRepository(store),
     keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs ?? defaultIdempotencyWindowSeconds.otp * 1000, now }),
-    limiter: createRateLimiter(store, { digest: (key) => keyedDigest(config.hashSecret, "rate-limit", key), now }),
+    limiter,
     limits: config.limits,
+    fraud: createFraudSignals({ store, limiter, limits: config.limits, suspicious: config.suspicious, metrics: options.metrics, logger, now }),
     senders: senders.byChannel,
     devOutbox: senders.devOutbox,
     secret: config.hashSecret,

@@ -41,6 +41,8 @@ export interface OtpRecord {
   target: string;
   /** Keyed hash of the normalized recipient: the per-recipient limits count by it. */
   recipientHash: string;
+  /** An SMS code's number prefix (fraud/number-prefix.ts): its verification is tallied under it. */
+  numberPrefix?: string;
   /** HMAC-SHA256(OTP_HASH_SECRET, otpId:code). */
   codeHash: string;
   digits: number;

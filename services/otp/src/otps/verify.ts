@@ -55,6 +55,7 @@ export async function verifyOtp(
         { otpId: record._id, verified: correct, attempts: updated.attempts, state: updated.state },
         correct ? "otp verified" : "otp wrong code",
       );
+      if (correct) await deps.fraud.verified(updated);
       return { record: updated, verified: correct };
     }
     await pauseAfterLostRace(turn + 1);

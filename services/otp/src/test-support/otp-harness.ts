@@ -1,6 +1,6 @@
-import { createLogger } from "@bayad/kit";
+import { createLogger, type Registry } from "@bayad/kit";
 import type { Store } from "@bayad/store";
-import { readOtpConfig, type OtpLimits } from "../config.js";
+import { readOtpConfig, type OtpLimits, type SuspiciousTrafficSettings } from "../config.js";
 import { createOtpDeps, type OtpDeps } from "../otps/otp-deps.js";
 import type { OtpRecord } from "../otps/otp.js";
 import { createDevOutbox, type DevOutbox, type MessageSender } from "@bayad/messaging";
@@ -35,7 +35,14 @@ export const SECRET = "test-secret-test-secret-test-secret-0001";
  * one is given), the default limits (overridable) and a hand-moved clock.
  */
 export async function createHarness(
-  options: { store?: Store; clock?: Clock; limits?: Partial<OtpLimits>; senders?: Partial<OtpDeps["senders"]> } = {},
+  options: {
+    store?: Store;
+    clock?: Clock;
+    limits?: Partial<OtpLimits>;
+    suspicious?: Partial<SuspiciousTrafficSettings>;
+    senders?: Partial<OtpDeps["senders"]>;
+    metrics?: Registry;
+  } = {},
 ): Promise<Harness> {
   const store = options.store ?? createTestStore();
   const clock = options.clock ?? createClock();
@@ -43,10 +50,11 @@ export async function createHarness(
   const defaults = readOtpConfig({ OTP_HASH_SECRET: SECRET });
   const deps = createOtpDeps({
     store,
-    config: { ...defaults, limits: { ...defaults.limits, ...options.limits } },
+    config: { ...defaults, limits: { ...defaults.limits, ...options.limits }, suspicious: { ...defaults.suspicious, ...options.suspicious } },
     senders: { byChannel: { sms: outbox, email: outbox, ...options.senders }, devOutbox: outbox },
     logger: createLogger("otp-test", "silent"),
     now: clock.now,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   await store.ensureIndexes();
   return {

@@ -1,0 +1,99 @@
+import { randomInt } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+
+/**
+ * The OTP fraud signals through the gateway: the prefix limit, the per-client limit (the client
+ * address read by the gateway under TRUST_PROXY, never from the body) and the suspicious-prefix
+ * state. Philippine mobile numbers sharing a prefix stand for a pumped range.
+ */
+
+const otp = "/api/v1/shared/otp";
+
+let api: TestPlatform;
+let token: string;
+
+beforeAll(async () => {
+  api = await startTestPlatform({
+    TRUST_PROXY: "1",
+    OTP_GENERATE_PREFIX_LIMIT: "3",
+    OTP_GENERATE_CLIENT_LIMIT: "10",
+    OTP_SUSPICIOUS_MIN_GENERATED: "3",
+    OTP_SUSPICIOUS_MIN_VERIFIED_PERCENT: "50",
+  });
+  token = await api.serviceToken(api.platform.projectId, ["otp:generate", "otp:verify", "otp:read"]);
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+/** A number in `prefix` (the country code and 3 digits: `+63917`) that no other test uses. */
+const phoneIn = (prefix: string) => `${prefix}${String(randomInt(1_000_000, 9_999_999))}`;
+const newEmail = () => `juan.${randomInt(1_000_000)}@example.ph`;
+
+const generate = (recipient: string, forwardedFor?: string) =>
+  api.request("POST", `${otp}/generate`, {
+    body: { recipient, channel: recipient.includes("@") ? "email" : "sms" },
+    credential: token,
+    ...(forwardedFor ? { headers: { "X-Forwarded-For": forwardedFor } } : {}),
+  });
+
+async function outbox(recipient: string) {
+  const response = await api.request("GET", `/admin/v1/otp/messages?recipient=${encodeURIComponent(recipient)}`, {
+    credential: api.platform.adminApiKey,
+  });
+  expect(response.status).toBe(200);
+  return response.body.data as Array<{ otpId: string; body: string }>;
+}
+
+async function verifyFromOutbox(recipient: string, otpId: string) {
+  const code = (await outbox(recipient)).find((message) => message.otpId === otpId)?.body.match(/\b(\d{6})\b/)?.[1];
+  const verified = await api.request("POST", `${otp}/verify`, { body: { otpId, code }, credential: token });
+  expect(verified.body.data.verified).toBe(true);
+}
+
+describe("OTP fraud signals", () => {
+  it("refuses a burst of SMS codes to one prefix past its limit, naming it, and sends nothing", async () => {
+    const sent: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const recipient = phoneIn("+63917");
+      const created = await generate(recipient);
+      expect(created.status).toBe(201);
+      sent.push(recipient);
+      // Verified, so the prefix is not suspicious: the limit is what refuses.
+      if (i < 2) await verifyFromOutbox(recipient, created.body.data.otpId as string);
+    }
+    const refusedTo = phoneIn("+63917");
+    const refused = await generate(refusedTo);
+    expectError(refused, 429, "RATE_LIMITED");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.body.error.details).toEqual(["prefix: at most 3 codes in 600 s to numbers starting +63917"]);
+    expect(await outbox(refusedTo)).toEqual([]);
+    for (const recipient of sent) expect(await outbox(recipient)).toHaveLength(1);
+    // Another prefix is not affected.
+    expect((await generate(phoneIn("+63919"))).status).toBe(201);
+  });
+
+  it("limits codes per client address as the gateway reads it (the nearest X-Forwarded-For entry under TRUST_PROXY=1)", async () => {
+    for (let i = 0; i < 10; i++) expect((await generate(newEmail(), "203.0.113.9")).status).toBe(201);
+    const refused = await generate(newEmail(), "203.0.113.9");
+    expectError(refused, 429, "RATE_LIMITED");
+    expect(refused.body.error.details).toEqual(["client: at most 10 codes in 60 s from one client address"]);
+    // An entry the client wrote itself, left of the proxy's, is not believed.
+    expectError(await generate(newEmail(), "198.51.100.77, 203.0.113.9"), 429, "RATE_LIMITED");
+    expect((await generate(newEmail(), "198.51.100.4")).status).toBe(201);
+  });
+
+  it("pauses SMS to a prefix whose codes go unverified with SUSPICIOUS_TRAFFIC; e-mail goes on", async () => {
+    for (let i = 0; i < 3; i++) expect((await generate(phoneIn("+63918"))).status).toBe(201);
+    const recipient = phoneIn("+63918");
+    const refused = await generate(recipient);
+    expectError(refused, 429, "SUSPICIOUS_TRAFFIC");
+    expect(refused.body.error.message).toMatch(/SMS codes to numbers starting \+63918 are paused until/);
+    expect(refused.body.error.details).toEqual(["recipient: numbers starting +63918 are paused for suspicious traffic"]);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3_500);
+    expect(await outbox(recipient)).toEqual([]);
+    expect((await generate(newEmail())).status).toBe(201);
+  });
+});
