@@ -8,7 +8,7 @@ import { createChannelSenders } from "@bayad/messaging";
 
 export interface OtpServerOptions {
   store: Store;
-  /** The process's Prometheus registry: rpc metrics. */
+  /** The process's Prometheus registry: rpc metrics, and bayad_otp_sms_refused_total. */
   metrics?: Registry;
   config: OtpConfig;
   logger: Logger;
@@ -33,7 +33,7 @@ export async function startOtpServer(options: OtpServerOptions): Promise<Running
     logger.warn("SMTP_TLS_VERIFY is false: the SMTP server's certificate is not checked, so anyone on the path can read the codes (self-signed development servers only)");
   }
   const senders = createChannelSenders({ email: config.email, sms: config.sms, sealingKeys: config.hashSecrets }, store, now);
-  const service = createOtpService(createOtpDeps({ store, config, senders, logger, now }));
+  const service = createOtpService(createOtpDeps({ store, config, senders, logger, now, metrics: options.metrics }));
   await store.ensureIndexes();
 
   return startServiceServer({

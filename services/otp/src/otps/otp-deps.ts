@@ -1,15 +1,21 @@
 import { createRateLimiter, keyedDigest, singleKeyRing, type KeyRing, type Logger, type RateLimiter } from "@bayad/kit";
+import type { Registry } from "@bayad/kit";
 import { createIdempotencyKeys, defaultIdempotencyWindowSeconds, type IdempotencyKeys } from "@bayad/idempotency";
 import type { Store } from "@bayad/store";
 import type { OtpConfig, OtpLimits } from "../config.js";
 import type { OtpChannelName } from "../recipients/recipient.js";
 import type { ChannelSenders, DevOutbox, MessageSender } from "@bayad/messaging";
 import { createOtpsRepository, type OtpsRepository } from "./otps-repository.js";
+import { createOtpSettingsRepository, type OtpSettingsRepository } from "../settings/otp-settings.js";
+import { registerOtpMetrics, type OtpMetrics } from "../settings/country-permissions.js";
 
 /** What the OTP operations need; tests build it around an embedded store and a fixed clock. */
 export interface OtpDeps {
   store: Store;
   repository: OtpsRepository;
+  /** Per project and environment: the countries SMS may go to, the app's name, the templates. */
+  settings: OtpSettingsRepository;
+  metrics: OtpMetrics;
   /** What each Idempotency-Key generated, for its window (7 days, as at the gateway). */
   keys: IdempotencyKeys;
   limiter: RateLimiter;
@@ -37,11 +43,15 @@ export function createOtpDeps(options: {
   senders: Pick<ChannelSenders, "byChannel" | "devOutbox">;
   logger: Logger;
   now: () => Date;
+  /** The process's Prometheus registry; absent: no OTP metrics. */
+  metrics?: Registry;
 }): OtpDeps {
   const { store, config, senders, logger, now } = options;
   return {
     store,
     repository: createOtpsRepository(store),
+    settings: createOtpSettingsRepository(store),
+    metrics: registerOtpMetrics(options.metrics),
     keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs ?? defaultIdempotencyWindowSeconds.otp * 1000, now }),
     limiter: createRateLimiter(store, { digest: (key) => keyedDigest(config.hashSecret, "rate-limit", key), now }),
     limits: config.limits,
