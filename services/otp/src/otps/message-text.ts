@@ -13,7 +13,7 @@ const LONGEST_MINUTES = "30";
  * "Your"/"Ang", never with "TEST": Semaphore silently drops messages that start so.
  */
 export const BUILT_IN_TEMPLATES: Record<MessageLocale, string> = {
-  en: "Your {app} code is {code}. It expires in {minutes} min. Never share it.",
+  en: "Your {app} code is {code}. It expires in {minutes} minutes. Never share it.",
   fil: "Ang iyong {app} code ay {code}. Mag-e-expire ito sa loob ng {minutes} minuto. Huwag itong ibahagi.",
 };
 
@@ -37,7 +37,7 @@ export function composeMessage(code: string, ttlSeconds: number, options: Messag
   const values = { app: options.appName, code, minutes };
   return {
     subject: fill(SUBJECTS[options.locale], values),
-    body: fill(options.template ?? BUILT_IN_TEMPLATES[options.locale], values),
+    body: options.template !== undefined ? fill(options.template, values) : builtIn(options.locale, values),
   };
 }
 
@@ -46,7 +46,7 @@ export function composeMessage(code: string, ttlSeconds: number, options: Messag
  * substituted), or null when it does. Checked when a project sets it, so no send ever finds out.
  */
 export function templateProblem(template: string, appName: string): string | null {
-  const unknown = [...template.matchAll(/\{([^{}]*)\}/g)].map((match) => match[1]!).filter((name) => !(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(name));
+  const unknown = [...template.matchAll(/\{([^{}]*)\}/g)].map((match) => match[1]).filter((name) => !(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(name));
   if (unknown.length > 0) return `has unknown placeholder {${unknown[0]}}: only {app}, {code} and {minutes}`;
   if (!template.includes("{code}")) return "must contain {code}";
   if (/^\s*test/i.test(template)) return "must not start with TEST (SMS providers drop such messages)";
@@ -56,6 +56,12 @@ export function templateProblem(template: string, appName: string): string | nul
   const length = gsm7Length(text);
   if (length > SMS_SEGMENT_LENGTH) return `must fit one SMS (${SMS_SEGMENT_LENGTH} characters) with a 10-digit code and the app name; it makes ${length}`;
   return null;
+}
+
+/** English counts: "1 minute" (Filipino's "minuto" is the same for one and many). */
+function builtIn(locale: MessageLocale, values: Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string>): string {
+  const text = fill(BUILT_IN_TEMPLATES[locale], values);
+  return locale === "en" && values.minutes === "1" ? text.replace("in 1 minutes.", "in 1 minute.") : text;
 }
 
 function fill(template: string, values: Record<(typeof TEMPLATE_PLACEHOLDERS)[number], string>): string {
