@@ -16,6 +16,7 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
           channel: textToEnum(OtpChannelSchema, body.channel),
           digits: body.digits,
           ttlSeconds: body.ttlSeconds,
+          locale: body.locale ?? "",
         },
         call,
       );
