@@ -63,6 +63,7 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
           otpId: message.otpId,
           channel: channelText(message.channel),
           recipient: message.recipient,
+          locale: (message.locale || "en") as "en" | "fil",
           ...optionalField("subject", message.subject),
           body: message.body,
           ...dateField("sentAt", message.sentAt),
