@@ -442,6 +442,29 @@ describe("runCli", () => {
     });
   });
 
+  describe("otp-settings", () => {
+    it("puts the settings read from standard input (as get --json prints them), without projectId and environment", async () => {
+      const settings = { projectId: "prj_abc", environment: "live", smsCountries: ["PH", "SG"], appName: "Kape", templates: { fil: "Ang {app} code mo: {code}" } };
+      reply = envelope(200, { success: true, data: settings });
+      const io = { ...capture(), readStdin: async () => JSON.stringify(settings) };
+
+      expect(await runCli(["otp-settings", "put", "prj_abc", "live"], env(), fetch, io)).toBe(0);
+
+      expect(recorded).toMatchObject([
+        { method: "PUT", url: "/admin/v1/projects/prj_abc/otp-settings/live", body: { smsCountries: ["PH", "SG"], appName: "Kape", templates: settings.templates } },
+      ]);
+      expect(recorded[0]!.body).not.toHaveProperty("projectId");
+    });
+
+    it("gets them with GET, and refuses an unknown mode without a request", async () => {
+      reply = envelope(200, { success: true, data: { projectId: "prj_abc", environment: "test", smsCountries: ["PH"], appName: "Bayad", templates: {} } });
+      expect(await runCli(["otp-settings", "get", "prj_abc", "test"], env(), fetch, capture())).toBe(0);
+      expect(recorded).toMatchObject([{ method: "GET", url: "/admin/v1/projects/prj_abc/otp-settings/test", body: undefined }]);
+      expect(await runCli(["otp-settings", "get", "prj_abc", "prod"], env(), fetch, capture())).toBe(2);
+      expect(recorded).toHaveLength(1);
+    });
+  });
+
   describe("provider-routing", () => {
     const routing = {
       projectId: "prj_abc",

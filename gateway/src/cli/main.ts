@@ -75,6 +75,13 @@ Operator commands (ADMIN_API_KEY):
       Replace the routing with the JSON in <file> (standard input when absent or "-"):
       {"routes": [{"providerAccountId": "pa_…", "methods": [...], "weight": 700}, …],
        "version": <the version read>}, as "provider-routing get --json" prints it.
+  otp-settings get <prj_…> test|live
+      Show how the project's one-time passcodes are sent in that mode: the countries SMS may
+      go to (default PH only), the app's name, the templates per locale.
+  otp-settings put <prj_…> test|live [--settings-file <file>]
+      Replace them with the JSON in <file> (standard input when absent or "-"):
+      {"smsCountries": ["PH", "SG"], "appName": "Kape", "templates": {"fil": "…{code}…"}},
+      as "otp-settings get --json" prints it (projectId and environment ignored).
   records rebuild-totals --project <prj_…> [--environment test|live]
       Recompute the project's payment totals (what reports/summary answers) from its payment
       records, in one mode or both; prints how many records were read and totals written.
@@ -250,6 +257,19 @@ const commands: Record<string, Command> = {
     },
     summarize: summarizeProviderRouting,
   },
+  "otp-settings get": {
+    options: {},
+    positionals: ["project id", "environment"],
+    toRequest: (_values, [projectId, environment]) => ({ method: "GET", path: otpSettingsPath(projectId, environment) }),
+  },
+  "otp-settings put": {
+    options: { "settings-file": { type: "string" } },
+    positionals: ["project id", "environment"],
+    toRequest: async (values, [projectId, environment], io) => {
+      const path = otpSettingsPath(projectId, environment);
+      return { method: "PUT", path, body: await readOtpSettings(values, io) };
+    },
+  },
   "signing-keys rotate": {
     options: {},
     toRequest: () => ({ method: "POST", path: "admin/v1/signing-keys/rotate" }),
@@ -339,6 +359,35 @@ async function readCallbackToken(values: Values): Promise<string> {
   const token = text.trim();
   if (token === "") throw new UsageError("the callback token is empty");
   return token;
+}
+
+function otpSettingsPath(projectId: string, environment: string): string {
+  return providerAccountPath(projectId, environment).replace(/\/provider-accounts\//, "/otp-settings/");
+}
+
+/** The OTP settings to put, from --settings-file or standard input (what `get --json` prints; its projectId and environment dropped). */
+async function readOtpSettings(values: Values, io: CliIo): Promise<Record<string, unknown>> {
+  const file = values["settings-file"];
+  let text: string;
+  if (typeof file === "string" && file !== "-") {
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new UsageError(`--settings-file cannot be read: ${(error as NodeJS.ErrnoException).code ?? describe(error)}`);
+    }
+  } else {
+    if (!io.readStdin) throw new UsageError("give the settings with --settings-file <file>");
+    text = await io.readStdin();
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError("the OTP settings are not JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError('the OTP settings must be an object with "smsCountries"');
+  const { projectId: _projectId, environment: _environment, ...settings } = parsed as Record<string, unknown>;
+  return settings;
 }
 
 function providerRoutingPath(projectId: string, environment: string): string {

@@ -77,6 +77,8 @@ const endpoints: ReadonlyArray<readonly [method: string, path: string, operation
   ["get", "/admin/v1/messages", "listDevMessages", "Admin"],
   ["get", "/admin/v1/projects/{projectId}/billing-settings", "getBillingSettings", "Admin"],
   ["put", "/admin/v1/projects/{projectId}/billing-settings", "putBillingSettings", "Admin"],
+  ["get", "/admin/v1/projects/{projectId}/otp-settings/{environment}", "getOtpSettings", "Admin"],
+  ["put", "/admin/v1/projects/{projectId}/otp-settings/{environment}", "putOtpSettings", "Admin"],
   ["post", "/admin/v1/projects/{projectId}/payment-totals/rebuild", "rebuildPaymentTotals", "Admin"],
   ["get", "/admin/v1/projects/{projectId}/provider-accounts", "listProviderAccounts", "Admin"],
   ["put", "/admin/v1/projects/{projectId}/provider-accounts/{environment}", "putProviderAccount", "Admin"],

@@ -1,5 +1,5 @@
 import type { Client } from "@connectrpc/connect";
-import { OtpChannelSchema, type BillingService, type BillingSettings, type OtpService } from "@bayad/proto";
+import { OtpChannelSchema, type BillingService, type BillingSettings, type OtpService, type OtpSettings } from "@bayad/proto";
 import { AppError, enumToText, fromConnectError } from "@bayad/kit";
 import { dateField, optionalField } from "@bayad/public-resources";
 import type { Project } from "../admin/projects.js";
@@ -18,6 +18,7 @@ type DevMessageJson = { sentAt?: string } & Record<string, unknown>;
 
 /**
  * The operators' view of what Bayad sends customers: a project's billing settings (billing's),
+ * its OTP settings per environment (the OTP service's),
  * and the development outbox's messages of a project, from both services that send (OTP codes;
  * billing's invoices and receipts), newest first.
  */
@@ -25,6 +26,10 @@ export function messagesRoutes(deps: MessagesDeps): OperationHandlers {
   const requireBilling = () => {
     if (!deps.billing) throw new AppError("NOT_IMPLEMENTED", "The billing service is not deployed.");
     return deps.billing;
+  };
+  const requireOtp = () => {
+    if (!deps.otp) throw new AppError("NOT_IMPLEMENTED", "The OTP service is not deployed.");
+    return deps.otp;
   };
 
   return {
@@ -49,6 +54,29 @@ export function messagesRoutes(deps: MessagesDeps): OperationHandlers {
         call,
       );
       return { status: 200, data: billingSettingsToJson(response.billingSettings) };
+    },
+
+    async getOtpSettings({ params }, { call }) {
+      await deps.requireProject(params.projectId);
+      const response = await requireOtp().getOtpSettings({ projectId: params.projectId, environment: params.environment }, call);
+      return { status: 200, data: otpSettingsToJson(response.otpSettings) };
+    },
+
+    async putOtpSettings({ params, body }, { call }) {
+      await deps.requireProject(params.projectId);
+      const response = await requireOtp().putOtpSettings(
+        {
+          otpSettings: {
+            projectId: params.projectId,
+            environment: params.environment,
+            smsCountries: body.smsCountries,
+            appName: body.appName ?? "",
+            templates: { ...body.templates },
+          },
+        },
+        call,
+      );
+      return { status: 200, data: otpSettingsToJson(response.otpSettings) };
     },
 
     async listDevMessages({ query }, { call }) {
@@ -117,6 +145,20 @@ function billingSettingsToJson(settings: BillingSettings | undefined) {
     dunning: {
       steps: settings.dunning.steps.map((step) => ({ offsetDays: step.offsetDays })),
       finalAction: settings.dunning.finalAction as "mark_unpaid" | "cancel",
+    },
+  };
+}
+
+function otpSettingsToJson(settings: OtpSettings | undefined) {
+  if (!settings) throw new Error("the OTP service answered no settings");
+  return {
+    projectId: settings.projectId,
+    environment: settings.environment as "test" | "live",
+    smsCountries: settings.smsCountries,
+    appName: settings.appName,
+    templates: {
+      ...optionalField("en", settings.templates.en),
+      ...optionalField("fil", settings.templates.fil),
     },
   };
 }

@@ -18,6 +18,7 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
           ttlSeconds: body.ttlSeconds,
           // From the connection (TRUST_PROXY), never from the body: the per-client limit counts it.
           clientAddress,
+          locale: body.locale ?? "",
         },
         call,
       );
@@ -64,6 +65,7 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
           otpId: message.otpId,
           channel: channelText(message.channel),
           recipient: message.recipient,
+          locale: (message.locale || "en") as "en" | "fil",
           ...optionalField("subject", message.subject),
           body: message.body,
           ...dateField("sentAt", message.sentAt),

@@ -1,8 +1,9 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { DevMessageSchema, type OtpService } from "@bayad/proto";
-import { AppError, addResealCounts, callerOf, mutatingCallerOf } from "@bayad/kit";
+import { DevMessageSchema, OtpSettingsSchema, type OtpService } from "@bayad/proto";
+import { AppError, addResealCounts, callerOf, mutatingCallerOf, type Environment } from "@bayad/kit";
+import type { OtpSettings } from "./settings/otp-settings.js";
 import { generateOtp } from "./otps/generate.js";
 import { getOtp } from "./otps/get-otp.js";
 import type { OtpDeps } from "./otps/otp-deps.js";
@@ -10,6 +11,23 @@ import { channelFromProto, channelToProto, generateResponse, statusResponse, ver
 import { verifyOtp } from "./otps/verify.js";
 
 export type { OtpDeps as OtpServiceDeps } from "./otps/otp-deps.js";
+
+const settingsToProto = (settings: OtpSettings) =>
+  create(OtpSettingsSchema, {
+    projectId: settings.projectId,
+    environment: settings.environment,
+    smsCountries: settings.smsCountries,
+    appName: settings.appName,
+    templates: { ...settings.templates },
+  });
+
+/** The environment an operator's settings request names: test or live, else 400. */
+function environmentOf(value: string): Environment {
+  if (value !== "test" && value !== "live") {
+    throw new AppError("VALIDATION_FAILED", "The environment must be test or live.", { details: ["environment: must be test or live"] });
+  }
+  return value;
+}
 
 /** The OtpService rpc handlers: read the caller, call the domain, map to the response. */
 export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> {
@@ -21,6 +39,7 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
         digits: request.digits,
         ttlSeconds: request.ttlSeconds,
         clientAddress: request.clientAddress,
+        locale: request.locale,
       });
       return generateResponse(record);
     },
@@ -65,6 +84,27 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
           }),
         ),
       };
+    },
+
+    /** Operators only (the gateway's admin API checks the project exists). */
+    async getOtpSettings(request) {
+      return { otpSettings: settingsToProto(await deps.settings.get(request.projectId, environmentOf(request.environment))) };
+    },
+
+    async putOtpSettings(request) {
+      const input = request.otpSettings;
+      if (!input) throw new AppError("VALIDATION_FAILED", "The OTP settings are required.", { details: ["otpSettings: is required"] });
+      const saved = await deps.settings.put(
+        {
+          projectId: input.projectId,
+          environment: environmentOf(input.environment),
+          smsCountries: input.smsCountries,
+          appName: input.appName,
+          templates: input.templates,
+        },
+        deps.now(),
+      );
+      return { otpSettings: settingsToProto(saved) };
     },
 
     /**

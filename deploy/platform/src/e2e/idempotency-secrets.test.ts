@@ -8,7 +8,7 @@ import { eventually, newIdempotencyKey, startTestPlatform } from "../test-suppor
  */
 
 const otp = "/api/v1/shared/otp";
-const newPhone = () => `+639${String(randomInt(100_000_000, 999_999_999))}`;
+const newPhone = () => `+63917${String(randomInt(1_000_000, 9_999_999))}`;
 const newEmail = () => `juan.${randomInt(1_000_000)}@example.ph`;
 
 interface IdempotencyDoc {

@@ -26,7 +26,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-const newPhone = () => `+639${String(randomInt(100_000_000, 999_999_999))}`;
+const newPhone = () => `+63917${String(randomInt(1_000_000, 9_999_999))}`;
 
 const generate = (token: string, recipient: string) =>
   api.request("POST", `${otp}/generate`, { body: { recipient, channel: "sms" }, credential: token });

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 /** A Philippine mobile number no other test uses, so per-recipient limits never interfere. */
-const newPhone = () => `+639${String(randomInt(100_000_000, 999_999_999))}`;
+const newPhone = () => `+63917${String(randomInt(1_000_000, 9_999_999))}`;
 const newEmail = () => `juan.${randomInt(1_000_000)}@example.ph`;
 
 const generate = (body: Record<string, unknown>, options: { credential?: string; idempotencyKey?: string } = {}) =>

@@ -23,6 +23,8 @@ describe("errorOutcome", () => {
     expect(errorOutcome("PAYMENT_METHOD_NOT_OFFERED")).toBe("invalid");
     // An amount outside the provider's limits is refused before the provider is asked or anything is written.
     expect(errorOutcome("AMOUNT_OUT_OF_RANGE")).toBe("invalid");
+    // An SMS to a country the project does not allow is refused before anything is written or sent.
+    expect(errorOutcome("SMS_COUNTRY_NOT_ALLOWED")).toBe("invalid");
   });
 
   it("defaults to decided below 500 and unresolved from 500 up", () => {
@@ -30,6 +32,7 @@ describe("errorOutcome", () => {
       "PAYMENT_OUTCOME_UNKNOWN", "IDEMPOTENCY_OUTCOME_UNKNOWN", "IDEMPOTENCY_KEY_IN_PROGRESS", "RATE_LIMITED", "SUSPICIOUS_TRAFFIC", "CONCURRENT_MODIFICATION", "OTP_DELIVERY_FAILED", "VALIDATION_FAILED", "PROVIDER_UNAVAILABLE", "WEBHOOK_URL_NOT_ALLOWED",
       "PAYMENT_METHOD_NOT_OFFERED",
       "AMOUNT_OUT_OF_RANGE",
+      "SMS_COUNTRY_NOT_ALLOWED",
     ]);
     for (const [code, entry] of Object.entries(errorCatalogue) as [ErrorCode, { http: number }][]) {
       if (special.has(code)) continue;

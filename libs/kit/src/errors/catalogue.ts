@@ -57,6 +57,8 @@ export const errorCatalogue = {
   AMOUNT_OUT_OF_RANGE: { http: 422, grpc: Code.InvalidArgument, message: "The payment provider does not accept this amount.", outcome: "invalid" },
   // A webhook endpoint's URL Bayad will not deliver to (not https in live mode, a private or metadata address): nothing was written.
   WEBHOOK_URL_NOT_ALLOWED: { http: 422, grpc: Code.InvalidArgument, message: "The webhook URL is not allowed.", outcome: "invalid" },
+  // An OTP by SMS to a country the project's OTP settings do not allow: refused before anything was written or sent.
+  SMS_COUNTRY_NOT_ALLOWED: { http: 422, grpc: Code.InvalidArgument, message: "The project does not send SMS to this country.", outcome: "invalid" },
   IDEMPOTENCY_KEY_PAYLOAD_MISMATCH: { http: 409, grpc: Code.FailedPrecondition, message: "The Idempotency-Key was used with a different request." },
   IDEMPOTENCY_KEY_IN_PROGRESS: { http: 409, grpc: Code.Aborted, message: "A request with this Idempotency-Key is still being processed.", outcome: "unresolved" },
   IDEMPOTENCY_OUTCOME_UNKNOWN: { http: 409, grpc: Code.Aborted, message: "The outcome of the request with this Idempotency-Key is being reconciled.", outcome: "unresolved" },

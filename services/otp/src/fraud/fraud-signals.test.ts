@@ -19,22 +19,26 @@ describe("numberPrefix", () => {
 });
 
 describe("prefix and client limits", () => {
-  it("refuses a burst to one foreign premium range past the prefix limit, without sending", async () => {
+  it("refuses a burst to one foreign range past the prefix limit, without sending", async () => {
     const sender = scriptedSender([]);
-    const { deps, otps } = await createHarness({ limits: { generatePerPrefix: { limit: 3, windowSeconds: 600 } }, senders: { sms: sender } });
-    for (let i = 0; i < 3; i++) await generateOtp(deps, caller(freshKey()), sms(`+88212345670${i}`));
+    const { deps, otps, clock } = await createHarness({ limits: { generatePerPrefix: { limit: 3, windowSeconds: 600 } }, senders: { sms: sender } });
+    // Guernsey's mobiles (+44 7911…), which both projects allow besides the Philippines.
+    for (const projectId of ["prj_a", "prj_b"]) {
+      await deps.settings.put({ projectId, environment: "test", smsCountries: ["PH", "GG"], appName: "", templates: {} }, clock.now());
+    }
+    for (let i = 0; i < 3; i++) await generateOtp(deps, caller(freshKey()), sms(`+44791112345${i}`));
     for (let i = 3; i < 6; i++) {
-      await expect(generateOtp(deps, caller(freshKey()), sms(`+88212345670${i}`))).rejects.toMatchObject({
+      await expect(generateOtp(deps, caller(freshKey()), sms(`+44791112345${i}`))).rejects.toMatchObject({
         code: "RATE_LIMITED",
         headers: { "Retry-After": expect.stringMatching(/^\d+$/) },
-        details: ["prefix: at most 3 codes in 600 s to numbers starting +882123"],
+        details: ["prefix: at most 3 codes in 600 s to numbers starting +44791"],
       });
     }
     expect(sender.sent).toHaveLength(3);
     expect(await otps()).toHaveLength(3);
     // Another range, and another project's codes to the same range, are not affected.
-    await generateOtp(deps, caller(freshKey()), sms("+882999000001"));
-    await generateOtp(deps, caller(freshKey(), "prj_b"), sms("+882123456709"));
+    await generateOtp(deps, caller(freshKey()), sms("+639171234567"));
+    await generateOtp(deps, caller(freshKey(), "prj_b"), sms("+447911123459"));
     expect(sender.sent).toHaveLength(5);
   });
 

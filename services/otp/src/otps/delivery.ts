@@ -23,7 +23,10 @@ export async function deliver(
   message: PendingMessage,
   options: { reconciling: boolean },
 ): Promise<OtpRecord> {
-  const { subject, body } = composeMessage(message.code, record.ttlSeconds);
+  const locale = record.locale ?? "en";
+  // Read at each send, so a resend uses the project's settings as they are now.
+  const settings = await deps.settings.get(record.projectId, record.environment);
+  const { subject, body } = composeMessage(message.code, record.ttlSeconds, { appName: settings.appName, locale, template: settings.templates[locale] });
   const log = { otpId: record._id, channel: record.channel, target: record.target, attempt: record.deliveryAttempts };
   try {
     await deps.senders[record.channel].send({
@@ -32,8 +35,7 @@ export async function deliver(
       recipient: message.recipient,
       subject,
       body,
-      // The code's message is written in English only.
-      locale: "en",
+      locale,
       projectId: record.projectId,
       resourceId: record._id,
     });

@@ -3,7 +3,9 @@ import { createOnce } from "@bayad/idempotency";
 import { generateCode, hashCode } from "../codes/code-hash.js";
 import { sealMessage } from "../codes/sealed-message.js";
 import { maskRecipient } from "../recipients/masking.js";
-import { normalizeRecipient, type OtpChannelName } from "../recipients/recipient.js";
+import type { MessageLocale } from "@bayad/messaging";
+import { readRecipient, type OtpChannelName } from "../recipients/recipient.js";
+import { checkSmsCountry } from "../settings/country-permissions.js";
 import { deliver, reconcileDelivery } from "./delivery.js";
 import { fraudFields } from "../fraud/fraud-signals.js";
 import type { OtpDeps } from "./otp-deps.js";
@@ -19,6 +21,8 @@ export interface GenerateOtpInput {
   ttlSeconds: number;
   /** The requesting client's address (the gateway's reading); empty when unknown. */
   clientAddress?: string;
+  /** The message's language; absent or empty means en. */
+  locale?: string;
 }
 
 const DEFAULT_DIGITS = 6;
@@ -36,6 +40,7 @@ export async function generateOtp(
   input: GenerateOtpInput,
 ): Promise<OtpRecord> {
   const request = validate(input);
+  await checkPermitted(deps, caller, request);
   const recipientHash = keyedDigest(deps.secret, "recipient", request.recipient);
 
   type Stored = { record: OtpRecord; created: false } | { record: OtpRecord; created: true; code: string };
@@ -64,6 +69,7 @@ export async function generateOtp(
         codeHash: hashCode(deps.secret, otpId, code),
         digits: request.digits,
         ttlSeconds: request.ttlSeconds,
+        locale: request.locale,
         state: "pending",
         attempts: 0,
         verifications: {},
@@ -92,9 +98,21 @@ export async function generateOtp(
 
 interface ValidRequest {
   recipient: string;
+  /** The SMS number's country (ISO 3166 alpha-2, "001" for none); absent for e-mail. */
+  country?: string;
   channel: OtpChannelName;
   digits: number;
   ttlSeconds: number;
+  locale: MessageLocale;
+}
+
+/**
+ * The project's rules for where codes may go, checked before anything is charged, written or
+ * sent: a refused request costs the merchant nothing.
+ */
+async function checkPermitted(deps: OtpDeps, caller: CallerContext, request: ValidRequest): Promise<void> {
+  if (request.channel !== "sms" || request.country === undefined) return;
+  checkSmsCountry(await deps.settings.get(caller.projectId, caller.environment), request.country, deps.metrics);
 }
 
 /** The gateway validates first; this keeps the service's own invariants whoever calls it. */
@@ -106,10 +124,12 @@ function validate(input: GenerateOtpInput): ValidRequest {
   const ttlSeconds = input.ttlSeconds || DEFAULT_TTL_SECONDS;
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 60 || ttlSeconds > 1800) problems.push("ttlSeconds: must be from 60 to 1800");
   if (input.recipient.trim() === "") problems.push("recipient: is required");
+  const locale = input.locale || "en";
+  if (locale !== "en" && locale !== "fil") problems.push("locale: must be en or fil");
   if (problems.length > 0 || input.channel === null) {
     throw new AppError("VALIDATION_FAILED", "The request is invalid.", { details: problems });
   }
-  return { channel: input.channel, recipient: normalizeRecipient(input.channel, input.recipient), digits, ttlSeconds };
+  return { channel: input.channel, ...readRecipient(input.channel, input.recipient), digits, ttlSeconds, locale: locale as MessageLocale };
 }
 
 /** The same key with a different request is refused; with the same request it gets the OTP's outcome. */

@@ -6,11 +6,16 @@ import type { OtpChannelName } from "../recipients/recipient.js";
 import type { ChannelSenders, DevOutbox, MessageSender } from "@bayad/messaging";
 import { createOtpsRepository, type OtpsRepository } from "./otps-repository.js";
 import { createFraudSignals, type FraudSignals } from "../fraud/fraud-signals.js";
+import { createOtpSettingsRepository, type OtpSettingsRepository } from "../settings/otp-settings.js";
+import { registerOtpMetrics, type OtpMetrics } from "../settings/country-permissions.js";
 
 /** What the OTP operations need; tests build it around an embedded store and a fixed clock. */
 export interface OtpDeps {
   store: Store;
   repository: OtpsRepository;
+  /** Per project and environment: the countries SMS may go to, the app's name, the templates. */
+  settings: OtpSettingsRepository;
+  metrics: OtpMetrics;
   /** What each Idempotency-Key generated, for its window (7 days, as at the gateway). */
   keys: IdempotencyKeys;
   limiter: RateLimiter;
@@ -40,7 +45,7 @@ export function createOtpDeps(options: {
   senders: Pick<ChannelSenders, "byChannel" | "devOutbox">;
   logger: Logger;
   now: () => Date;
-  /** The process's Prometheus registry: the generated and verified counts. */
+  /** The process's Prometheus registry: codes generated and verified, SMS refused; absent: no OTP metrics. */
   metrics?: Registry;
 }): OtpDeps {
   const { store, config, senders, logger, now } = options;
@@ -48,6 +53,8 @@ export function createOtpDeps(options: {
   return {
     store,
     repository: createOtpsRepository(store),
+    settings: createOtpSettingsRepository(store),
+    metrics: registerOtpMetrics(options.metrics),
     keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs ?? defaultIdempotencyWindowSeconds.otp * 1000, now }),
     limiter,
     limits: config.limits,

@@ -14,6 +14,7 @@ import {
 } from "@bayad/proto";
 import { enumToTextOrNull, textToEnum, type Environment } from "@bayad/kit";
 import type { OtpChannelName } from "../recipients/recipient.js";
+import type { MessageLocale } from "@bayad/messaging";
 
 /** The published limit: the 5th wrong code locks the OTP. */
 export const MAX_WRONG_ATTEMPTS = 5;
@@ -47,6 +48,8 @@ export interface OtpRecord {
   codeHash: string;
   digits: number;
   ttlSeconds: number;
+  /** The message's language; absent on codes made before locales: en. */
+  locale?: MessageLocale;
   state: StoredOtpState;
   /** Wrong codes counted so far (at most MAX_WRONG_ATTEMPTS). */
   attempts: number;

@@ -1,26 +1,24 @@
 import { AppError } from "@bayad/kit";
-import { normalizePhoneNumber, type ChannelName } from "@bayad/messaging";
+import type { ChannelName } from "@bayad/messaging";
+import { parseSmsNumber } from "./phone-number.js";
 
 export type OtpChannelName = ChannelName;
 
 /**
  * One spelling per destination, so that `+639171234567`, `639171234567` and `09171234567` are
  * the same recipient for the per-recipient rate limit and the development outbox, and an
- * address in capitals is the same mailbox as in lower case. Phone numbers become `+<digits>`
- * (E.164), as @bayad/messaging's normalizePhoneNumber reads them.
+ * address in capitals is the same mailbox as in lower case. Phone numbers become E.164 (see
+ * parseSmsNumber: only numbers that can receive SMS pass).
  */
 export function normalizeRecipient(channel: OtpChannelName, raw: string): string {
-  return channel === "sms" ? normalizePhone(raw) : normalizeEmail(raw);
+  return readRecipient(channel, raw).recipient;
 }
 
-function normalizePhone(raw: string): string {
-  const phone = normalizePhoneNumber(raw);
-  if (!phone) {
-    throw new AppError("VALIDATION_FAILED", "The recipient is not a phone number.", {
-      details: ["recipient: must be a phone number of 7 to 15 digits with an optional leading +"],
-    });
-  }
-  return phone;
+/** The normalized recipient and, for SMS, the country its number belongs to (the country permissions check it). */
+export function readRecipient(channel: OtpChannelName, raw: string): { recipient: string; country?: string } {
+  if (channel === "email") return { recipient: normalizeEmail(raw) };
+  const phone = parseSmsNumber(raw);
+  return { recipient: phone.e164, country: phone.country };
 }
 
 function normalizeEmail(raw: string): string {

@@ -52,6 +52,8 @@ describe("SMS through Semaphore (a local stand-in)", () => {
 
   it("fails a number outside the Philippines definitely, without calling Semaphore", async () => {
     const { deps, otps, clock } = await createHarness({ senders: { sms: sender } });
+    // The project allows the US, so the number passes its country permissions and reaches the sender.
+    await deps.settings.put({ projectId: "prj_a", environment: "test", smsCountries: ["PH", "US"], appName: "", templates: {} }, clock.now());
     const before = semaphore.requests.length;
     await expect(generateOtp(deps, caller(freshKey()), sms("+14155550123"))).rejects.toMatchObject({
       code: "OTP_DELIVERY_FAILED",

@@ -107,7 +107,7 @@ export function startLoad(options: LoadOptions): RunningLoad {
     }
     if (wanted === "generateOtp") {
       // A recipient of its own: the OTP it gets is the only one in the outbox for it.
-      const recipient = `+639${String((runId % 100_000) * 10_000 + seq).padStart(9, "0")}`;
+      const recipient = `+63917${String((runId % 1_000) * 10_000 + seq).padStart(7, "0")}`;
       return { ...base, operation: "generateOtp", recipient, credential: options.otpToken, path: "/api/v1/shared/otp/generate", body: { recipient, channel: "sms" } };
     }
     const referenceId = `crash-${runId}-${seq}`;
