@@ -35,6 +35,10 @@ const countedButNeverRefused = {
   RATE_LIMIT_CREDENTIAL_WRITES: "1000000",
   RATE_LIMIT_PROJECT_READS: "1000000",
   RATE_LIMIT_PROJECT_WRITES: "1000000",
+  // The OTP service's fraud signals: codes to one range from one address, few verified.
+  OTP_GENERATE_PREFIX_LIMIT: "1000000",
+  OTP_GENERATE_CLIENT_LIMIT: "1000000",
+  OTP_SUSPICIOUS_MIN_GENERATED: "1000000",
 };
 
 /**
