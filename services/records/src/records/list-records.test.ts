@@ -1,9 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { AppError, createCursorCodec, newId, type CallerContext } from "@bayad/kit";
-import { everything, recordOf } from "../test-support/records.js";
+import { AppError, newId, type CallerContext } from "@bayad/kit";
+import { everything, listingDeps, recordOf, validationRefusal } from "../test-support/records.js";
 import { listPaymentRecords, type ListRecordsDeps, type ListRecordsInput } from "./list-records.js";
 import type { ProjectedRecord } from "./payment-record.js";
-import { createPaymentRecordsRepository } from "./payment-records-repository.js";
 import { projectInTransaction } from "./projection.js";
 import type { Store } from "@bayad/store";
 import { createTestStore } from "@bayad/store/testing";
@@ -19,19 +18,11 @@ describe("listPaymentRecords", () => {
   };
   const list = (input: Partial<ListRecordsInput> = {}, who = caller) => listPaymentRecords(deps, who, { ...everything, ...input });
   const ids = async (input: Partial<ListRecordsInput> = {}, who = caller) => (await list(input, who)).records.map((r) => r._id);
-  const refusal = async (input: Partial<ListRecordsInput>): Promise<AppError> => {
-    const error = await list(input).then(
-      () => new Error("the listing was accepted"),
-      (thrown: unknown) => thrown,
-    );
-    if (!(error instanceof AppError)) throw error;
-    expect(error.code).toBe("VALIDATION_FAILED");
-    return error;
-  };
+  const refusal = (input: Partial<ListRecordsInput>): Promise<AppError> => validationRefusal(list(input));
 
   beforeEach(async () => {
     store = createTestStore();
-    deps = { repository: createPaymentRecordsRepository(store), cursors: createCursorCodec("k".repeat(43), "records-cursor") };
+    deps = listingDeps(store);
     await store.ensureIndexes();
   });
 

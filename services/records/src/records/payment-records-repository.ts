@@ -140,12 +140,21 @@ export function createPaymentRecordsRepository(store: Store, session?: Session) 
     },
 
     /**
-     * Replaces the stored record's facts when it reflects an older version than `record`, in one
-     * conditional write; false when absent or at this version or newer. Identity and createdAt
-     * are left alone: a record never changes owner and never moves in the feed.
+     * Inserts a record the caller's transaction has just read as absent: no second look (a
+     * concurrent insert of the same id conflicts with the transaction, which then runs again).
      */
-    async replaceIfOlder(record: ProjectedRecord, now: Date): Promise<boolean> {
-      const { matched } = await records.updateOne(
+    async insert(record: ProjectedRecord, now: Date): Promise<void> {
+      await records.insertOne({ ...record, updatedAt: now }, inTransaction);
+    },
+
+    /**
+     * Replaces the stored record's facts when it reflects an older version than `record`, in one
+     * conditional write, and answers the record as written; null when absent or at this version
+     * or newer. Identity and createdAt are left alone: a record never changes owner and never
+     * moves in the feed.
+     */
+    replaceIfOlder(record: ProjectedRecord, now: Date): Promise<PaymentRecordDoc | null> {
+      return records.findOneAndUpdate(
         { _id: record._id, aggregateVersion: { $lt: record.aggregateVersion } },
         {
           $set: {
@@ -165,9 +174,8 @@ export function createPaymentRecordsRepository(store: Store, session?: Session) 
             updatedAt: now,
           },
         },
-        inTransaction,
+        { ...inTransaction, returnDocument: "after" },
       );
-      return matched === 1;
     },
 
     findPage,

@@ -2,7 +2,7 @@ import type { Session, Store } from "@bayad/store";
 import { contribution, type Contribution } from "../totals/contribution.js";
 import { counterNames, isZero, totalsIdOf, zeroCounters, type TotalsCounters } from "../totals/totals-collection.js";
 import { createPaymentTotalsRepository, type PaymentTotalsRepository } from "../totals/totals-repository.js";
-import type { PaymentRecordDoc, ProjectedRecord } from "./payment-record.js";
+import type { ProjectedRecord } from "./payment-record.js";
 import { createPaymentRecordsRepository, type PaymentRecordsRepository } from "./payment-records-repository.js";
 
 /** The repositories of one store transaction: a record and its totals are written together or not at all. */
@@ -41,14 +41,14 @@ export async function projectRecord(deps: ProjectionDeps, record: ProjectedRecor
   const stored = await deps.records.findById(record._id);
   if (stored === null) {
     // Absent in this transaction's snapshot and its own writes, so the insert takes place.
-    if (!(await deps.records.insertIfAbsent(record, now))) return "unchanged";
+    await deps.records.insert(record, now);
     await moveTotals(deps.totals, null, contribution(record));
     return "inserted";
   }
   if (stored.aggregateVersion >= record.aggregateVersion) return "unchanged";
-  if (!(await deps.records.replaceIfOlder(record, now))) return "unchanged";
-  // Read back rather than rebuilt here: the totals count exactly what the repository wrote.
-  const replaced = (await deps.records.findById(record._id)) as PaymentRecordDoc;
+  // The record as written, not as rebuilt here: the totals count exactly what the repository wrote.
+  const replaced = await deps.records.replaceIfOlder(record, now);
+  if (replaced === null) return "unchanged";
   await moveTotals(deps.totals, contribution(stored), contribution(replaced));
   return "replaced";
 }

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { AppError, createCursorCodec, type CallerContext } from "@bayad/kit";
+import { AppError, type CallerContext } from "@bayad/kit";
 import { createTestStore, plannedIndex } from "@bayad/store/testing";
 import type { Store } from "@bayad/store";
-import { everything, recordOf } from "../test-support/records.js";
+import { everything, listingDeps, recordOf, validationRefusal } from "../test-support/records.js";
 import { listPaymentRecords, type ListRecordsDeps, type ListRecordsInput } from "./list-records.js";
 import type { ProjectedRecord } from "./payment-record.js";
-import { createPaymentRecordsRepository, feedFilter, feedSort, paymentRecordsCollection, type FeedQuery } from "./payment-records-repository.js";
+import { feedFilter, feedSort, paymentRecordsCollection, type FeedQuery } from "./payment-records-repository.js";
 import { projectInTransaction } from "./projection.js";
 import { metadataPair } from "./record-from-event.js";
 
@@ -36,19 +36,11 @@ describe("searching payment records", () => {
   };
   const list = (input: Partial<ListRecordsInput> = {}) => listPaymentRecords(deps, caller, { ...everything, ...input });
   const ids = async (input: Partial<ListRecordsInput> = {}) => (await list(input)).records.map((r) => r._id);
-  const refusal = async (input: Partial<ListRecordsInput>): Promise<AppError> => {
-    const error = await list(input).then(
-      () => new Error("the listing was accepted"),
-      (thrown: unknown) => thrown,
-    );
-    if (!(error instanceof AppError)) throw error;
-    expect(error.code).toBe("VALIDATION_FAILED");
-    return error;
-  };
+  const refusal = (input: Partial<ListRecordsInput>): Promise<AppError> => validationRefusal(list(input));
 
   beforeEach(async () => {
     store = createTestStore();
-    deps = { repository: createPaymentRecordsRepository(store), cursors: createCursorCodec("k".repeat(43), "records-cursor") };
+    deps = listingDeps(store);
     await store.ensureIndexes();
     await project(
       searchable({ _id: "chk_1", paymentMethod: "gcash", providerAccountId: "pa_1", amountMinor: "5000", metadata: { order: "A-1", channel: "web" }, createdAt: day(1) }),

@@ -1,4 +1,8 @@
-import type { ListRecordsInput } from "../records/list-records.js";
+import { expect } from "vitest";
+import { AppError, createCursorCodec } from "@bayad/kit";
+import type { Store } from "@bayad/store";
+import type { ListRecordsDeps, ListRecordsInput } from "../records/list-records.js";
+import { createPaymentRecordsRepository } from "../records/payment-records-repository.js";
 import type { ProjectedRecord } from "../records/payment-record.js";
 import type { RecordFiltersInput } from "../records/record-filters.js";
 
@@ -33,4 +37,20 @@ export function recordOf(overrides: Partial<ProjectedRecord> & Pick<ProjectedRec
     aggregateVersion: 1,
     ...overrides,
   };
+}
+
+/** A listing's dependencies on `store`, with a fixed cursor secret. */
+export function listingDeps(store: Store): ListRecordsDeps {
+  return { repository: createPaymentRecordsRepository(store), cursors: createCursorCodec("k".repeat(43), "records-cursor") };
+}
+
+/** The VALIDATION_FAILED a listing or export was refused with; fails the test when it was accepted or failed otherwise. */
+export async function validationRefusal(pending: Promise<unknown>): Promise<AppError> {
+  const error = await pending.then(
+    () => new Error("the listing was accepted"),
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof AppError)) throw error;
+  expect(error.code).toBe("VALIDATION_FAILED");
+  return error;
 }
