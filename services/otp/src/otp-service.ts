@@ -36,6 +36,7 @@ export function createOtpService(deps: OtpDeps): ServiceImpl<typeof OtpService> 
       const record = await generateOtp(deps, mutatingCallerOf(context), {
         recipient: request.recipient,
         channel: channelFromProto(request.channel),
+        channels: request.channels.map((entry) => ({ channel: channelFromProto(entry.channel), recipient: entry.recipient })),
         digits: request.digits,
         ttlSeconds: request.ttlSeconds,
         clientAddress: request.clientAddress,

@@ -4,6 +4,11 @@ import { openSealed, sealText, type SealedValue, type SealingKeys } from "@bayad
 export interface PendingMessage {
   recipient: string;
   code: string;
+  /**
+   * The entries of the request's channel list still to fall back to if this send fails, by
+   * their index in the record's `channels`, with their normalised recipients. Absent: none.
+   */
+  next?: { index: number; recipient: string }[];
 }
 
 const SEAL_PURPOSE = "otp-pending-message";

@@ -15,8 +15,13 @@ export interface GenerateAdmission {
   /** Normalised: E.164 for SMS. */
   recipient: string;
   recipientHash: string;
-  /** The gateway's reading of the requesting client's address; empty when unknown (not limited then). */
+  /** The end user's address the caller gave (clientIp); empty when not given (not limited then). */
   clientAddress: string;
+  /**
+   * A later entry of a channel list, after a provider failed the message to an earlier one: the
+   * request-wide limits (per project, per client) were charged for that one and are not again.
+   */
+  fallback?: boolean;
 }
 
 /**
@@ -102,10 +107,11 @@ export function createFraudSignals(options: {
       if (prefix !== undefined) {
         fraudCharges.push({ scope: "generate-prefix", setting: limits.generatePerPrefix, key: `${tenantKey(caller)}:${prefix}` });
       }
-      if (request.clientAddress !== "") {
+      if (request.clientAddress !== "" && !request.fallback) {
         fraudCharges.push({ scope: "generate-client", setting: limits.generatePerClient, key: `${tenantKey(caller)}:${request.clientAddress}` });
       }
-      const outcome = await limiter.take([...generateCharges(limits, caller, request.recipientHash), ...fraudCharges]);
+      const recipientCharges = generateCharges(limits, caller, request.recipientHash).filter((charge) => !request.fallback || charge.scope !== "generate-caller");
+      const outcome = await limiter.take([...recipientCharges, ...fraudCharges]);
       if (outcome.allowed) return;
       const full = new Set(outcome.limits.filter((limit) => limit.remaining === 0).map((limit) => limit.scope));
       const details: string[] = [];

@@ -1,9 +1,11 @@
 import { AppError } from "@bayad/kit";
-import { openMessage, type PendingMessage } from "../codes/sealed-message.js";
 import { DeliveryFailedError, describeSendError } from "@bayad/messaging";
+import { openMessage, sealMessage, type PendingMessage } from "../codes/sealed-message.js";
+import { fraudFields } from "../fraud/fraud-signals.js";
+import { noChannelCould, refusalOf, type ChannelAttempt } from "./channel-attempts.js";
 import { composeMessage } from "./message-text.js";
 import type { OtpDeps } from "./otp-deps.js";
-import { statusAt, type OtpRecord } from "./otp.js";
+import { channelAttemptsOf, statusAt, type OtpRecord } from "./otp.js";
 import type { DeliveryOutcome } from "./otps-repository.js";
 
 /**
@@ -23,43 +25,103 @@ export async function deliver(
   message: PendingMessage,
   options: { reconciling: boolean },
 ): Promise<OtpRecord> {
-  const locale = record.locale ?? "en";
-  // Read at each send, so a resend uses the project's settings as they are now.
-  const settings = await deps.settings.get(record.projectId, record.environment);
-  const { subject, body } = composeMessage(message.code, record.ttlSeconds, { appName: settings.appName, locale, template: settings.templates[locale] });
-  const log = { otpId: record._id, channel: record.channel, target: record.target, attempt: record.deliveryAttempts };
-  try {
-    await deps.senders[record.channel].send({
-      kind: "otp",
-      channel: record.channel,
-      recipient: message.recipient,
-      subject,
-      body,
-      locale,
-      projectId: record.projectId,
-      resourceId: record._id,
-    });
-  } catch (error) {
-    if (error instanceof DeliveryFailedError) {
-      deps.logger.warn({ ...log, send: describeSendError(error) }, "otp delivery failed");
-      await settle(deps, record, { delivery: "failed", failure: error.reason });
-      throw deliveryFailed(error.reason, error.retryAfterSeconds);
+  let current = record;
+  let pending = message;
+  for (;;) {
+    const log = { otpId: current._id, channel: current.channel, target: current.target, attempt: current.deliveryAttempts };
+    try {
+      await send(deps, current, pending.recipient, pending.code);
+    } catch (error) {
+      if (error instanceof DeliveryFailedError) {
+        deps.logger.warn({ ...log, send: describeSendError(error) }, "otp delivery failed");
+        const channels = failedChannels(current, error.reason);
+        const next = await fallBack(deps, current, pending, channels);
+        if (next === "superseded") throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
+        if (next !== undefined) {
+          deps.logger.info({ otpId: next.record._id, channel: next.record.channel, target: next.record.target }, "otp falls back to the next channel");
+          ({ record: current, message: pending } = next);
+          continue;
+        }
+        await settle(deps, current, { delivery: "failed", failure: error.reason, ...(current.channels ? { channels } : {}) });
+        throw deliveryFailed(error.reason, error.retryAfterSeconds, channels);
+      }
+      if (options.reconciling) {
+        const reason = "the delivery could not be confirmed";
+        deps.logger.warn({ ...log, send: describeSendError(error) }, "otp resend uncertain again; settled as failed");
+        await settle(deps, current, { delivery: "failed", failure: reason });
+        throw deliveryFailed(reason);
+      }
+      deps.logger.warn({ ...log, send: describeSendError(error) }, "otp delivery uncertain");
+      await settle(deps, current, { delivery: "uncertain" });
+      throw new AppError(
+        "IDEMPOTENCY_OUTCOME_UNKNOWN",
+        "Whether the code was delivered is not known yet; retry with the same Idempotency-Key to reconcile.",
+      );
     }
-    if (options.reconciling) {
-      const reason = "the delivery could not be confirmed";
-      deps.logger.warn({ ...log, send: describeSendError(error) }, "otp resend uncertain again; settled as failed");
-      await settle(deps, record, { delivery: "failed", failure: reason });
-      throw deliveryFailed(reason);
-    }
-    deps.logger.warn({ ...log, send: describeSendError(error) }, "otp delivery uncertain");
-    await settle(deps, record, { delivery: "uncertain" });
-    throw new AppError(
-      "IDEMPOTENCY_OUTCOME_UNKNOWN",
-      "Whether the code was delivered is not known yet; retry with the same Idempotency-Key to reconcile.",
-    );
+    deps.logger.info(log, "otp delivered");
+    return (await settle(deps, current, { delivery: "sent" })) ?? { ...current, delivery: "sent" };
   }
-  deps.logger.info(log, "otp delivered");
-  return (await settle(deps, record, { delivery: "sent" })) ?? { ...record, delivery: "sent" };
+}
+
+/** Hands the record's message to its channel's sender, in its locale and the project's template as they are now. */
+async function send(deps: OtpDeps, record: OtpRecord, recipient: string, code: string): Promise<void> {
+  const locale = record.locale ?? "en";
+  const settings = await deps.settings.get(record.projectId, record.environment);
+  const { subject, body } = composeMessage(code, record.ttlSeconds, { appName: settings.appName, locale, template: settings.templates[locale] });
+  await deps.senders[record.channel].send({
+    kind: "otp",
+    channel: record.channel,
+    recipient,
+    subject,
+    body,
+    locale,
+    projectId: record.projectId,
+    resourceId: record._id,
+  });
+}
+
+/**
+ * After a provider failed the message: the next entry of the channel list the limits and fraud
+ * signals admit (the request-wide limits were charged for the first), made the record's channel
+ * as a new send of the same code. undefined when no entry is left; "superseded" when another
+ * attempt moved the record first. `channels` (the list with the failed entry marked) gets the
+ * refusals found on the way.
+ */
+async function fallBack(
+  deps: OtpDeps,
+  record: OtpRecord,
+  message: PendingMessage,
+  channels: ChannelAttempt[],
+): Promise<{ record: OtpRecord; message: PendingMessage } | "superseded" | undefined> {
+  const queue = [...(message.next ?? [])];
+  for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) {
+    const attempt = channels[entry.index];
+    try {
+      await deps.fraud.admitGenerate(record, { channel: attempt.channel, recipient: entry.recipient, recipientHash: attempt.recipientHash, clientAddress: "", fallback: true });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      channels[entry.index] = { ...attempt, outcome: "refused", ...refusalOf(error) };
+      continue;
+    }
+    channels[entry.index] = { ...attempt, outcome: "used" };
+    const next: PendingMessage = { recipient: entry.recipient, code: message.code, ...(queue.length > 0 ? { next: queue } : {}) };
+    const switched = await deps.repository.switchChannel(record, {
+      channel: attempt.channel,
+      target: attempt.target,
+      recipientHash: attempt.recipientHash,
+      ...fraudFields({ channel: attempt.channel, recipient: entry.recipient }),
+      channels,
+      sealedMessage: sealMessage(deps.sealingKeys, record._id, next),
+      at: deps.now(),
+    });
+    return switched ? { record: switched, message: next } : "superseded";
+  }
+  return undefined;
+}
+
+/** The record's channel list with the entry in use marked failed for `reason`. */
+function failedChannels(record: OtpRecord, reason: string): ChannelAttempt[] {
+  return channelAttemptsOf(record).map((attempt) => (attempt.outcome === "used" ? { ...attempt, outcome: "failed", code: "OTP_DELIVERY_FAILED", reason } : { ...attempt }));
 }
 
 /**
@@ -111,9 +173,11 @@ async function settle(deps: OtpDeps, record: OtpRecord, outcome: DeliveryOutcome
   return settled;
 }
 
-function deliveryFailed(reason: string, retryAfterSeconds?: number): AppError {
-  return new AppError("OTP_DELIVERY_FAILED", "The code could not be delivered to the recipient.", {
+/** OTP_DELIVERY_FAILED; with a channel list of more than one entry, its details name every entry's reason. */
+function deliveryFailed(reason: string, retryAfterSeconds?: number, channels?: ChannelAttempt[]): AppError {
+  const error = new AppError("OTP_DELIVERY_FAILED", "The code could not be delivered to the recipient.", {
     details: [`recipient: ${reason}`],
     ...(retryAfterSeconds ? { headers: { "Retry-After": String(retryAfterSeconds) } } : {}),
   });
+  return channels && channels.length > 1 ? noChannelCould(true, channels, error) : error;
 }

@@ -3,18 +3,22 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   GenerateOtpResponseSchema,
   GetOtpStatusResponseSchema,
+  OtpChannelAttemptSchema,
+  OtpChannelOutcomeSchema,
   OtpChannelSchema,
   OtpStatusSchema,
   VerifyOtpResponseSchema,
   type GenerateOtpResponse,
   type GetOtpStatusResponse,
   type OtpChannel,
+  type OtpChannelAttempt,
   type OtpStatus,
   type VerifyOtpResponse,
 } from "@bayad/proto";
 import { enumToTextOrNull, textToEnum, type Environment } from "@bayad/kit";
 import type { OtpChannelName } from "../recipients/recipient.js";
 import type { MessageLocale } from "@bayad/messaging";
+import { publicOutcome, type ChannelAttempt } from "./channel-attempts.js";
 
 /** The published limit: the 5th wrong code locks the OTP. */
 export const MAX_WRONG_ATTEMPTS = 5;
@@ -42,6 +46,12 @@ export interface OtpRecord {
   target: string;
   /** Keyed hash of the normalized recipient: the per-recipient limits count by it. */
   recipientHash: string;
+  /**
+   * Every entry of the request's channel list (one for a request naming recipient and channel),
+   * in order, with what became of it; channel, target, recipientHash and numberPrefix above are
+   * the entry in use. Absent on codes made before channel fallback: that one channel.
+   */
+  channels?: ChannelAttempt[];
   /** An SMS code's number prefix (fraud/number-prefix.ts): its verification is tallied under it. */
   numberPrefix?: string;
   /** HMAC-SHA256(OTP_HASH_SECRET, otpId:code). */
@@ -103,6 +113,23 @@ function statusToProto(status: OtpStatusName): OtpStatus {
   return textToEnum(OtpStatusSchema, status);
 }
 
+/** The record's channel list (the one channel it used, for a record made before lists). */
+export function channelAttemptsOf(record: OtpRecord): ChannelAttempt[] {
+  return record.channels ?? [{ channel: record.channel, target: record.target, recipientHash: record.recipientHash, outcome: "used" }];
+}
+
+function channelAttemptsToProto(record: OtpRecord): OtpChannelAttempt[] {
+  return channelAttemptsOf(record).map((attempt) =>
+    create(OtpChannelAttemptSchema, {
+      channel: channelToProto(attempt.channel),
+      target: attempt.target,
+      outcome: textToEnum(OtpChannelOutcomeSchema, publicOutcome(attempt, record.delivery)),
+      code: attempt.code ?? "",
+      reason: attempt.reason ?? "",
+    }),
+  );
+}
+
 /** `recipient` is the masked target too: the full destination never leaves the service. */
 export function generateResponse(record: OtpRecord): GenerateOtpResponse {
   return create(GenerateOtpResponseSchema, {
@@ -111,6 +138,7 @@ export function generateResponse(record: OtpRecord): GenerateOtpResponse {
     channel: channelToProto(record.channel),
     recipient: record.target,
     target: record.target,
+    channels: channelAttemptsToProto(record),
   });
 }
 
@@ -130,5 +158,6 @@ export function statusResponse(record: OtpRecord, now: Date): GetOtpStatusRespon
     target: record.target,
     channel: channelToProto(record.channel),
     expiresAt: timestampFromDate(record.expiresAt),
+    channels: channelAttemptsToProto(record),
   });
 }

@@ -2,6 +2,7 @@ import type { CollectionDef, Session, Store } from "@bayad/store";
 import { resealCollection, type CallerContext, type ResealCounts, type SealingKeys } from "@bayad/kit";
 import { pendingMessageSealedValues } from "../codes/sealed-message.js";
 import { MAX_WRONG_ATTEMPTS, type DeliveryState, type OtpRecord } from "./otp.js";
+import type { ChannelAttempt } from "./channel-attempts.js";
 
 const otpsCollection: CollectionDef = {
   name: "otps",
@@ -15,7 +16,18 @@ const otpsCollection: CollectionDef = {
 type Scope = Pick<CallerContext, "projectId" | "environment">;
 
 /** How a delivery attempt ended. */
-export type DeliveryOutcome = { delivery: "sent" } | { delivery: "uncertain" } | { delivery: "failed"; failure: string };
+export type DeliveryOutcome = { delivery: "sent" } | { delivery: "uncertain" } | { delivery: "failed"; failure: string; channels?: ChannelAttempt[] };
+
+/** The entry of the channel list a failed delivery falls back to (see deliver). */
+export interface ChannelSwitch {
+  channel: OtpRecord["channel"];
+  target: string;
+  recipientHash: string;
+  numberPrefix?: string;
+  channels: ChannelAttempt[];
+  sealedMessage: string;
+  at: Date;
+}
 
 /**
  * The only code that knows the `otps` collection. Every state change is a conditional update
@@ -57,8 +69,27 @@ export function createOtpsRepository(store: Store) {
       return otps.findOneAndUpdate(
         { _id: otpId, deliveryAttempts: attempt, delivery: "sending" },
         {
-          $set: { delivery: outcome.delivery, ...(outcome.delivery === "failed" ? { deliveryFailure: outcome.failure } : {}) },
+          $set: {
+            delivery: outcome.delivery,
+            ...(outcome.delivery === "failed" ? { deliveryFailure: outcome.failure, ...(outcome.channels ? { channels: outcome.channels } : {}) } : {}),
+          },
           ...(settled ? { $unset: { sealedMessage: true as const } } : {}),
+        },
+      );
+    },
+
+    /**
+     * Moves a delivery whose provider failed the message to the next entry of the channel list,
+     * as a new send of the same code: only from the attempt it was decided from.
+     */
+    switchChannel(record: OtpRecord, to: ChannelSwitch): Promise<OtpRecord | null> {
+      const { numberPrefix, at, ...fields } = to;
+      return otps.findOneAndUpdate(
+        { _id: record._id, deliveryAttempts: record.deliveryAttempts, delivery: "sending" },
+        {
+          $set: { ...fields, ...(numberPrefix === undefined ? {} : { numberPrefix }), deliveryStartedAt: at },
+          ...(numberPrefix === undefined ? { $unset: { numberPrefix: true as const } } : {}),
+          $inc: { deliveryAttempts: 1 },
         },
       );
     },

@@ -18,6 +18,17 @@ export function maskRecipient(channel: OtpChannelName, recipient: string): strin
   return channel === "sms" ? maskPhone(recipient) : maskEmail(recipient);
 }
 
+/**
+ * A mask for a recipient that could not be read (a channel list's entry the rules refused as
+ * no number or address): its last two characters if it is long enough to hide the rest, else
+ * nothing of it. Never more of it than maskRecipient would show.
+ */
+export function maskUnreadable(channel: OtpChannelName, raw: string): string {
+  if (channel === "email" && raw.includes("@")) return maskEmail(raw);
+  const digits = raw.replace(/[^0-9]/g, "");
+  return digits.length >= 7 ? `${HIDDEN}${digits.slice(-2)}` : HIDDEN;
+}
+
 const HIDDEN = "*******";
 
 function maskPhone(phone: string): string {
