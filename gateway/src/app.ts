@@ -18,7 +18,6 @@ import { jsonBody } from "./middleware/json-body.js";
 import { idempotencyKey } from "./middleware/idempotency-key.js";
 import { validateRequest } from "./middleware/validate-request.js";
 import { executeOperation } from "./middleware/execute-operation.js";
-import { requestClientAddress } from "./http/client-address.js";
 import { RouteTable } from "./routes/route-table.js";
 import { hasStreamedHandler, type StreamedOperationHandlers } from "./routes/streamed-operation.js";
 import { executeStreamedOperation } from "./middleware/execute-streamed-operation.js";
@@ -38,8 +37,6 @@ export interface GatewayAppDeps {
   logger: Logger;
   /** Where request counts and latencies go; none when absent. */
   metrics?: Registry;
-  /** The requesting client's address (TRUST_PROXY); default: the socket's peer. */
-  clientAddress?: (ctx: Koa.Context) => string;
   /** Routes outside the API contract: the document itself, the docs page, the JWKS. */
   extraRoutes?: (router: Router) => void;
 }
@@ -54,7 +51,6 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   const routes = new RouteTable();
-  const clientAddress = deps.clientAddress ?? ((ctx: Koa.Context) => requestClientAddress({ kind: "off" }, ctx.req));
 
   for (const spec of deps.operations) {
     const validator = deps.validators.get(spec.operationId);
@@ -69,7 +65,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Koa {
       streamed && hasStreamedHandler(streamed.handlers, spec.operationId)
         ? executeStreamedOperation(spec, streamed.handlers, streamed.timeoutMs, deps.logger)
         : hasHandler(deps.handlers, spec.operationId)
-          ? executeOperation(spec, deps.run, deps.idempotent, clientAddress)
+          ? executeOperation(spec, deps.run, deps.idempotent)
           : async () => {
               throw new AppError("NOT_IMPLEMENTED", `${spec.operationId} is not available yet.`);
             },

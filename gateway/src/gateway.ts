@@ -220,7 +220,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
     metrics: options.metrics,
-    clientAddress: (ctx) => requestClientAddress(config.trustProxy, ctx.req),
     extraRoutes: (router: Router) => {
       router.get("/openapi.json", (ctx) => {
         ctx.type = "json";

@@ -3,20 +3,13 @@ import type { OperationSpec } from "../openapi/document.js";
 import type { ValidatedInput } from "../openapi/request-validator.js";
 import type { Caller } from "../auth/caller.js";
 import type { OperationCaller, OperationRunner } from "../routes/operation.js";
-import type { Context } from "koa";
 import type { IdempotentExecution } from "@bayad/idempotency";
 
 /**
  * The last step of every operation: run its handler (through idempotency when it takes a key)
- * and send the envelope it produced. `clientAddress` reads the requesting client's address (the
- * OTP service limits generates per client).
+ * and send the envelope it produced.
  */
-export function executeOperation(
-  spec: OperationSpec,
-  run: OperationRunner,
-  idempotent: IdempotentExecution<ValidatedInput>,
-  clientAddress: (ctx: Context) => string,
-): Middleware {
+export function executeOperation(spec: OperationSpec, run: OperationRunner, idempotent: IdempotentExecution<ValidatedInput>): Middleware {
   return async function executeOperation(ctx) {
     const input = ctx.state.input as ValidatedInput;
     const caller = ctx.state.caller as Caller | undefined;
@@ -24,7 +17,6 @@ export function executeOperation(
       projectId: caller?.projectId ?? "",
       environment: caller?.environment ?? "test",
       correlationId: ctx.state.correlationId as string,
-      clientAddress: clientAddress(ctx),
     };
     if (spec.idempotency) {
       const key = ctx.state.idempotencyKey as string;

@@ -62,7 +62,7 @@ async function runStreamed<Op extends OperationId>(
   handlers: StreamedOperationHandlers,
   operationId: Op,
   input: ValidatedInput,
-  context: Omit<OperationContext, "clientAddress"> & { signal: AbortSignal },
+  context: OperationContext & { signal: AbortSignal },
 ): Promise<StreamedResult> {
   const handler: StreamedOperationHandler<Op> | undefined = handlers[operationId];
   if (!handler) throw new Error(`no streamed handler for operation ${operationId}`);

@@ -50,6 +50,10 @@ export function describeViolations(errors: ErrorObject[] | null | undefined, who
       case "required":
         text = `${join(at, (error.params as { missingProperty: string }).missingProperty)}: is required`;
         break;
+      case "not":
+        // The document uses `not` for a property that another one excludes (channels or recipient).
+        text = `${field}: is not allowed here`;
+        break;
       case "additionalProperties":
         text = `${join(at, (error.params as { additionalProperty: string }).additionalProperty)}: is not allowed`;
         break;

@@ -10,15 +10,10 @@ export interface OperationContext {
   caller: CallerContext;
   /** Options for every rpc: the caller as metadata and the deadline. */
   call: CallOptions;
-  /**
-   * The requesting client's address as the gateway reads it (TRUST_PROXY, http/client-address.ts);
-   * empty when unknown: a reconciliation runs a stored request again, without its client.
-   */
-  clientAddress: string;
 }
 
-/** The caller an operation runs for; the gateway adds the client's address, which no rpc carries as metadata. */
-export type OperationCaller = CallerContext & { clientAddress?: string };
+/** The caller an operation runs for. */
+export type OperationCaller = CallerContext;
 
 export interface OperationResult {
   status: number;
@@ -41,10 +36,10 @@ export type OperationRunner = (operationId: string, input: ValidatedInput, calle
  * back as the catalogue's AppError, so callers see one error type.
  */
 export function createOperationRunner(handlers: OperationHandlers, rpcTimeoutMs: number): OperationRunner {
-  return async (operationId, input, { clientAddress = "", ...caller }) => {
+  return async (operationId, input, caller) => {
     if (!hasHandler(handlers, operationId)) throw new Error(`no handler for operation ${operationId}`);
     try {
-      const result = await runHandler(handlers, operationId, input, { caller, call: callerCallOptions(caller, rpcTimeoutMs), clientAddress });
+      const result = await runHandler(handlers, operationId, input, { caller, call: callerCallOptions(caller, rpcTimeoutMs) });
       return { status: result.status, body: successEnvelope(result.data) };
     } catch (error) {
       throw fromConnectError(error);

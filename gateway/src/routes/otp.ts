@@ -1,23 +1,35 @@
 import type { Client } from "@connectrpc/connect";
-import { OtpChannelSchema, OtpStatusSchema, type OtpService } from "@bayad/proto";
+import { OtpChannelOutcomeSchema, OtpChannelSchema, OtpStatusSchema, type OtpChannelAttempt, type OtpService } from "@bayad/proto";
 import { enumToText, textToEnum } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
 import { dateField, optionalField } from "@bayad/public-resources";
 
 const channelText = (channel: number) => enumToText(OtpChannelSchema, channel);
 
+/** What became of each entry of a generate's channel list, as the public JSON shows it. */
+function channelAttempts(attempts: OtpChannelAttempt[]) {
+  return attempts.map((attempt) => ({
+    channel: channelText(attempt.channel),
+    target: attempt.target,
+    outcome: enumToText(OtpChannelOutcomeSchema, attempt.outcome),
+    ...optionalField("code", attempt.code),
+    ...optionalField("reason", attempt.reason),
+  }));
+}
+
 /** The shared OTP interface ⇄ OtpService rpcs, and the operators' view of its development outbox. */
 export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
   return {
-    async generateOtp({ body }, { call, clientAddress }) {
+    async generateOtp({ body }, { call }) {
       const response = await otp.generateOtp(
         {
-          recipient: body.recipient,
-          channel: textToEnum(OtpChannelSchema, body.channel),
+          recipient: body.recipient ?? "",
+          channel: body.channel ? textToEnum(OtpChannelSchema, body.channel) : 0,
+          channels: (body.channels ?? []).map((entry) => ({ channel: textToEnum(OtpChannelSchema, entry.channel), recipient: entry.recipient })),
           digits: body.digits,
           ttlSeconds: body.ttlSeconds,
-          // From the connection (TRUST_PROXY), never from the body: the per-client limit counts it.
-          clientAddress,
+          // The end user's address as the merchant's backend saw it: the per-client limit counts it.
+          clientAddress: body.clientIp ?? "",
           locale: body.locale ?? "",
         },
         call,
@@ -30,6 +42,7 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
           channel: channelText(response.channel),
           recipient: response.recipient,
           target: response.target,
+          channels: channelAttempts(response.channels),
         },
       };
     },
@@ -52,6 +65,7 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
           target: response.target,
           channel: channelText(response.channel),
           ...dateField("expiresAt", response.expiresAt),
+          channels: channelAttempts(response.channels),
         },
       };
     },

@@ -17,7 +17,7 @@ export interface StreamedResult {
  */
 export type StreamedOperationHandler<Op extends OperationId> = (
   input: OperationInput<Op>,
-  context: Omit<OperationContext, "clientAddress"> & { signal: AbortSignal },
+  context: OperationContext & { signal: AbortSignal },
 ) => Promise<StreamedResult>;
 
 export type StreamedOperationHandlers = { [Op in OperationId]?: StreamedOperationHandler<Op> };

@@ -144,7 +144,7 @@ describe("verifyOtp and getOtpStatus", () => {
   it("verifies the right code once; status reads pending, then verified", async () => {
     const { recipient, otpId, data } = await issue();
     const pending = await status(otpId);
-    expect(pending.body.data).toEqual({ otpId, status: "pending", target: data.target, channel: "sms", expiresAt: data.expiresAt });
+    expect(pending.body.data).toEqual({ otpId, status: "pending", target: data.target, channel: "sms", expiresAt: data.expiresAt, channels: [{ channel: "sms", target: data.target, outcome: "sent" }] });
 
     const code = await codeOf(recipient, otpId);
     const verified = await verify(otpId, code);
