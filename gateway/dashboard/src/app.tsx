@@ -12,8 +12,9 @@ import { routes as billing } from "./pages/billing/index";
 import { routes as webhooks } from "./pages/webhooks/index";
 import { routes as projects } from "./pages/projects/index";
 import { routes as outbox } from "./pages/outbox/index";
+import { routes as otp } from "./pages/otp/index";
 
-const allRoutes: DashboardRoute[] = [...overview, ...payments, ...billing, ...webhooks, ...projects, ...outbox];
+const allRoutes: DashboardRoute[] = [...overview, ...payments, ...billing, ...webhooks, ...projects, ...otp, ...outbox];
 
 type SessionState =
   | { status: "checking" }

@@ -1,5 +1,7 @@
 /** How the dashboard writes money, times and statuses: one place, so every page agrees. */
 
+import type { MessageLocale } from "./api/schemas";
+
 const pesos = new Intl.NumberFormat("en-PH", { style: "currency", currency: "PHP", minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /**
@@ -92,4 +94,12 @@ const methodLabels: Record<string, string> = {
 
 export function methodLabel(method: string): string {
   return Object.hasOwn(methodLabels, method) ? methodLabels[method] : humanize(method);
+}
+
+/** The languages customer messages are written in (`locale`), as the dashboard names them. */
+export const localeLabels: Record<MessageLocale, string> = { en: "English", fil: "Filipino" };
+
+/** "fil" → "Filipino"; a locale the dashboard does not know yet, as the API names it. */
+export function localeLabel(locale: string): string {
+  return Object.hasOwn(localeLabels, locale) ? localeLabels[locale as MessageLocale] : locale;
 }

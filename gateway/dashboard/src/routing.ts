@@ -1,7 +1,7 @@
 import type { ComponentType } from "react";
 
 /**
- * One page of the dashboard. Each area (payments, billing, webhooks, projects, outbox) exports
+ * One page of the dashboard. Each area (payments, billing, webhooks, projects, otp, outbox) exports
  * its routes from its folder's index.tsx; the shell (app.tsx) mounts them under /dashboard and
  * lists the ones with a `nav` entry in the menu, by `order`.
  */

@@ -43,8 +43,14 @@ describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's page
         .status,
     ).toBe(201);
     expect((await as("POST", "/api/v1/webhook-endpoints", { url: "https://shop.example.ph/webhooks", enabledEvents: ["checkout.paid", "refund.succeeded"] })).status).toBe(201);
+    // The OTP settings page and the outbox show a Filipino template and the message made from it.
+    const otpSettings = { smsCountries: ["PH", "SG"], appName: "Sari-sari Online", templates: { fil: "Ang {app} code mo ay {code}. {minutes} minuto lang ito. Huwag itong ibahagi." } };
+    expect((await suite.api.admin("PUT", `/admin/v1/projects/${projectId}/otp-settings/test`, otpSettings)).status).toBe(200);
     const token = await suite.api.serviceToken(projectId, ["otp:generate"]);
-    const generated = await suite.api.request("POST", "/api/v1/shared/otp/generate", { credential: token, body: { recipient: "maria@example.ph", channel: "email" } });
+    const generated = await suite.api.request("POST", "/api/v1/shared/otp/generate", {
+      credential: token,
+      body: { recipient: "maria@example.ph", channel: "email", locale: "fil" },
+    });
     expect(generated.status).toBe(201);
     otpId = generated.body.data.otpId;
     // The records feed follows the calls by moments.
@@ -64,7 +70,8 @@ describe.skipIf(!chromiumReady("the dashboard page tour"))(`the dashboard's page
     { name: "subscriptions", path: "/subscriptions" },
     { name: "webhooks", path: "/webhooks" },
     { name: "projects", path: "/projects" },
-    { name: "outbox", path: "/outbox" },
+    { name: "otp-settings", path: "/otp-settings" },
+    { name: "outbox", path: "/outbox?recipient=maria%40example.ph" },
   ];
 
   /** Opens a page and waits until it has loaded (its heading shown, no "Loading …" left). */

@@ -33,3 +33,5 @@ export type BillingSettings = Schemas["BillingSettings"];
 export type BillingSettingsPutRequest = Schemas["BillingSettingsPutRequest"];
 export type DunningSchedule = Schemas["DunningSchedule"];
 export type MessageLocale = Schemas["MessageLocale"];
+export type OtpSettings = Schemas["OtpSettings"];
+export type OtpSettingsPutRequest = Schemas["OtpSettingsPutRequest"];

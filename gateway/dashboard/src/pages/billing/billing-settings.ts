@@ -1,7 +1,7 @@
 import { request } from "../../api/client";
 import { humanize } from "../../format";
 import { projectPath } from "../projects/types";
-import type { BillingSettings, DunningSchedule, MessageLocale } from "./types";
+import type { BillingSettings, DunningSchedule } from "./types";
 
 /**
  * A project's billing settings (docs/api/billing.md, "Invoices delivered to customers" and
@@ -13,8 +13,6 @@ export const billingSettingsQuery = (projectId: string) => ({
   queryKey: ["admin", "billing-settings", projectId],
   queryFn: () => request<BillingSettings>(billingSettingsPath(projectId)),
 });
-
-export const localeLabels: Record<MessageLocale, string> = { en: "English", fil: "Filipino" };
 
 export type FinalAction = NonNullable<DunningSchedule["finalAction"]>;
 

@@ -1,6 +1,5 @@
-import { humanize } from "../../format";
+import { humanize, localeLabel } from "../../format";
 import type { BayadEvent } from "../payments/payment-history";
-import { localeLabels } from "./billing-settings";
 import type { DevMessage, Invoice } from "./types";
 
 /** One line of an invoice's timeline; `at` absent when the API records no time for it. */
@@ -27,7 +26,7 @@ function messageEntry(message: DevMessage): TimelineEntry {
     title: Object.hasOwn(messageTitles, message.kind) ? messageTitles[message.kind] : `${humanize(message.kind)} sent`,
     details: [
       `by ${labelOf(channelLabels, message.channel)} to ${message.recipient}`,
-      `in ${labelOf(localeLabels, message.locale)}`,
+      `in ${localeLabel(message.locale)}`,
       ...(message.subject ? [`“${message.subject}”`] : []),
     ],
   };

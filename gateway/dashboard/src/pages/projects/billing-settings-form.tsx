@@ -1,22 +1,16 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { ApiError, request } from "../../api/client";
+import { detailsByField } from "../../api/field-details";
+import { FieldProblems } from "../../components/field-problems";
 import { ErrorState } from "../../components/states";
-import { billingSettingsPath, billingSettingsQuery, finalActionLabels, localeLabels, type FinalAction } from "../billing/billing-settings";
+import { localeLabels } from "../../format";
+import { billingSettingsPath, billingSettingsQuery, finalActionLabels, type FinalAction } from "../billing/billing-settings";
 import type { BillingSettings, MessageLocale } from "../billing/types";
-import { billingSettingsDraft, billingSettingsRequest, detailsByField, type BillingSettingsDraft } from "./billing-settings-draft";
+import { billingSettingsDraft, billingSettingsRequest, type BillingSettingsDraft } from "./billing-settings-draft";
 
 /** At most this many steps (the API's limit too). */
 const maxSteps = 10;
-
-function Problems({ id, problems }: { id: string; problems: readonly string[] | undefined }) {
-  if (!problems?.length) return null;
-  return (
-    <span className="field-problem" id={id}>
-      {problems.join("; ")}
-    </span>
-  );
-}
 
 /**
  * Edits a project's billing settings as read: SMS, the default language, the support contact,
@@ -78,7 +72,7 @@ export function BillingSettingsForm({
     <div className="settings-field">
       <label htmlFor={id}>{label}</label>
       {control}
-      <Problems id={`${id}-problem`} problems={problemsOf(problemField)} />
+      <FieldProblems id={`${id}-problem`} problems={problemsOf(problemField)} />
     </div>
   );
 
@@ -94,7 +88,7 @@ export function BillingSettingsForm({
           />{" "}
           Also send an SMS to customers with a phone
         </label>
-        <Problems id="billing-sms-problem" problems={problemsOf("smsEnabled")} />
+        <FieldProblems id="billing-sms-problem" problems={problemsOf("smsEnabled")} />
       </div>
       {field(
         "billing-locale",
@@ -149,14 +143,14 @@ export function BillingSettingsForm({
               <button type="button" aria-label={`Remove step ${index + 1}`} onClick={() => change({ steps: draft.steps.filter((_, at) => at !== index) })}>
                 Remove
               </button>
-              <Problems id={`${id}-problem`} problems={problems} />
+              <FieldProblems id={`${id}-problem`} problems={problems} />
             </div>
           );
         })}
         <button type="button" disabled={draft.steps.length >= maxSteps} onClick={() => change({ steps: [...draft.steps, ""] })}>
           Add a step
         </button>
-        <Problems id="billing-steps-problem" problems={problemsOf("dunning.steps")} />
+        <FieldProblems id="billing-steps-problem" problems={problemsOf("dunning.steps")} />
       </fieldset>
       {field(
         "billing-final-action",

@@ -2,7 +2,8 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Fields } from "../../components/fields";
 import { ErrorState, Loading } from "../../components/states";
-import { billingSettingsQuery, describeDunning, localeLabels } from "../billing/billing-settings";
+import { localeLabels } from "../../format";
+import { billingSettingsQuery, describeDunning } from "../billing/billing-settings";
 import { BillingSettingsForm } from "./billing-settings-form";
 
 /**

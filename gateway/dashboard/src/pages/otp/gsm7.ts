@@ -1,0 +1,28 @@
+/**
+ * The GSM 03.38 alphabet an SMS is written in when it fits one 160-character segment, as the OTP
+ * service counts it (services/otp/src/otps/gsm7.ts, which decides): any other character switches
+ * the whole message to UCS-2 (70 a segment). The dashboard counts the same way so the editor's
+ * count agrees with the service's refusal.
+ */
+const BASIC =
+  "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
+/** Sent as an escape and the character: two of the segment's 160. */
+const EXTENDED = "^{}\\[~]|€";
+
+const basic = new Set(BASIC);
+const extended = new Set(EXTENDED);
+
+/** One SMS segment, GSM-7. */
+export const SMS_SEGMENT_LENGTH = 160;
+
+/** The characters of `text` outside GSM-7, each once, in order. */
+export function nonGsm7Characters(text: string): string[] {
+  return [...new Set([...text].filter((character) => !basic.has(character) && !extended.has(character)))];
+}
+
+/** How many of a segment's 160 places `text` takes (GSM-7 only). */
+export function gsm7Length(text: string): number {
+  let length = 0;
+  for (const character of text) length += extended.has(character) ? 2 : 1;
+  return length;
+}
