@@ -8,7 +8,7 @@ import { createChannelSenders } from "@bayad/messaging";
 
 export interface OtpServerOptions {
   store: Store;
-  /** The process's Prometheus registry: rpc metrics, codes generated and verified, bayad_otp_sms_refused_total. */
+  /** The process's Prometheus registry: rpc metrics, codes generated and verified, the refusals. */
   metrics?: Registry;
   config: OtpConfig;
   logger: Logger;

@@ -142,6 +142,7 @@ const steps: Step[] = [
       expect(result.exitStatus).toBe(0);
       const answer = shown(result);
       expect(answer).toMatchObject({ success: true, data: { channel: "email", target: "m***@example.ph" } });
+      expect(answer.data.channels.map((entry: { channel: string; outcome: string }) => `${entry.channel} ${entry.outcome}`)).toEqual(["sms refused", "email sent"]);
       expect(await variable(shell, "OTP_ID")).toBe(answer.data.otpId);
     },
   },

@@ -122,8 +122,8 @@ describe("verified ratio and suspicious traffic", () => {
     await generateOtp(deps, caller(freshKey()), email("a@example.ph"));
     await generateOtp(deps, caller(freshKey()), sms("+639180000001"));
     await generateOtp(deps, caller(freshKey(), "prj_b"), sms("+639170000007"));
-    expect(await counterValues(metrics, "bayad_otp_fraud_refusals_total")).toEqual([
-      { project: "prj_a", environment: "test", reason: "suspicious", value: 2 },
+    expect(await counterValues(metrics, "bayad_otp_generate_refusals_total")).toEqual([
+      { project: "prj_a", environment: "test", channel: "sms", reason: "suspicious", value: 2 },
     ]);
 
     // After the cool-down the prefix starts afresh: the codes before it are not held against it again.

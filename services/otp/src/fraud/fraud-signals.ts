@@ -1,11 +1,11 @@
-import { AppError, rateLimitedError, type CallerContext, type Logger, type RateLimitCharge, type RateLimiter, type Registry } from "@bayad/kit";
+import { AppError, rateLimitedError, type CallerContext, type Logger, type RateLimitCharge, type RateLimiter } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import type { OtpLimits, SuspiciousTrafficSettings } from "../config.js";
 import { generateCharges } from "../otps/limit-charges.js";
 import type { OtpRecord } from "../otps/otp.js";
 import type { OtpChannelName } from "../recipients/recipient.js";
 import { numberPrefix } from "./number-prefix.js";
-import { registerOtpMetrics, type OtpMetrics } from "./otp-metrics.js";
+import type { OtpMetrics } from "./otp-metrics.js";
 import { createPrefixTallies, type PrefixTallies } from "./prefix-tallies.js";
 
 type Tenant = Pick<CallerContext, "projectId" | "environment">;
@@ -52,14 +52,14 @@ export function createFraudSignals(options: {
   limiter: RateLimiter;
   limits: OtpLimits;
   suspicious: SuspiciousTrafficSettings;
-  metrics?: Registry;
+  metrics: OtpMetrics;
   logger: Logger;
   now: () => Date;
 }): FraudSignals {
   const { limiter, limits, suspicious, logger, now } = options;
   const windowMs = suspicious.windowSeconds * 1000;
   const tallies: PrefixTallies = createPrefixTallies(options.store, windowMs);
-  const metrics: OtpMetrics = registerOtpMetrics(options.metrics);
+  const { metrics } = options;
   const tenantKey = (caller: Tenant) => `${caller.projectId}:${caller.environment}`;
 
   /** Refuses SMS to `prefix` while it cools down, and starts a cool-down when its codes go unverified. */
@@ -94,7 +94,7 @@ export function createFraudSignals(options: {
     async admitGenerate(caller, request) {
       const prefix = request.channel === "sms" ? numberPrefix(request.recipient) : undefined;
       const refused = (reason: "prefix" | "client" | "suspicious") =>
-        metrics.refused({ project: caller.projectId, environment: caller.environment, reason });
+        metrics.refused({ project: caller.projectId, environment: caller.environment, channel: request.channel, reason });
       if (prefix !== undefined) {
         try {
           await checkSuspicious(caller, prefix);

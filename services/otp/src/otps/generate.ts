@@ -54,7 +54,7 @@ export async function generateOtp(
 ): Promise<OtpRecord> {
   const request = validate(input);
   const settings = await deps.settings.get(caller.projectId, caller.environment);
-  const candidates = request.entries.map((entry) => screen(deps, settings, entry));
+  const candidates = request.entries.map((entry) => screen(deps, caller, settings, entry));
   if (candidates.every((candidate) => candidate.refusal)) throw noChannelCould(request.listed, candidates.map(attemptOf), firstRefusalOf(candidates));
 
   type Stored = { record: OtpRecord; created: false } | { record: OtpRecord; created: true; message: PendingMessage };
@@ -139,7 +139,7 @@ interface Candidate {
  * The project's rules for where codes may go, checked for every entry before anything is
  * charged, written or sent: a refused request costs the merchant nothing.
  */
-function screen(deps: OtpDeps, settings: OtpSettings, entry: ValidRequest["entries"][number]): Candidate {
+function screen(deps: OtpDeps, caller: CallerContext, settings: OtpSettings, entry: ValidRequest["entries"][number]): Candidate {
   const refused = (error: unknown) => {
     if (!(error instanceof AppError)) throw error;
     return error;
@@ -155,9 +155,10 @@ function screen(deps: OtpDeps, settings: OtpSettings, entry: ValidRequest["entri
   const { recipient, country } = read;
   const candidate: Candidate = { channel: entry.channel, recipient, recipientHash: keyedDigest(deps.secret, "recipient", recipient), target: maskRecipient(entry.channel, recipient) };
   try {
-    if (entry.channel === "sms" && country !== undefined) checkSmsCountry(settings, country, deps.metrics);
+    if (entry.channel === "sms" && country !== undefined) checkSmsCountry(settings, country);
   } catch (error) {
     candidate.refusal = refused(error);
+    deps.metrics.refused({ project: caller.projectId, environment: caller.environment, channel: entry.channel, reason: "country_not_allowed" });
   }
   return candidate;
 }

@@ -7,7 +7,7 @@ import type { ChannelSenders, DevOutbox, MessageSender } from "@bayad/messaging"
 import { createOtpsRepository, type OtpsRepository } from "./otps-repository.js";
 import { createFraudSignals, type FraudSignals } from "../fraud/fraud-signals.js";
 import { createOtpSettingsRepository, type OtpSettingsRepository } from "../settings/otp-settings.js";
-import { registerOtpMetrics, type OtpMetrics } from "../settings/country-permissions.js";
+import { registerOtpMetrics, type OtpMetrics } from "../fraud/otp-metrics.js";
 
 /** What the OTP operations need; tests build it around an embedded store and a fixed clock. */
 export interface OtpDeps {
@@ -50,15 +50,16 @@ export function createOtpDeps(options: {
 }): OtpDeps {
   const { store, config, senders, logger, now } = options;
   const limiter = createRateLimiter(store, { digest: (key) => keyedDigest(config.hashSecret, "rate-limit", key), now });
+  const metrics = registerOtpMetrics(options.metrics);
   return {
     store,
     repository: createOtpsRepository(store),
     settings: createOtpSettingsRepository(store),
-    metrics: registerOtpMetrics(options.metrics),
+    metrics,
     keys: createIdempotencyKeys(store, { windowMs: config.idempotencyWindowMs ?? defaultIdempotencyWindowSeconds.otp * 1000, now }),
     limiter,
     limits: config.limits,
-    fraud: createFraudSignals({ store, limiter, limits: config.limits, suspicious: config.suspicious, metrics: options.metrics, logger, now }),
+    fraud: createFraudSignals({ store, limiter, limits: config.limits, suspicious: config.suspicious, metrics, logger, now }),
     senders: senders.byChannel,
     devOutbox: senders.devOutbox,
     secret: config.hashSecret,

@@ -70,7 +70,7 @@ describe("SMS country permissions", () => {
       now: harness.clock.now,
       metrics: registry,
     });
-    const refused = async () => (await registry.getSingleMetric("bayad_otp_sms_refused_total")!.get()).values.find((value) => value.labels.reason === "country_not_allowed")?.value ?? 0;
+    const refused = async () => (await registry.getSingleMetric("bayad_otp_generate_refusals_total")!.get()).values.find((value) => value.labels.reason === "country_not_allowed")?.value ?? 0;
 
     await expect(generateOtp(deps, caller(freshKey()), { recipient: "+447911123456", channel: "sms", digits: 0, ttlSeconds: 0 })).rejects.toMatchObject({
       code: "SMS_COUNTRY_NOT_ALLOWED",
