@@ -1,8 +1,7 @@
 import { AppError, type Environment } from "@bayad/kit";
-import type { MessageLocale } from "@bayad/messaging";
+import { DEFAULT_APP_NAME, appNameOrDefault, nonGsm7Characters, type MessageLocale } from "@bayad/messaging";
 import type { CollectionDef, Store } from "@bayad/store";
 import { BUILT_IN_TEMPLATES, templateProblem } from "../otps/message-text.js";
-import { nonGsm7Characters } from "../otps/gsm7.js";
 
 /** How a project's codes are sent in one environment, as `otp_settings` keeps it (one per project and environment). */
 export interface OtpSettingsRecord {
@@ -28,7 +27,7 @@ export const defaultOtpSettings = (projectId: string, environment: Environment):
   projectId,
   environment,
   smsCountries: ["PH"],
-  appName: "Bayad",
+  appName: DEFAULT_APP_NAME,
   templates: {},
 });
 
@@ -79,7 +78,7 @@ export function checkOtpSettings(input: OtpSettingsInput): OtpSettings {
   const badCountry = smsCountries.findIndex((country) => !/^[A-Z]{2}$/.test(country));
   if (badCountry >= 0) throw invalid(`smsCountries[${badCountry}]`, "must be an ISO 3166 alpha-2 country code (PH)");
   if (smsCountries.length > MAX_COUNTRIES) throw invalid("smsCountries", `must hold at most ${MAX_COUNTRIES} countries`);
-  const appName = input.appName.trim() === "" ? "Bayad" : input.appName.trim();
+  const appName = appNameOrDefault(input.appName);
   if (appName.length > MAX_APP_NAME) throw invalid("appName", `must be at most ${MAX_APP_NAME} characters`);
   const foreign = nonGsm7Characters(appName);
   if (foreign.length > 0 || /[{}\r\n]/.test(appName)) throw invalid("appName", "must use GSM-7 characters only, on one line, without { or }");

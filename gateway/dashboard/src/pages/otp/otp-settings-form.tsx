@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { DEFAULT_APP_NAME } from "@bayad/messaging/sms-template";
 import { ApiError, request, type Environment } from "../../api/client";
 import { detailsByField } from "../../api/field-details";
 import { FieldProblems } from "../../components/field-problems";
@@ -7,7 +8,6 @@ import { ErrorState } from "../../components/states";
 import { localeLabels } from "../../format";
 import { otpSettingsPath, otpSettingsQuery } from "./otp-settings";
 import { countryProblems, isCountriesField, otpSettingsDraft, otpSettingsRequest, templateLocales, type OtpSettingsDraft } from "./otp-settings-draft";
-import { DEFAULT_APP_NAME } from "./template-length";
 import { TemplateLengthNote } from "./template-length-note";
 import type { OtpSettings } from "./types";
 

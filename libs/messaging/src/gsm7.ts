@@ -1,7 +1,7 @@
 /**
  * The GSM 03.38 alphabet an SMS is written in when it fits one 160-character segment. Any other
  * character switches the whole message to UCS-2, whose segment holds 70: one accented letter
- * would more than double what each code costs.
+ * would more than double what each code costs. Browser-safe (the dashboard counts with it too).
  */
 const BASIC =
   "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
@@ -10,6 +10,9 @@ const EXTENDED = "^{}\\[~]|€";
 
 const basic = new Set(BASIC);
 const extended = new Set(EXTENDED);
+
+/** One SMS segment, GSM-7. */
+export const SMS_SEGMENT_LENGTH = 160;
 
 /** The characters of `text` outside GSM-7, each once, in order. */
 export function nonGsm7Characters(text: string): string[] {
@@ -22,6 +25,3 @@ export function gsm7Length(text: string): number {
   for (const character of text) length += extended.has(character) ? 2 : 1;
   return length;
 }
-
-/** One SMS segment, GSM-7. */
-export const SMS_SEGMENT_LENGTH = 160;
