@@ -1,3 +1,4 @@
+import { countryCallingCode } from "./phone-number.js";
 import type { OtpChannelName } from "./recipient.js";
 
 /**
@@ -33,7 +34,7 @@ const HIDDEN = "*******";
 
 function maskPhone(phone: string): string {
   const digits = phone.replace(/^\+/, "");
-  const countryCode = countryCodeOf(digits);
+  const countryCode = countryCallingCode(phone);
   const national = digits.slice(countryCode.length);
   // Short national numbers (7 digits is the shortest we accept) keep fewer digits visible, so
   // that most of the number stays hidden.
@@ -46,21 +47,4 @@ function maskEmail(address: string): string {
   const local = address.slice(0, at);
   const domain = address.slice(at + 1);
   return `${local.slice(0, 1)}***@${domain}`;
-}
-
-/**
- * ITU-T E.164 country codes are prefix-free: 1 and 7 are the one-digit codes, the two-digit
- * ones are listed here, every other code has three digits.
- */
-const oneDigit = new Set(["1", "7"]);
-const twoDigit = new Set([
-  "20", "27", "30", "31", "32", "33", "34", "36", "39", "40", "41", "43", "44", "45", "46", "47",
-  "48", "49", "51", "52", "53", "54", "55", "56", "57", "58", "60", "61", "62", "63", "64", "65",
-  "66", "81", "82", "84", "86", "90", "91", "92", "93", "94", "95", "98",
-]);
-
-function countryCodeOf(digits: string): string {
-  if (oneDigit.has(digits.slice(0, 1))) return digits.slice(0, 1);
-  if (twoDigit.has(digits.slice(0, 2))) return digits.slice(0, 2);
-  return digits.slice(0, 3);
 }

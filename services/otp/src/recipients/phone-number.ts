@@ -29,6 +29,19 @@ export function parseSmsNumber(raw: string): SmsNumber {
   return { e164: parsed.number, country };
 }
 
+/**
+ * The country calling code of an E.164 number (`63` for `+639171234567`, `1` for `+14155550123`,
+ * `882` for `+8821234567`), as libphonenumber's metadata gives it; the digits up to the first 3
+ * when the number belongs to no code it knows (never the case for a number parseSmsNumber passed).
+ */
+export function countryCallingCode(e164: string): string {
+  try {
+    return parsePhoneNumberWithError(e164).countryCallingCode;
+  } catch {
+    return e164.replace(/^\+/, "").slice(0, 3);
+  }
+}
+
 function typeReason(type: string | undefined): string {
   switch (type) {
     case "FIXED_LINE":
