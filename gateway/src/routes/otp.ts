@@ -3,6 +3,7 @@ import { OtpChannelOutcomeSchema, OtpChannelSchema, OtpStatusSchema, type OtpCha
 import { enumToText, textToEnum } from "@bayad/kit";
 import type { OperationHandlers } from "./operation.js";
 import { dateField, optionalField } from "@bayad/public-resources";
+import { addressGroup } from "../http/client-address.js";
 
 const channelText = (channel: number) => enumToText(OtpChannelSchema, channel);
 
@@ -28,8 +29,9 @@ export function otpRoutes(otp: Client<typeof OtpService>): OperationHandlers {
           channels: (body.channels ?? []).map((entry) => ({ channel: textToEnum(OtpChannelSchema, entry.channel), recipient: entry.recipient })),
           digits: body.digits,
           ttlSeconds: body.ttlSeconds,
-          // The end user's address as the merchant's backend saw it: the per-client limit counts it.
-          clientAddress: body.clientIp ?? "",
+          // The end user's address as the merchant's backend saw it: the per-client limit counts
+          // it, an IPv6 one by its /64 (one subscriber's whole allocation).
+          clientAddress: body.clientIp === undefined ? "" : addressGroup(body.clientIp),
           locale: body.locale ?? "",
         },
         call,

@@ -73,13 +73,16 @@ describe("OTP fraud signals", () => {
     expect((await generate(phoneIn("+63919"))).status).toBe(201);
   });
 
-  it("limits codes per end-user address (clientIp); requests without one are not limited per client", async () => {
+  it("limits codes per end-user address (clientIp, an IPv6 one by its /64); requests without one are not limited per client", async () => {
     for (let i = 0; i < 10; i++) expect((await generate(newEmail(), "203.0.113.9")).status).toBe(201);
     const refused = await generate(newEmail(), "203.0.113.9");
     expectError(refused, 429, "RATE_LIMITED");
     expect(refused.body.error.details).toEqual(["client: at most 10 codes in 60 s from one client address"]);
     // Another end user, and the backend's own requests without clientIp, go on.
     expect((await generate(newEmail(), "2001:db8::4")).status).toBe(201);
+    // An IPv6 subscriber counts by its /64: stepping through its addresses does not help.
+    for (let i = 1; i <= 10; i++) expect((await generate(newEmail(), `2001:db8:aa:bb::${i}`)).status).toBe(201);
+    expectError(await generate(newEmail(), "2001:db8:aa:bb:ffff::1"), 429, "RATE_LIMITED");
     for (let i = 0; i < 11; i++) expect((await generate(newEmail())).status).toBe(201);
     expectError(await generate(newEmail(), "not-an-address"), 400, "VALIDATION_FAILED");
   });

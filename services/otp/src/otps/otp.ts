@@ -69,7 +69,7 @@ export interface OtpRecord {
    */
   verifications: Record<string, boolean>;
   delivery: DeliveryState;
-  /** Sends started so far: 1, or 2 after a reconciling resend. */
+  /** Sends started so far: 1, one more for a reconciling resend and one more per channel fallen back to. */
   deliveryAttempts: number;
   deliveryStartedAt: Date;
   /** Why a failed delivery failed, safe to show (never the recipient). */
