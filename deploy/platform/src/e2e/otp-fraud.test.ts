@@ -73,6 +73,34 @@ describe("OTP fraud signals", () => {
     expect((await generate(phoneIn("+63919"))).status).toBe(201);
   });
 
+  it("refuses a burst to a foreign premium range without a send: by country by default, by the prefix limit once the country is allowed", async () => {
+    // Latvian mobile ranges are a classic destination of SMS pumping (international revenue share).
+    const pumped = Array.from({ length: 8 }, () => `+3712012${randomInt(1000, 9999)}`);
+    for (const recipient of pumped) {
+      const refused = await generate(recipient, "198.51.100.20");
+      expectError(refused, 422, "SMS_COUNTRY_NOT_ALLOWED");
+      expect(await outbox(recipient)).toEqual([]);
+    }
+    // A premium-rate number is refused whatever the country.
+    const premium = await generate("+44 909 879 0000");
+    expectError(premium, 400, "VALIDATION_FAILED");
+    expect(premium.body.error.details).toEqual(["recipient: a premium-rate number cannot receive SMS"]);
+
+    // A project that serves Latvia allows it; a burst to one range still stops after 3 codes: none
+    // verified, the range is paused as suspicious (this platform's thresholds: 3 codes, 50 %).
+    const settings = `/admin/v1/projects/${api.platform.projectId}/otp-settings/test`;
+    const allowed = await api.request("PUT", settings, { body: { smsCountries: ["PH", "LV"] }, credential: api.platform.adminApiKey });
+    expect(allowed.status).toBe(200);
+    const outcomes = [];
+    for (const recipient of pumped) {
+      const answer = await generate(recipient);
+      outcomes.push(answer.status === 201 ? "sent" : String(answer.body.error.code));
+    }
+    expect(outcomes).toEqual(["sent", "sent", "sent", ...Array(5).fill("SUSPICIOUS_TRAFFIC")]);
+    for (const [index, recipient] of pumped.entries()) expect(await outbox(recipient)).toHaveLength(index < 3 ? 1 : 0);
+    await api.request("PUT", settings, { body: { smsCountries: ["PH"] }, credential: api.platform.adminApiKey });
+  });
+
   it("limits codes per end-user address (clientIp, an IPv6 one by its /64); requests without one are not limited per client", async () => {
     for (let i = 0; i < 10; i++) expect((await generate(newEmail(), "203.0.113.9")).status).toBe(201);
     const refused = await generate(newEmail(), "203.0.113.9");
