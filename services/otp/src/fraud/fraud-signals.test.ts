@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Registry, type Counter } from "@bayad/kit";
+import { Registry } from "@bayad/kit";
 import { generateOtp } from "../otps/generate.js";
 import { verifyOtp } from "../otps/verify.js";
-import { caller, codeSentTo, createHarness, freshKey, scriptedSender } from "../test-support/otp-harness.js";
+import { caller, codeSentTo, counterValues, createHarness, freshKey, scriptedSender } from "../test-support/otp-harness.js";
 import { numberPrefix } from "./number-prefix.js";
 
 const sms = (recipient: string, clientAddress = "") => ({ recipient, channel: "sms" as const, digits: 0, ttlSeconds: 0, clientAddress });
@@ -66,12 +66,6 @@ describe("prefix and client limits", () => {
 
 describe("verified ratio and suspicious traffic", () => {
   const suspicious = { minGenerated: 4, minVerifiedPercent: 50, windowSeconds: 3_600, cooldownSeconds: 600 };
-
-  async function counterValues(registry: Registry, name: string) {
-    const metric = registry.getSingleMetric(name) as Counter | undefined;
-    const { values } = (await metric?.get()) ?? { values: [] };
-    return values.map(({ labels, value }) => ({ ...labels, value }));
-  }
 
   it("counts codes generated and verified per project and channel", async () => {
     const metrics = new Registry();

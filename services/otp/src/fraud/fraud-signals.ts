@@ -42,6 +42,12 @@ export interface FraudSignals {
   verified(record: OtpRecord): Promise<void>;
 }
 
+/**
+ * A refusal by a limit of the whole request (per project, per client address), not of the entry
+ * it was asked for: another entry of a channel list would be refused alike.
+ */
+export class RequestLimitRefusal extends AppError {}
+
 /** The fields a new record carries for the fraud signals: an SMS code's number prefix, which verify tallies under. */
 export function fraudFields(request: { channel: OtpChannelName; recipient: string }): { numberPrefix?: string } {
   return request.channel === "sms" ? { numberPrefix: numberPrefix(request.recipient) } : {};
@@ -126,7 +132,8 @@ export function createFraudSignals(options: {
         details.push(`client: at most ${limit} codes in ${windowSeconds} s from one client address`);
       }
       const error = rateLimitedError(outcome.retryAfterSeconds);
-      throw details.length > 0 ? new AppError("RATE_LIMITED", error.message, { headers: error.headers, details }) : error;
+      const options = { headers: error.headers, ...(details.length > 0 ? { details } : {}) };
+      throw full.has("generate-caller") || full.has("generate-client") ? new RequestLimitRefusal("RATE_LIMITED", error.message, options) : new AppError("RATE_LIMITED", error.message, options);
     },
     generated: (record) => counted("generated", record),
     verified: (record) => counted("verified", record),

@@ -27,7 +27,7 @@ export function registerOtpMetrics(registry: Registry | undefined): OtpMetrics {
   const counter = (name: string, help: string, labelNames: string[]) =>
     metricOnce(registry, name, () => new Counter({ name, help, labelNames, registers: [registry] }));
   const labels = ["project", "environment", "channel"];
-  const generated = counter("bayad_otp_codes_generated_total", "OTP codes generated (stored and handed to a sender), by project, environment and channel.", labels);
+  const generated = counter("bayad_otp_codes_generated_total", "OTP codes sent: the provider took the message (or may have, its answer lost), once per code and channel, by project, environment and channel.", labels);
   const verified = counter("bayad_otp_codes_verified_total", "OTP codes verified (the correct code, once), by project, environment and channel.", labels);
   const refused = counter(
     "bayad_otp_generate_refusals_total",

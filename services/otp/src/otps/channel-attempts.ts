@@ -31,11 +31,15 @@ export interface ChannelAttempt {
   reason?: string;
 }
 
-/** Why an entry was refused or failed, from the error that said so: its code and its first detail, without the field name. */
+/**
+ * Why an entry was refused or failed, from the error that said so: its code and its first
+ * detail, without the field name. A number range the fraud signals name (`+63917`) is left out:
+ * with the masked target it would show all but 3 digits of the number.
+ */
 export function refusalOf(error: AppError): { code: string; reason: string } {
   const detail = error.details?.[0];
   const reason = detail === undefined ? error.message : detail.replace(/^[A-Za-z.[\]0-9]+: /, "");
-  return { code: error.code, reason };
+  return { code: error.code, reason: reason.replace(/numbers starting \+\d+/g, "numbers of its range") };
 }
 
 export function publicOutcome(attempt: ChannelAttempt, delivery: DeliveryState): ChannelOutcome {

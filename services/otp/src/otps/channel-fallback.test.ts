@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { toJson } from "@bufbuild/protobuf";
 import { GetOtpStatusResponseSchema } from "@bayad/proto";
 import { DeliveryFailedError, DeliveryUncertainError } from "@bayad/messaging";
-import { caller, codeSentTo, createHarness, freshKey, scriptedSender } from "../test-support/otp-harness.js";
+import { Registry } from "@bayad/kit";
+import { caller, codeSentTo, counterValues, createHarness, freshKey, scriptedSender } from "../test-support/otp-harness.js";
 import { generateOtp, type GenerateOtpInput } from "./generate.js";
 import { statusResponse } from "./otp.js";
 import { verifyOtp } from "./verify.js";
@@ -156,5 +157,93 @@ describe("channel fallback", () => {
     });
     const four = listed(["email", "a@example.com"], ["email", "b@example.com"], ["email", "c@example.com"], ["email", "d@example.com"]);
     await expect(generateOtp(deps, caller(freshKey()), four)).rejects.toMatchObject({ details: ["channels: at most 3 entries"] });
+  });
+
+  describe("and the fraud signals", () => {
+    const suspicious = { minGenerated: 3, minVerifiedPercent: 50 };
+
+    it("counts a code for the channel that took it: an SMS outage falling back to e-mail never makes the range look pumped", async () => {
+      const metrics = new Registry();
+      const failingSms = scriptedSender(Array.from({ length: 4 }, () => new DeliveryFailedError("the SMS provider is down (503)")));
+      const harness = await createHarness({ senders: { sms: failingSms }, suspicious, metrics });
+      for (const last of ["1", "2", "3", "4"]) {
+        const email = `user${last}@example.com`;
+        const record = await generateOtp(harness.deps, caller(freshKey()), listed(["sms", `+63917123456${last}`], ["email", email]));
+        expect(record.channel).toBe("email");
+        await verifyOtp(harness.deps, caller(freshKey()), { otpId: record._id, code: await codeSentTo(harness.outbox, email) });
+      }
+      expect(await counterValues(metrics, "bayad_otp_codes_generated_total")).toEqual([{ project: "prj_a", environment: "test", channel: "email", value: 4 }]);
+      // The provider is back: SMS to the range goes, not paused.
+      const sms = await generateOtp(harness.deps, caller(freshKey()), listed(["sms", "+639171234569"]));
+      expect(sms).toMatchObject({ channel: "sms", delivery: "sent" });
+    });
+
+    it("counts an SMS that a failed e-mail fell back to under its range, so pumping through e-mail-first lists is still paused", async () => {
+      const metrics = new Registry();
+      const failingEmail = scriptedSender(Array.from({ length: 4 }, () => new DeliveryFailedError("the mail server refused the recipient (550)")));
+      const harness = await createHarness({ senders: { email: failingEmail }, suspicious, metrics });
+      for (const last of ["1", "2", "3"]) {
+        const record = await generateOtp(harness.deps, caller(freshKey()), listed(["email", `bot${last}@example.com`], ["sms", `+63917123456${last}`]));
+        expect(record.channel).toBe("sms");
+      }
+      expect(await counterValues(metrics, "bayad_otp_codes_generated_total")).toEqual([{ project: "prj_a", environment: "test", channel: "sms", value: 3 }]);
+      await expect(generateOtp(harness.deps, caller(freshKey()), listed(["sms", "+639171234564"]))).rejects.toMatchObject({ code: "SUSPICIOUS_TRAFFIC" });
+    });
+
+    it("keeps the range's digits out of what it stores of a refusal", async () => {
+      const harness = await createHarness({ suspicious });
+      for (const last of ["1", "2", "3"]) await generateOtp(harness.deps, caller(freshKey()), listed(["sms", `+63917123456${last}`]));
+      const record = await generateOtp(harness.deps, caller(freshKey()), listed(["sms", "+639171234564"], ["email", EMAIL]));
+      expect(record.channels?.[0]).toMatchObject({ code: "SUSPICIOUS_TRAFFIC", reason: "numbers of its range are paused for suspicious traffic" });
+      expect(JSON.stringify(record.channels)).not.toContain("917");
+    });
+
+    it("counts a country refusal once per request, not again on its replays", async () => {
+      const metrics = new Registry();
+      const harness = await createHarness({ metrics });
+      const key = freshKey();
+      const request = listed(["sms", SINGAPORE_MOBILE], ["email", EMAIL]);
+      for (let i = 0; i < 3; i++) await generateOtp(harness.deps, caller(key), request);
+      expect(await counterValues(metrics, "bayad_otp_generate_refusals_total")).toEqual([
+        { project: "prj_a", environment: "test", channel: "sms", reason: "country_not_allowed", value: 1 },
+      ]);
+    });
+
+    it("answers a limit of the whole request at once, without trying the other entries", async () => {
+      const harness = await createHarness({ limits: { generatePerCaller: { limit: 1, windowSeconds: 60 } } });
+      await generateOtp(harness.deps, caller(freshKey()), listed(["email", "first@example.com"]));
+      await expect(generateOtp(harness.deps, caller(freshKey()), listed(["sms", MOBILE], ["email", EMAIL]))).rejects.toMatchObject({
+        code: "RATE_LIMITED",
+        headers: { "Retry-After": expect.any(String) },
+      });
+      expect(await harness.outbox.list({ recipient: EMAIL })).toHaveLength(0);
+    });
+  });
+
+  it("gives the retry of a failed list every entry's reason, as the first answer did", async () => {
+    const failingEmail = scriptedSender([new DeliveryFailedError("the mail server refused the recipient (550)")]);
+    const harness = await createHarness({ senders: { email: failingEmail } });
+    const key = freshKey();
+    const request = listed(["sms", LANDLINE], ["email", EMAIL]);
+    const first = await generateOtp(harness.deps, caller(key), request).catch((error: unknown) => error);
+    const retried = await generateOtp(harness.deps, caller(key), request).catch((error: unknown) => error);
+    expect(retried).toMatchObject({ code: "OTP_DELIVERY_FAILED", details: (first as { details: string[] }).details });
+  });
+
+  it("falls back after a reconciling resend fails, and treats the next channel's uncertain send as a first send", async () => {
+    const sms = scriptedSender([new DeliveryUncertainError("timed out"), new DeliveryFailedError("the SMS provider refused the message (400)")]);
+    const email = scriptedSender([new DeliveryUncertainError("the mail server did not answer"), "ok"]);
+    const harness = await createHarness({ senders: { sms, email } });
+    const key = freshKey();
+    const request = listed(["sms", MOBILE], ["email", EMAIL]);
+    await expect(generateOtp(harness.deps, caller(key), request)).rejects.toMatchObject({ code: "IDEMPOTENCY_OUTCOME_UNKNOWN" });
+    // The retry resends the SMS (refused now), falls back to e-mail, whose answer is lost: still open.
+    await expect(generateOtp(harness.deps, caller(key), request)).rejects.toMatchObject({ code: "IDEMPOTENCY_OUTCOME_UNKNOWN" });
+    expect((await harness.otps())[0]).toMatchObject({ channel: "email", delivery: "uncertain" });
+    // The next retry reconciles the e-mail by sending it once more, and the code works.
+    const settled = await generateOtp(harness.deps, caller(key), request);
+    expect(settled).toMatchObject({ channel: "email", delivery: "sent" });
+    const code = /code is (\d+)/.exec(email.sent[1]!)![1]!;
+    expect((await verifyOtp(harness.deps, caller(freshKey()), { otpId: settled._id, code })).verified).toBe(true);
   });
 });

@@ -15,6 +15,11 @@ import type { DeliveryOutcome } from "./otps-repository.js";
  * the code never verifies), IDEMPOTENCY_OUTCOME_UNKNOWN when it may have been (the gateway
  * keeps the key blocked and re-runs the request, which reconciles, see reconcileDelivery).
  *
+ * `counted`: the fraud signals already counted this channel's send (an uncertain first send
+ * counts, as the message may have gone). A send is counted once per channel, when the provider
+ * took it or may have: never one it certainly refused, so a provider outage never makes a range
+ * look pumped, and a channel fallen back to is counted for itself.
+ *
  * `reconciling`: this is the one resend of a delivery whose outcome was uncertain. If that is
  * uncertain too we stop and settle the delivery as failed rather than leave the key blocked
  * and resend again and again; the caller then asks for a new code.
@@ -23,10 +28,15 @@ export async function deliver(
   deps: OtpDeps,
   record: OtpRecord,
   message: PendingMessage,
-  options: { reconciling: boolean },
+  options: { reconciling: boolean; counted: boolean },
 ): Promise<OtpRecord> {
   let current = record;
   let pending = message;
+  let { reconciling, counted } = options;
+  const count = async () => {
+    if (!counted) await deps.fraud.generated(current);
+    counted = true;
+  };
   for (;;) {
     const log = { otpId: current._id, channel: current.channel, target: current.target, attempt: current.deliveryAttempts };
     try {
@@ -40,18 +50,23 @@ export async function deliver(
         if (next !== undefined) {
           deps.logger.info({ otpId: next.record._id, channel: next.record.channel, target: next.record.target }, "otp falls back to the next channel");
           ({ record: current, message: pending } = next);
+          // A first send over the new channel: not a resend, and not counted yet.
+          reconciling = false;
+          counted = false;
           continue;
         }
         await settle(deps, current, { delivery: "failed", failure: error.reason, ...(current.channels ? { channels } : {}) });
         throw deliveryFailed(error.reason, error.retryAfterSeconds, channels);
       }
-      if (options.reconciling) {
+      if (reconciling) {
         const reason = "the delivery could not be confirmed";
         deps.logger.warn({ ...log, send: describeSendError(error) }, "otp resend uncertain again; settled as failed");
-        await settle(deps, current, { delivery: "failed", failure: reason });
-        throw deliveryFailed(reason);
+        const channels = failedChannels(current, reason);
+        await settle(deps, current, { delivery: "failed", failure: reason, ...(current.channels ? { channels } : {}) });
+        throw deliveryFailed(reason, undefined, channels);
       }
       deps.logger.warn({ ...log, send: describeSendError(error) }, "otp delivery uncertain");
+      await count();
       await settle(deps, current, { delivery: "uncertain" });
       throw new AppError(
         "IDEMPOTENCY_OUTCOME_UNKNOWN",
@@ -59,6 +74,7 @@ export async function deliver(
       );
     }
     deps.logger.info(log, "otp delivered");
+    await count();
     return (await settle(deps, current, { delivery: "sent" })) ?? { ...current, delivery: "sent" };
   }
 }
@@ -133,7 +149,7 @@ function failedChannels(record: OtpRecord, reason: string): ChannelAttempt[] {
 export async function reconcileDelivery(deps: OtpDeps, record: OtpRecord): Promise<OtpRecord> {
   const now = deps.now();
   if (record.delivery === "sent") return record;
-  if (record.delivery === "failed") throw deliveryFailed(record.deliveryFailure ?? "the code could not be delivered");
+  if (record.delivery === "failed") throw deliveryFailed(record.deliveryFailure ?? "the code could not be delivered", undefined, record.channels);
   if (record.delivery === "sending" && now.getTime() - record.deliveryStartedAt.getTime() < deps.sendingLeaseMs) {
     throw new AppError("IDEMPOTENCY_KEY_IN_PROGRESS");
   }
@@ -159,12 +175,14 @@ export async function reconcileDelivery(deps: OtpDeps, record: OtpRecord): Promi
   }
   if (!message) {
     const reason = "the code can no longer be used and was not sent again";
+    const channels = failedChannels(claimed, reason);
     deps.logger.warn(log, "otp delivery reconciled as failed without a resend");
-    await settle(deps, claimed, { delivery: "failed", failure: reason });
-    throw deliveryFailed(reason);
+    await settle(deps, claimed, { delivery: "failed", failure: reason, ...(claimed.channels ? { channels } : {}) });
+    throw deliveryFailed(reason, undefined, channels);
   }
   deps.logger.info(log, "otp delivery uncertain: resending once");
-  return deliver(deps, claimed, message, { reconciling: true });
+  // An uncertain send was counted; one that a crash interrupted ("sending") was not.
+  return deliver(deps, claimed, message, { reconciling: true, counted: record.delivery === "uncertain" });
 }
 
 async function settle(deps: OtpDeps, record: OtpRecord, outcome: DeliveryOutcome): Promise<OtpRecord | null> {

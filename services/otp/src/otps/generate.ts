@@ -3,7 +3,7 @@ import { createOnce } from "@bayad/idempotency";
 import type { MessageLocale } from "@bayad/messaging";
 import { generateCode, hashCode } from "../codes/code-hash.js";
 import { sealMessage, type PendingMessage } from "../codes/sealed-message.js";
-import { fraudFields } from "../fraud/fraud-signals.js";
+import { fraudFields, RequestLimitRefusal } from "../fraud/fraud-signals.js";
 import { maskRecipient, maskUnreadable } from "../recipients/masking.js";
 import { readRecipient, type OtpChannelName } from "../recipients/recipient.js";
 import { checkSmsCountry } from "../settings/country-permissions.js";
@@ -54,8 +54,7 @@ export async function generateOtp(
 ): Promise<OtpRecord> {
   const request = validate(input);
   const settings = await deps.settings.get(caller.projectId, caller.environment);
-  const candidates = request.entries.map((entry) => screen(deps, caller, settings, entry));
-  if (candidates.every((candidate) => candidate.refusal)) throw noChannelCould(request.listed, candidates.map(attemptOf), firstRefusalOf(candidates));
+  const candidates = request.entries.map((entry) => screen(deps, settings, entry));
 
   type Stored = { record: OtpRecord; created: false } | { record: OtpRecord; created: true; message: PendingMessage };
   const stored = await createOnce<Stored>(deps.keys, caller, "generateOtp", {
@@ -66,6 +65,9 @@ export async function generateOtp(
     // Concurrent requests with one key are all charged before one of them wins the insert; a
     // refused one (429) answers with the winner's OTP instead, as createOnce does for any failure.
     create: async (claim) => {
+      // Only a request the key has not seen is refused or counted: a replay answers what its key made.
+      countRuleRefusals(deps, caller, candidates);
+      if (candidates.every((candidate) => candidate.refusal)) throw noChannelCould(request.listed, candidates.map(attemptOf), firstRefusalOf(candidates));
       const chosen = await admitFirst(deps, caller, candidates, input.clientAddress ?? "");
       if (chosen === undefined) throw noChannelCould(request.listed, candidates.map(attemptOf), firstRefusalOf(candidates));
       const now = deps.now();
@@ -109,9 +111,8 @@ export async function generateOtp(
   });
   if (!stored.created) return replay(deps, stored.record, request, candidates);
   const { record } = stored;
-  await deps.fraud.generated(record);
   deps.logger.info({ otpId: record._id, channel: record.channel, target: record.target, digits: record.digits, channels: record.channels?.length }, "otp generated");
-  return deliver(deps, record, stored.message, { reconciling: false });
+  return deliver(deps, record, stored.message, { reconciling: false, counted: false });
 }
 
 interface ValidRequest {
@@ -139,7 +140,7 @@ interface Candidate {
  * The project's rules for where codes may go, checked for every entry before anything is
  * charged, written or sent: a refused request costs the merchant nothing.
  */
-function screen(deps: OtpDeps, caller: CallerContext, settings: OtpSettings, entry: ValidRequest["entries"][number]): Candidate {
+function screen(deps: OtpDeps, settings: OtpSettings, entry: ValidRequest["entries"][number]): Candidate {
   const refused = (error: unknown) => {
     if (!(error instanceof AppError)) throw error;
     return error;
@@ -158,14 +159,23 @@ function screen(deps: OtpDeps, caller: CallerContext, settings: OtpSettings, ent
     if (entry.channel === "sms" && country !== undefined) checkSmsCountry(settings, country);
   } catch (error) {
     candidate.refusal = refused(error);
-    deps.metrics.refused({ project: caller.projectId, environment: caller.environment, channel: entry.channel, reason: "country_not_allowed" });
   }
   return candidate;
 }
 
+/** Counts the entries the country permissions refused (the fraud signals count their own refusals). */
+function countRuleRefusals(deps: OtpDeps, caller: CallerContext, candidates: Candidate[]): void {
+  for (const candidate of candidates) {
+    if (candidate.refusal?.code !== "SMS_COUNTRY_NOT_ALLOWED") continue;
+    deps.metrics.refused({ project: caller.projectId, environment: caller.environment, channel: candidate.channel, reason: "country_not_allowed" });
+  }
+}
+
 /**
  * Admits the first candidate the limits and fraud signals let through, recording why the
- * others before it were refused; undefined when none. A refused admission charges nothing.
+ * others before it were refused; undefined when none. A refused admission charges nothing. A
+ * limit of the whole request (per project, per client) refuses it as it is: no other entry
+ * could pass it.
  */
 async function admitFirst(deps: OtpDeps, caller: CallerContext, candidates: Candidate[], clientAddress: string): Promise<number | undefined> {
   for (const [index, candidate] of candidates.entries()) {
@@ -174,7 +184,7 @@ async function admitFirst(deps: OtpDeps, caller: CallerContext, candidates: Cand
       await deps.fraud.admitGenerate(caller, { ...candidate, clientAddress });
       return index;
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
+      if (!(error instanceof AppError) || error instanceof RequestLimitRefusal) throw error;
       candidate.refusal = error;
     }
   }

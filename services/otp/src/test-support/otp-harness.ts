@@ -1,4 +1,4 @@
-import { createLogger, type Registry } from "@bayad/kit";
+import { createLogger, type Counter, type Registry } from "@bayad/kit";
 import type { Store } from "@bayad/store";
 import { readOtpConfig, type OtpLimits, type SuspiciousTrafficSettings } from "../config.js";
 import { createOtpDeps, type OtpDeps } from "../otps/otp-deps.js";
@@ -97,6 +97,13 @@ export function scriptedSender(script: Array<"ok" | Error>): MessageSender & { s
       if (step !== "ok") throw step;
     },
   };
+}
+
+/** A counter's values, each as its labels and its value (none when the counter was never made). */
+export async function counterValues(registry: Registry, name: string): Promise<Array<Record<string, string | number>>> {
+  const metric = registry.getSingleMetric(name) as Counter | undefined;
+  const { values } = (await metric?.get()) ?? { values: [] };
+  return values.map(({ labels, value }) => ({ ...labels, value }));
 }
 
 /** A logger that keeps every line it is given, to prove what is never logged. */
