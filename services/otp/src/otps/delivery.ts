@@ -101,7 +101,9 @@ async function send(deps: OtpDeps, record: OtpRecord, recipient: string, code: s
  * signals admit (the request-wide limits were charged for the first), made the record's channel
  * as a new send of the same code. undefined when no entry is left; "superseded" when another
  * attempt moved the record first. `channels` (the list with the failed entry marked) gets the
- * refusals found on the way.
+ * refusals found on the way. The entry's limits are charged before the switch: if a reconciling
+ * retry took the record meanwhile (a send longer than the lease), that charge is spent for
+ * nothing, a limit counting one code too many rather than one too few.
  */
 async function fallBack(
   deps: OtpDeps,
