@@ -1,6 +1,6 @@
-import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+import { newEmail, newPhone, otpCalls } from "../test-support/otp-calls.js";
 
 /**
  * Issue 46's channel fallback through the gateway: a generate naming SMS then e-mail delivers by
@@ -8,33 +8,21 @@ import { expectError, startTestPlatform, type TestPlatform } from "../test-suppo
  * code and why the other did not.
  */
 
-const otp = "/api/v1/shared/otp";
-
 let api: TestPlatform;
-let token: string;
+const { generate, verify, status, outbox } = otpCalls(() => api);
 
 beforeAll(async () => {
   api = await startTestPlatform();
-  token = await api.serviceToken(api.platform.projectId, ["otp:generate", "otp:verify", "otp:read"]);
 });
 
 afterAll(async () => {
   await api?.close();
 });
 
-const generate = (body: Record<string, unknown>) => api.request("POST", `${otp}/generate`, { body, credential: token });
-const newEmail = () => `maria.${randomInt(1_000_000)}@example.ph`;
-
-async function outbox(recipient: string): Promise<Array<{ otpId: string; body: string; channel: string; locale: string }>> {
-  const response = await api.request("GET", `/admin/v1/otp/messages?recipient=${encodeURIComponent(recipient)}`, { credential: api.platform.adminApiKey });
-  expect(response.status).toBe(200);
-  return response.body.data;
-}
-
 describe("OTP channel fallback", () => {
   it("delivers by e-mail when SMS to a landline is refused; the code verifies and the status names the channel used", async () => {
     const landline = "+63 2 8123 4567";
-    const email = newEmail();
+    const email = newEmail("maria");
     const created = await generate({ channels: [{ channel: "sms", recipient: landline }, { channel: "email", recipient: email }], locale: "fil" });
     expect(created.status).toBe(201);
     const data = created.body.data;
@@ -48,14 +36,13 @@ describe("OTP channel fallback", () => {
     expect(message).toMatchObject({ otpId: data.otpId, channel: "email", locale: "fil" });
 
     const code = /\b(\d{6})\b/.exec(message!.body)![1];
-    const verified = await api.request("POST", `${otp}/verify`, { body: { otpId: data.otpId, code }, credential: token });
+    const verified = await verify(data.otpId, code!);
     expect(verified.body.data).toMatchObject({ verified: true, channel: "email" });
-    const status = await api.request("GET", `${otp}/status/${data.otpId}`, { credential: token });
-    expect(status.body.data).toMatchObject({ status: "verified", channel: "email", channels: data.channels });
+    expect((await status(data.otpId)).body.data).toMatchObject({ status: "verified", channel: "email", channels: data.channels });
   });
 
   it("uses SMS when it can deliver, and leaves the e-mail untried", async () => {
-    const phone = `+63917${randomInt(1_000_000, 9_999_999)}`;
+    const phone = newPhone();
     const email = newEmail();
     const created = await generate({ channels: [{ channel: "sms", recipient: phone }, { channel: "email", recipient: email }] });
     expect(created.status).toBe(201);

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+import { newEmail, newPhone as phoneIn, otpCalls } from "../test-support/otp-calls.js";
 
 /**
  * The OTP fraud signals through the gateway: the prefix limit, the per-client limit (the end
@@ -8,10 +9,9 @@ import { expectError, startTestPlatform, type TestPlatform } from "../test-suppo
  * Philippine mobile numbers sharing a prefix stand for a pumped range.
  */
 
-const otp = "/api/v1/shared/otp";
-
 let api: TestPlatform;
-let token: string;
+const calls = otpCalls(() => api);
+const { outbox } = calls;
 
 beforeAll(async () => {
   api = await startTestPlatform({
@@ -20,34 +20,19 @@ beforeAll(async () => {
     OTP_SUSPICIOUS_MIN_GENERATED: "3",
     OTP_SUSPICIOUS_MIN_VERIFIED_PERCENT: "50",
   });
-  token = await api.serviceToken(api.platform.projectId, ["otp:generate", "otp:verify", "otp:read"]);
 });
 
 afterAll(async () => {
   await api?.close();
 });
 
-/** A number in `prefix` (the country code and 3 digits: `+63917`) that no other test uses. */
-const phoneIn = (prefix: string) => `${prefix}${String(randomInt(1_000_000, 9_999_999))}`;
-const newEmail = () => `juan.${randomInt(1_000_000)}@example.ph`;
-
+/** A generate to `recipient` by SMS or e-mail as it reads, for the end user at `clientIp` when given. */
 const generate = (recipient: string, clientIp?: string) =>
-  api.request("POST", `${otp}/generate`, {
-    body: { recipient, channel: recipient.includes("@") ? "email" : "sms", ...(clientIp ? { clientIp } : {}) },
-    credential: token,
-  });
-
-async function outbox(recipient: string) {
-  const response = await api.request("GET", `/admin/v1/otp/messages?recipient=${encodeURIComponent(recipient)}`, {
-    credential: api.platform.adminApiKey,
-  });
-  expect(response.status).toBe(200);
-  return response.body.data as Array<{ otpId: string; body: string }>;
-}
+  calls.generate({ recipient, channel: recipient.includes("@") ? "email" : "sms", ...(clientIp ? { clientIp } : {}) });
 
 async function verifyFromOutbox(recipient: string, otpId: string) {
   const code = (await outbox(recipient)).find((message) => message.otpId === otpId)?.body.match(/\b(\d{6})\b/)?.[1];
-  const verified = await api.request("POST", `${otp}/verify`, { body: { otpId, code }, credential: token });
+  const verified = await calls.verify(otpId, code ?? "");
   expect(verified.body.data.verified).toBe(true);
 }
 

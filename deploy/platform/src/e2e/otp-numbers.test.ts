@@ -1,6 +1,6 @@
-import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, startTestPlatform, type TestPlatform } from "../test-support/harness.js";
+import { newPhone, otpCalls } from "../test-support/otp-calls.js";
 
 /**
  * Issue 46 (number intelligence, country permissions, templates) through the gateway: a landline
@@ -8,28 +8,18 @@ import { expectError, startTestPlatform, type TestPlatform } from "../test-suppo
  * country, and a Filipino generate gets the project's Filipino template in the outbox.
  */
 
-const otp = "/api/v1/shared/otp";
-
 let api: TestPlatform;
-let token: string;
+const { generate, outbox } = otpCalls(() => api);
 
 beforeAll(async () => {
   api = await startTestPlatform();
-  token = await api.serviceToken(api.platform.projectId, ["otp:generate", "otp:verify", "otp:read"]);
 });
 
 afterAll(async () => {
   await api?.close();
 });
 
-const generate = (body: Record<string, unknown>) => api.request("POST", `${otp}/generate`, { body, credential: token });
 const settingsPath = () => `/admin/v1/projects/${api.platform.projectId}/otp-settings/test`;
-
-async function outbox(recipient: string): Promise<Array<{ body: string; locale: string; channel: string }>> {
-  const response = await api.request("GET", `/admin/v1/otp/messages?recipient=${encodeURIComponent(recipient)}`, { credential: api.platform.adminApiKey });
-  expect(response.status).toBe(200);
-  return response.body.data;
-}
 
 describe("OTP numbers, countries and templates", () => {
   it("refuses a Manila landline with 400 naming recipient, and sends nothing", async () => {
@@ -70,7 +60,7 @@ describe("OTP numbers, countries and templates", () => {
       credential: api.platform.adminApiKey,
     });
     expect(put.status).toBe(200);
-    const phone = `+63917${String(randomInt(1_000_000, 9_999_999))}`;
+    const phone = newPhone();
     expect((await generate({ recipient: phone, channel: "sms", locale: "fil", ttlSeconds: 600 })).status).toBe(201);
     const [message] = await outbox(phone);
     expect(message).toMatchObject({ locale: "fil", channel: "sms" });

@@ -1,43 +1,21 @@
-import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, newIdempotencyKey, startTestPlatform, type ApiResponse, type TestPlatform } from "../test-support/harness.js";
+import { newEmail, newPhone, otpCalls } from "../test-support/otp-calls.js";
 
 /** The shared OTP interface over real HTTP, through the gateway to the OTP service. */
 
-const otp = "/api/v1/shared/otp";
-
 let api: TestPlatform;
 let projectId: string;
-let token: string;
+const { generate, verify, status, outbox, token } = otpCalls(() => api);
 
 beforeAll(async () => {
   api = await startTestPlatform();
   projectId = api.platform.projectId;
-  token = await api.serviceToken(projectId, ["otp:generate", "otp:verify", "otp:read"]);
 });
 
 afterAll(async () => {
   await api?.close();
 });
-
-/** A Philippine mobile number no other test uses, so per-recipient limits never interfere. */
-const newPhone = () => `+63917${String(randomInt(1_000_000, 9_999_999))}`;
-const newEmail = () => `juan.${randomInt(1_000_000)}@example.ph`;
-
-const generate = (body: Record<string, unknown>, options: { credential?: string; idempotencyKey?: string } = {}) =>
-  api.request("POST", `${otp}/generate`, { body, credential: options.credential ?? token, idempotencyKey: options.idempotencyKey });
-const verify = (otpId: string, code: string, options: { credential?: string; idempotencyKey?: string } = {}) =>
-  api.request("POST", `${otp}/verify`, { body: { otpId, code }, credential: options.credential ?? token, idempotencyKey: options.idempotencyKey });
-const status = (otpId: string, credential = token) => api.request("GET", `${otp}/status/${otpId}`, { credential });
-
-/** What the development outbox holds for a recipient, newest first. */
-async function outbox(recipient: string) {
-  const response = await api.request("GET", `/admin/v1/otp/messages?recipient=${encodeURIComponent(recipient)}`, {
-    credential: api.platform.adminApiKey,
-  });
-  expect(response.status).toBe(200);
-  return response.body.data as Array<{ otpId: string; body: string; channel: string; subject?: string }>;
-}
 
 /** The code the recipient received for `otpId`, read from the development outbox. */
 async function codeOf(recipient: string, otpId: string, digits = 6) {
@@ -240,7 +218,7 @@ describe("verifyOtp and getOtpStatus", () => {
 
 describe("the development outbox", () => {
   it("is for operators only", async () => {
-    const response = await api.request("GET", "/admin/v1/otp/messages?recipient=%2B639171234567", { credential: token });
+    const response = await api.request("GET", "/admin/v1/otp/messages?recipient=%2B639171234567", { credential: await token() });
     expect(response.status).toBe(401);
   });
 });
