@@ -83,6 +83,8 @@ describe("generateOtp", () => {
     ["an unknown channel", { recipient: "+639171234567", channel: "fax" }, "channel"],
     ["an e-mail address for sms", { recipient: "juan@example.ph", channel: "sms" }, "recipient"],
     ["a phone number for email", { recipient: "+639171234567", channel: "email" }, "recipient"],
+    ["a number of fewer than 7 digits between dashes", { recipient: "1-----------2", channel: "sms" }, "recipient"],
+    ["a list entry's bad number", { channels: [{ channel: "sms", recipient: "+63 917 abc" }] }, "channels.0.recipient"],
     ["no recipient", { channel: "sms" }, "recipient"],
     ["no channel", { recipient: "+639171234567" }, "channel"],
     ["5 digits", { recipient: "+639171234567", channel: "sms", digits: 5 }, "digits"],
