@@ -49,12 +49,12 @@ export function publicOutcome(attempt: ChannelAttempt, delivery: DeliveryState):
 }
 
 /**
- * The answer when no entry could carry the code. A request of one channel gets that channel's
- * own error unchanged. A list gets the first entry's error (its code, status and Retry-After:
- * the preferred channel's reason), its details naming every entry's reason.
+ * The answer when no entry could carry the code. One channel (named either way) gets that
+ * channel's own error unchanged. A list of more gets the first entry's error (its code, status
+ * and Retry-After: the preferred channel's reason), its details naming every entry's reason.
  */
-export function noChannelCould(listed: boolean, attempts: ChannelAttempt[], first: AppError): AppError {
-  if (!listed) return first;
+export function noChannelCould(attempts: ChannelAttempt[], first: AppError): AppError {
+  if (attempts.length <= 1) return first;
   const details = attempts.map((attempt, index) => `channels[${index}].recipient: ${attempt.channel} ${attempt.outcome}: ${attempt.reason ?? "not tried"}`);
   const message = first.code === "OTP_DELIVERY_FAILED" ? first.message : `No channel of the list could carry the code. ${first.message}`;
   return new AppError(first.code, message, { headers: first.headers, details });

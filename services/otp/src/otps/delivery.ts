@@ -55,15 +55,11 @@ export async function deliver(
           counted = false;
           continue;
         }
-        await settle(deps, current, { delivery: "failed", failure: error.reason, ...(current.channels ? { channels } : {}) });
-        throw deliveryFailed(error.reason, error.retryAfterSeconds, channels);
+        throw await failDelivery(deps, current, error.reason, { channels, retryAfterSeconds: error.retryAfterSeconds });
       }
       if (reconciling) {
-        const reason = "the delivery could not be confirmed";
         deps.logger.warn({ ...log, send: describeSendError(error) }, "otp resend uncertain again; settled as failed");
-        const channels = failedChannels(current, reason);
-        await settle(deps, current, { delivery: "failed", failure: reason, ...(current.channels ? { channels } : {}) });
-        throw deliveryFailed(reason, undefined, channels);
+        throw await failDelivery(deps, current, "the delivery could not be confirmed");
       }
       deps.logger.warn({ ...log, send: describeSendError(error) }, "otp delivery uncertain");
       await count();
@@ -176,15 +172,27 @@ export async function reconcileDelivery(deps: OtpDeps, record: OtpRecord): Promi
     }
   }
   if (!message) {
-    const reason = "the code can no longer be used and was not sent again";
-    const channels = failedChannels(claimed, reason);
     deps.logger.warn(log, "otp delivery reconciled as failed without a resend");
-    await settle(deps, claimed, { delivery: "failed", failure: reason, ...(claimed.channels ? { channels } : {}) });
-    throw deliveryFailed(reason, undefined, channels);
+    throw await failDelivery(deps, claimed, "the code can no longer be used and was not sent again");
   }
   deps.logger.info(log, "otp delivery uncertain: resending once");
   // An uncertain send was counted; one that a crash interrupted ("sending") was not.
   return deliver(deps, claimed, message, { reconciling: true, counted: record.delivery === "uncertain" });
+}
+
+/**
+ * Settles the record's delivery as failed for `reason` (its channel list, when it has one, with
+ * the entry in use failed, or as given) and answers the error to throw.
+ */
+async function failDelivery(
+  deps: OtpDeps,
+  record: OtpRecord,
+  reason: string,
+  options: { channels?: ChannelAttempt[]; retryAfterSeconds?: number } = {},
+): Promise<AppError> {
+  const channels = options.channels ?? failedChannels(record, reason);
+  await settle(deps, record, { delivery: "failed", failure: reason, ...(record.channels ? { channels } : {}) });
+  return deliveryFailed(reason, options.retryAfterSeconds, channels);
 }
 
 async function settle(deps: OtpDeps, record: OtpRecord, outcome: DeliveryOutcome): Promise<OtpRecord | null> {
@@ -199,5 +207,5 @@ function deliveryFailed(reason: string, retryAfterSeconds?: number, channels?: C
     details: [`recipient: ${reason}`],
     ...(retryAfterSeconds ? { headers: { "Retry-After": String(retryAfterSeconds) } } : {}),
   });
-  return channels && channels.length > 1 ? noChannelCould(true, channels, error) : error;
+  return channels ? noChannelCould(channels, error) : error;
 }

@@ -6,7 +6,7 @@ import { sealMessage, type PendingMessage } from "../codes/sealed-message.js";
 import { fraudFields, RequestLimitRefusal } from "../fraud/fraud-signals.js";
 import { maskRecipient, maskUnreadable } from "../recipients/masking.js";
 import { readRecipient, type OtpChannelName } from "../recipients/recipient.js";
-import { checkSmsCountry } from "../settings/country-permissions.js";
+import { smsCountryRefusal } from "../settings/country-permissions.js";
 import type { OtpSettings } from "../settings/otp-settings.js";
 import { noChannelCould, refusalOf, type ChannelAttempt } from "./channel-attempts.js";
 import { deliver, reconcileDelivery } from "./delivery.js";
@@ -67,9 +67,8 @@ export async function generateOtp(
     create: async (claim) => {
       // Only a request the key has not seen is refused or counted: a replay answers what its key made.
       countRuleRefusals(deps, caller, candidates);
-      if (candidates.every((candidate) => candidate.refusal)) throw noChannelCould(request.listed, candidates.map(attemptOf), firstRefusalOf(candidates));
       const chosen = await admitFirst(deps, caller, candidates, input.clientAddress ?? "");
-      if (chosen === undefined) throw noChannelCould(request.listed, candidates.map(attemptOf), firstRefusalOf(candidates));
+      if (chosen === undefined) throw noChannelCould(candidates.map(attemptOf), firstRefusalOf(candidates));
       const now = deps.now();
       const otpId = newId("otp");
       const code = generateCode(request.digits);
@@ -118,8 +117,6 @@ export async function generateOtp(
 interface ValidRequest {
   /** The channels to try, in order (one for a request naming recipient and channel). */
   entries: { channel: OtpChannelName; recipient: string }[];
-  /** Whether the request gave a channel list (its refusals then name every entry). */
-  listed: boolean;
   digits: number;
   ttlSeconds: number;
   locale: MessageLocale;
@@ -141,26 +138,18 @@ interface Candidate {
  * charged, written or sent: a refused request costs the merchant nothing.
  */
 function screen(deps: OtpDeps, settings: OtpSettings, entry: ValidRequest["entries"][number]): Candidate {
-  const refused = (error: unknown) => {
-    if (!(error instanceof AppError)) throw error;
-    return error;
-  };
+  const { channel } = entry;
+  const hashed = (recipient: string) => ({ channel, recipient, recipientHash: keyedDigest(deps.secret, "recipient", recipient) });
   let read: ReturnType<typeof readRecipient>;
   try {
-    read = readRecipient(entry.channel, entry.recipient);
+    read = readRecipient(channel, entry.recipient);
   } catch (error) {
+    if (!(error instanceof AppError)) throw error;
     const recipient = entry.recipient.trim();
-    const recipientHash = keyedDigest(deps.secret, "recipient", recipient);
-    return { channel: entry.channel, recipient, recipientHash, target: maskUnreadable(entry.channel, recipient), refusal: refused(error) };
+    return { ...hashed(recipient), target: maskUnreadable(channel, recipient), refusal: error };
   }
-  const { recipient, country } = read;
-  const candidate: Candidate = { channel: entry.channel, recipient, recipientHash: keyedDigest(deps.secret, "recipient", recipient), target: maskRecipient(entry.channel, recipient) };
-  try {
-    if (entry.channel === "sms" && country !== undefined) checkSmsCountry(settings, country);
-  } catch (error) {
-    candidate.refusal = refused(error);
-  }
-  return candidate;
+  const refusal = read.country === undefined ? undefined : smsCountryRefusal(settings, read.country);
+  return { ...hashed(read.recipient), target: maskRecipient(channel, read.recipient), ...(refusal ? { refusal } : {}) };
 }
 
 /** Counts the entries the country permissions refused (the fraud signals count their own refusals). */
@@ -231,7 +220,7 @@ function validate(input: GenerateOtpInput): ValidRequest {
   const locale = input.locale || "en";
   if (locale !== "en" && locale !== "fil") problems.push("locale: must be en or fil");
   if (problems.length > 0) throw new AppError("VALIDATION_FAILED", "The request is invalid.", { details: problems });
-  return { entries, listed, digits, ttlSeconds, locale: locale as MessageLocale };
+  return { entries, digits, ttlSeconds, locale: locale as MessageLocale };
 }
 
 /** The same key with a different request is refused; with the same request it gets the OTP's outcome. */
